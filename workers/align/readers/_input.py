@@ -1,0 +1,67 @@
+"""Turning what callers hand us (paths or uploaded bytes) into decoded text, or a ReaderError."""
+
+from __future__ import annotations
+
+import codecs
+from dataclasses import dataclass
+from os import PathLike
+from pathlib import Path
+
+from workers.align.model import ReaderError
+
+Source = str | PathLike[str] | bytes
+"""A path on disk, or the raw bytes of an uploaded file (then a filename must be given)."""
+
+
+@dataclass(frozen=True)
+class InputFile:
+    name: str
+    data: bytes
+
+
+def load_input(source: Source, filename: str | None = None) -> InputFile:
+    if isinstance(source, bytes):
+        if not filename:
+            raise ValueError("a filename is needed to read raw bytes")
+        return InputFile(filename, source)
+    path = Path(source)
+    try:
+        return InputFile(filename or str(path), path.read_bytes())
+    except OSError as error:
+        raise ReaderError(path, "file", f"cannot be read ({error.strerror})") from error
+
+
+def decode_text(file: InputFile) -> str:
+    """Decode UTF-8 (with or without BOM), falling back to Windows-1252 only when it is certain.
+
+    Bytes that are not UTF-8 are taken as cp1252 only if they contain no C1 control range
+    bytes undefined in cp1252 and no NUL; anything else is refused with the offending offset
+    rather than guessed, because a wrong guess silently corrupts every accented word.
+    """
+    if not file.data.strip():
+        raise ReaderError(file.name, "whole file", "the file is empty")
+    try:
+        return file.data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        utf8_error = error
+    if b"\x00" not in file.data and _looks_like_cp1252(file.data):
+        return file.data.decode("cp1252")
+    line = file.data.count(b"\n", 0, utf8_error.start) + 1
+    raise ReaderError(
+        file.name,
+        f"line {line}, byte {utf8_error.start}",
+        f"the file is not UTF-8 text (byte 0x{file.data[utf8_error.start]:02x}); save it as UTF-8",
+    )
+
+
+_CP1252_UNDEFINED = frozenset({0x81, 0x8D, 0x8F, 0x90, 0x9D})
+_CP1252_TYPOGRAPHY = "\u2019\u2018\u201c\u201d\u00ab\u00bb\u2013\u2014\u2026\u20ac\u00b0\u00a0"
+
+
+def _looks_like_cp1252(data: bytes) -> bool:
+    """Non-UTF-8 bytes whose high bytes are all Latin letters or typographic marks in cp1252."""
+    high_bytes = {byte for byte in data if byte >= 0x80}
+    if high_bytes & _CP1252_UNDEFINED:
+        return False
+    decoded = codecs.decode(bytes(sorted(high_bytes)), "cp1252")
+    return all(char.isalpha() or char in _CP1252_TYPOGRAPHY for char in decoded)

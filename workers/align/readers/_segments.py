@@ -1,0 +1,66 @@
+"""Grouping of tagged report blocks into interventions, shared by every report reader.
+
+The paper's segmentation: a new segment starts at each speaker name; headings seen since the
+last body paragraph belong to the segment they introduce; anything before the first name
+(title page, attendance list) forms a segment of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from workers.align.model import ReaderError, Report, Segment
+from workers.align.text import scoring_sentences
+
+BlockKind = Literal["h", "nom", "p", "table"]
+
+
+@dataclass(frozen=True)
+class Block:
+    """One tagged unit of a report: a heading, a speaker name, a paragraph or a table."""
+
+    kind: BlockKind
+    text: str
+    """Corpus-form tokens, without the surrounding tag."""
+
+    def tagged(self) -> str:
+        return f"<{self.kind}> {self.text} </{self.kind}>"
+
+
+def build_report(blocks: Iterable[Block], source: str) -> Report:
+    groups: list[list[Block]] = []
+    pending_headings: list[Block] = []
+    for block in blocks:
+        if not block.text:
+            continue
+        if block.kind == "h":
+            pending_headings.append(block)
+            continue
+        if block.kind == "nom" or not groups:
+            groups.append([])
+        groups[-1].extend(pending_headings)
+        groups[-1].append(block)
+        pending_headings = []
+    if pending_headings:
+        if not groups:
+            groups.append([])
+        groups[-1].extend(pending_headings)
+    if not groups:
+        raise ReaderError(source, "whole document", "no report text found")
+    return Report(
+        segments=tuple(_segment(index, group) for index, group in enumerate(groups)), source=source
+    )
+
+
+def _segment(index: int, blocks: list[Block]) -> Segment:
+    text = " ".join(block.tagged() for block in blocks)
+    speaker = next((block.text for block in blocks if block.kind == "nom"), None)
+    return Segment(
+        id=f"0_{index}_0",
+        text=text,
+        sentences=scoring_sentences(text),
+        speaker=speaker,
+        index=index,
+    )

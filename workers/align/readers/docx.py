@@ -1,0 +1,64 @@
+"""Reader for Word reports as produced by professional reporting firms.
+
+Speaker names carry a paragraph style named like "Nom" (or "Noms"), headings use the built-in
+"Heading N" styles; tables of contents are skipped because they repeat the headings.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from collections.abc import Iterator
+
+import docx
+from docx.document import Document
+from docx.opc.exceptions import PackageNotFoundError
+from docx.table import Table
+from docx.text.paragraph import Paragraph
+
+from workers.align.model import ReaderError, Report
+from workers.align.readers._input import InputFile
+from workers.align.readers._segments import Block, build_report
+from workers.align.text import tokenize
+
+_SPEAKER_STYLE = re.compile(r"^noms?\b", re.IGNORECASE)
+_HEADING_STYLE = re.compile(r"^(heading|titre)\s*\d+$|^title$", re.IGNORECASE)
+_TABLE_OF_CONTENTS_STYLE = re.compile(r"^toc\b|^index\b|^table des mati", re.IGNORECASE)
+
+
+def read_docx(file: InputFile) -> Report:
+    try:
+        document = docx.Document(io.BytesIO(file.data))
+    except (zipfile.BadZipFile, PackageNotFoundError, KeyError) as error:
+        raise ReaderError(
+            file.name, "whole file", f"not a readable .docx (Word) document: {error}"
+        ) from error
+    return build_report(_blocks(document), file.name)
+
+
+def _blocks(document: Document) -> Iterator[Block]:
+    for item in document.iter_inner_content():
+        if isinstance(item, Table):
+            yield Block("table", tokenize(" ".join(_table_cells(item))))
+            continue
+        kind = _paragraph_kind(item)
+        if kind is not None:
+            yield Block(kind, tokenize(item.text))
+
+
+def _paragraph_kind(paragraph: Paragraph) -> str | None:
+    style_name = paragraph.style.name if paragraph.style is not None else ""
+    if _TABLE_OF_CONTENTS_STYLE.search(style_name):
+        return None
+    if _SPEAKER_STYLE.search(style_name):
+        return "nom"
+    if _HEADING_STYLE.search(style_name):
+        return "h"
+    return "p"
+
+
+def _table_cells(table: Table) -> Iterator[str]:
+    for row in table.rows:
+        for cell in row.cells:
+            yield cell.text
