@@ -143,3 +143,14 @@ def normalise_asr_word(word: str) -> list[str]:
     if _ORDINAL.match(word):
         return [word]
     return _LETTER_DIGIT_BOUNDARY.sub(" ", word).split()
+
+
+def first_tagged(text: str, tag: str) -> str | None:
+    """Content of the first `<tag> ... </tag>` span of corpus-form text, e.g. a speaker name."""
+    tokens = text.split()
+    opening, closing = f"<{tag}>", f"</{tag}>"
+    if opening not in tokens:
+        return None
+    start = tokens.index(opening) + 1
+    end = tokens.index(closing, start) if closing in tokens[start:] else len(tokens)
+    return " ".join(tokens[start:end]) or None
