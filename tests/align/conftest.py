@@ -4,14 +4,8 @@ do not depend on the readers being finished."""
 from __future__ import annotations
 
 import functools
-import sys
-from pathlib import Path
 
 import pytest
-
-# The engine is importable as `workers.align` from the repository root whichever way pytest
-# is launched (plain `pytest` does not put the root on sys.path).
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 
 @functools.cache
