@@ -1,0 +1,71 @@
+"""Reader for the JSON that Whisper and WhisperX write: segments with optional word timings."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from workers.align.model import ReaderError, Transcript, Word
+from workers.align.readers._input import InputFile, decode_text
+from workers.align.readers._turns import TimedText, build_transcript
+
+
+def read_whisper_json(file: InputFile) -> Transcript:
+    try:
+        document = json.loads(decode_text(file))
+    except json.JSONDecodeError as error:
+        raise ReaderError(
+            file.name, f"line {error.lineno}, column {error.colno}", f"invalid JSON: {error.msg}"
+        ) from error
+    segments = document.get("segments") if isinstance(document, dict) else None
+    if not isinstance(segments, list) or not segments:
+        raise ReaderError(file.name, "top level", 'expected a non-empty "segments" list')
+    pieces = [_piece(file, index, segment) for index, segment in enumerate(segments)]
+    return build_transcript(pieces, file.name)
+
+
+def _piece(file: InputFile, index: int, segment: Any) -> TimedText:
+    location = f"segments[{index}]"
+    if not isinstance(segment, dict) or not isinstance(segment.get("text"), str):
+        raise ReaderError(file.name, location, 'a segment must be an object with a "text" string')
+    start = _optional_time(file, location, "start", segment)
+    end = _optional_time(file, location, "end", segment)
+    words = tuple(
+        _word(file, f"{location}.words[{position}]", word, start, end)
+        for position, word in enumerate(segment.get("words") or [])
+    )
+    speaker = segment.get("speaker")
+    return TimedText(segment["text"], str(speaker) if speaker else None, start, end, words)
+
+
+def _word(
+    file: InputFile,
+    location: str,
+    word: Any,
+    segment_start: float | None,
+    segment_end: float | None,
+) -> Word:
+    """WhisperX leaves timings out for words it could not align (often numbers); those take
+    the segment's bounds rather than inventing a position."""
+    if not isinstance(word, dict) or not isinstance(word.get("word"), str):
+        raise ReaderError(file.name, location, 'a word must be an object with a "word" string')
+    start = _optional_time(file, location, "start", word)
+    end = _optional_time(file, location, "end", word)
+    confidence = word.get("probability", word.get("score", 1.0))
+    if not isinstance(confidence, int | float):
+        raise ReaderError(file.name, location, f"confidence {confidence!r} is not a number")
+    return Word(
+        text=word["word"].strip(),
+        start=start if start is not None else segment_start or 0.0,
+        end=end if end is not None else segment_end or 0.0,
+        confidence=float(confidence),
+    )
+
+
+def _optional_time(file: InputFile, location: str, key: str, item: dict) -> float | None:
+    value = item.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ReaderError(file.name, f"{location}.{key}", f"{value!r} is not a number of seconds")
+    return float(value)
