@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from workers.align.corpus import load_public_meetings, meeting_ids
+from workers.align.model import UNALIGNED
+
+SUB_TURN_MEETING = "b78722729506f09ba2a2cf9fae5d291e"
+
+
+def test_all_22_meetings_load_quickly_sorted_by_id() -> None:
+    started = time.perf_counter()
+    meetings = load_public_meetings()
+    assert time.perf_counter() - started < 2.0
+    assert len(meetings) == 22
+    assert [meeting.id for meeting in meetings] == meeting_ids() == sorted(meeting_ids())
+
+
+def test_corpus_sizes_match_the_benchmark_description() -> None:
+    meetings = load_public_meetings()
+    assert sum(len(m.report.segments) for m in meetings) == 2359
+    assert sum(len(m.transcript.turns) for m in meetings) == 7758
+    unaligned = sum(label == UNALIGNED for m in meetings for label in m.reference)
+    assert unaligned == 1278
+    assert all(label != UNALIGNED for m in meetings for label in m.initial)
+
+
+def test_labels_are_report_positions_matching_the_doc_ids(raw_meetings: dict) -> None:
+    meeting = load_public_meetings(["0b9ec6f0"])[0]
+    final_turns = raw_meetings[meeting.id]["final"]["ctm"]
+    for turn, label, raw in zip(
+        meeting.transcript.turns, meeting.reference, final_turns, strict=True
+    ):
+        assert turn.id == raw["id"]
+        expected = meeting.report.segments[label].id if label != UNALIGNED else ""
+        assert raw["aligned"] == expected
+    assert [segment.index for segment in meeting.report.segments] == list(
+        range(len(meeting.report.segments))
+    )
+
+
+def test_sub_turns_inherit_the_initial_label_of_their_parent_turn(raw_meetings: dict) -> None:
+    meeting = load_public_meetings([SUB_TURN_MEETING])[0]
+    initial_parent = next(
+        turn for turn in raw_meetings[SUB_TURN_MEETING]["initial"]["ctm"] if turn["id"] == "0_20_0"
+    )
+    parent_label = int(initial_parent["aligned"].split("_")[1])
+    sub_turn_positions = [
+        position
+        for position, turn in enumerate(meeting.transcript.turns)
+        if turn.id.startswith("0_20_")
+    ]
+    assert len(sub_turn_positions) == 5
+    assert {meeting.initial[position] for position in sub_turn_positions} == {parent_label}
+    assert len(meeting.initial) == len(meeting.reference) == len(meeting.transcript.turns)
+
+
+def test_segments_and_turns_carry_tag_free_sentences() -> None:
+    meeting = load_public_meetings(["0b9ec6f0"])[0]
+    first = meeting.report.segments[0]
+    assert first.speaker == "une intervenante ( mathilde )"
+    assert first.text.startswith("<h> salon des maires")
+    assert first.sentences[0] == "salon des maires d' ile-de-france"
+    assert not any("<" in s for m in [meeting] for t in m.transcript.turns for s in t.sentences)
+
+
+def test_sentence_totals_match_the_benchmark_description() -> None:
+    meetings = load_public_meetings()
+    report_sentences = sum(len(s.sentences) for m in meetings for s in m.report.segments)
+    transcript_sentences = sum(len(t.sentences) for m in meetings for t in m.transcript.turns)
+    assert 23_000 < report_sentences < 25_000
+    assert 26_000 < transcript_sentences < 28_000
+
+
+def test_unknown_or_ambiguous_meeting_names_are_refused() -> None:
+    with pytest.raises(KeyError):
+        load_public_meetings(["not-a-meeting"])

@@ -1,0 +1,101 @@
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from workers.align.model import ReaderError, Turn, Word
+from workers.align.text import (
+    first_tagged,
+    normalise_asr_word,
+    scoring_sentences,
+    split_sentences,
+    strip_tags,
+    tokenize,
+)
+
+
+def test_turn_word_count_counts_whitespace_tokens() -> None:
+    turn = Turn("0_0_0", "bonjour , à tous .", ("bonjour , à tous .",), None, 0.0, 1.0, 0)
+    assert turn.word_count == 5
+
+
+def test_model_objects_are_frozen() -> None:
+    word = Word("bonjour", 0.0, 0.4, 0.9)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        word.text = "bonsoir"  # type: ignore[misc]
+
+
+def test_reader_error_message_names_path_location_and_problem() -> None:
+    error = ReaderError("meeting.ctm", "line 12", "start 'x' is not a number")
+    assert (error.path, error.location, error.problem) == (
+        "meeting.ctm",
+        "line 12",
+        "start 'x' is not a number",
+    )
+    assert str(error) == "meeting.ctm: line 12: start 'x' is not a number"
+    assert isinstance(error, ValueError)
+
+
+def test_split_sentences_breaks_after_punctuation_and_closing_tags() -> None:
+    text = "<h> titre </h> <nom> m. dupont </nom> <p> oui . vraiment ? </p> <p> non ! </p>"
+    assert split_sentences(text) == [
+        "<h> titre </h>",
+        "<nom> m. dupont </nom>",
+        "<p> oui .",
+        "vraiment ? </p>",
+        "<p> non ! </p>",
+    ]
+
+
+def test_runs_of_end_tokens_stay_with_the_sentence_they_close() -> None:
+    assert split_sentences("a . . b ? ! c") == ["a . .", "b ? !", "c"]
+
+
+def test_strip_tags_removes_markup_and_unknown_words() -> None:
+    assert strip_tags("<p> il y a <unk> trois <table> points </table> </p>") == (
+        "il y a trois points"
+    )
+
+
+def test_scoring_sentences_drop_sentences_that_were_only_tags() -> None:
+    assert scoring_sentences("<p> oui . </p> <table> </table> <p> <unk> non </p>") == (
+        "oui .",
+        "non",
+    )
+
+
+def test_tokenize_reproduces_the_corpus_french_tokenisation() -> None:
+    raw = (
+        "Qu\u2019est-ce que l\u2019on vote\u00a0? "
+        "M. Dupont (maire), etc. Aujourd\u2019hui, 50\u00a0%."
+    )
+    assert tokenize(raw) == (
+        "qu' est -ce que l' on vote ? m. dupont ( maire ) , etc. aujourd'hui , 50 % ."
+    )
+
+
+def test_tokenize_keeps_elided_conjunctions_whole_like_the_corpus() -> None:
+    assert tokenize("Puisqu'il pleut, a-t-il dit.") == "puisqu'il pleut , a -t-il dit ."
+
+
+@pytest.mark.parametrize(
+    ("asr_word", "corpus_tokens"),
+    [
+        ("aujourd'", ["aujourd", "'"]),
+        ("l'", ["l'"]),
+        ("est-ce", ["est", "-ce"]),
+        ("Rendez-vous", ["rendez", "-vous"]),
+        ("peut-être", ["peut-être"]),
+        ("t2", ["t", "2"]),
+        ("1er", ["1er"]),
+        ("<unk>", ["<unk>"]),
+    ],
+)
+def test_normalise_asr_word_matches_corpus_tokens(asr_word: str, corpus_tokens: list[str]) -> None:
+    assert normalise_asr_word(asr_word) == corpus_tokens
+
+
+def test_first_tagged_returns_the_speaker_name() -> None:
+    assert first_tagged("<h> a </h> <nom> mme durand </nom> <p> oui </p>", "nom") == "mme durand"
+    assert first_tagged("<p> oui </p>", "nom") is None

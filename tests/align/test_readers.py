@@ -1,0 +1,278 @@
+"""Readers on the corpus's real raw files, on small hand-written fixtures, and on broken copies."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from workers.align.model import ReaderError
+from workers.align.readers import read_report, read_transcript
+
+public_meetings = pytest.importorskip("public_meetings")
+
+DATA = Path(public_meetings.data_root)
+FIXTURES = Path(__file__).parent / "fixtures"
+SMALL_MEETING = "0b9ec6f049e68d4a35fae75792e2a84e"
+MULTI_PART_MEETING = "199073d27fc61f6a76cb1f9c1d977aa6"
+
+
+def ctm_parts(meeting_id: str) -> list[Path]:
+    return sorted(DATA.glob(f"{meeting_id}.*.ctm"))
+
+
+def share_of_reference_found(produced: list[str], reference: list[str]) -> float:
+    available = Counter(produced)
+    found = 0
+    for text in reference:
+        if available[text]:
+            available[text] -= 1
+            found += 1
+    return found / len(reference)
+
+
+# --- real corpus files ---------------------------------------------------------------------
+
+
+def test_ctm_reader_reproduces_every_turn_of_a_small_meeting(raw_meetings: dict) -> None:
+    transcript = read_transcript(ctm_parts(SMALL_MEETING))
+    reference = [turn["text"].strip() for turn in raw_meetings[SMALL_MEETING]["final"]["ctm"]]
+    assert [turn.text for turn in transcript.turns] == reference
+    first = transcript.turns[0]
+    assert (first.speaker, first.start, first.end) == ("S0", 0.04, 34.04)
+    assert first.words[0].text == "ce"
+    assert (first.words[0].start, first.words[0].confidence) == (0.82, 1.0)
+    assert first.words[0].end == pytest.approx(0.88)
+    assert all("<" not in sentence for turn in transcript.turns for sentence in turn.sentences)
+
+
+def test_ctm_parts_are_concatenated_in_numeric_order(raw_meetings: dict) -> None:
+    parts = ctm_parts(MULTI_PART_MEETING)
+    assert len(parts) == 3
+    transcript = read_transcript(list(reversed(parts)))
+    reference = [turn["text"].strip() for turn in raw_meetings[MULTI_PART_MEETING]["final"]["ctm"]]
+    assert transcript.turns[0].text == reference[0]
+    assert transcript.turns[-1].text == reference[-1]
+    assert abs(len(transcript.turns) - len(reference)) <= 5
+
+
+def test_ctm_reader_matches_nearly_all_corpus_turns(raw_meetings: dict) -> None:
+    """383fa9... is left out: the corpus omits the last of its six recording parts."""
+    produced: list[str] = []
+    reference: list[str] = []
+    for meeting_id, sides in raw_meetings.items():
+        if meeting_id.startswith("383fa9"):
+            continue
+        produced += [turn.text for turn in read_transcript(ctm_parts(meeting_id)).turns]
+        reference += [turn["text"].strip() for turn in sides["final"]["ctm"]]
+    assert share_of_reference_found(produced, reference) > 0.99
+    assert len(produced) == pytest.approx(len(reference), rel=0.01)
+
+
+def test_docx_reader_reproduces_the_corpus_segments_of_a_small_meeting(raw_meetings: dict) -> None:
+    report = read_report(DATA / f"{SMALL_MEETING}.docx")
+    reference = [doc["text"] for doc in raw_meetings[SMALL_MEETING]["final"]["doc"]]
+    assert len(report.segments) == len(reference)
+    assert share_of_reference_found([s.text for s in report.segments], reference) > 0.75
+    assert report.segments[0].text.startswith(
+        "<h> salon des maires d' ile-de-france </h> <h> challenge open innovation </h> "
+        "<nom> une intervenante ( mathilde ) </nom> <p> [ commence au milieu d' une phrase ] </p>"
+    )
+    assert report.segments[1].text == reference[1]
+    assert report.segments[1].speaker == "un intervenant ( animateur )"
+
+
+def test_docx_reader_accepts_uploaded_bytes() -> None:
+    data = (DATA / f"{SMALL_MEETING}.docx").read_bytes()
+    from_bytes = read_report(data, "upload.docx")
+    assert from_bytes.source == "upload.docx"
+    assert from_bytes.segments == read_report(DATA / f"{SMALL_MEETING}.docx").segments
+
+
+# --- hand-written fixtures -----------------------------------------------------------------
+
+
+def test_plain_text_report_starts_a_segment_at_each_speaker_line() -> None:
+    report = read_report(FIXTURES / "report.txt")
+    assert [segment.speaker for segment in report.segments] == [
+        None,
+        "m. dupont",
+        "mme durand",
+        "speaker 1",
+    ]
+    assert report.segments[1].text == (
+        "<nom> m. dupont </nom> <p> bonjour à tous . la séance est ouverte . </p> "
+        "<p> nous commençons par le budget . </p>"
+    )
+    assert report.segments[1].sentences == (
+        "m. dupont",
+        "bonjour à tous .",
+        "la séance est ouverte .",
+        "nous commençons par le budget .",
+    )
+
+
+def test_markdown_report_attaches_headings_to_the_following_intervention() -> None:
+    report = read_report(FIXTURES / "report.md")
+    assert [segment.speaker for segment in report.segments] == [
+        "m. dupont",
+        "mme durand",
+        "mr. smith",
+    ]
+    assert report.segments[0].text.startswith("<h> conseil municipal </h> <h> ouverture </h>")
+    assert report.segments[2].text == (
+        "<h> budget </h> <nom> mr. smith </nom> <p> the budget is balanced . </p>"
+    )
+    assert "qu' est -ce que nous votons aujourd'hui ?" in report.segments[1].sentences
+
+
+def test_srt_cues_of_one_speaker_form_one_turn() -> None:
+    transcript = read_transcript(FIXTURES / "transcript.srt")
+    assert [(t.speaker, t.start, t.end) for t in transcript.turns] == [
+        ("SPEAKER_00", 1.0, 7.0),
+        ("SPEAKER_01", 7.2, 10.0),
+    ]
+    assert transcript.turns[0].sentences == (
+        "bonjour à tous , la séance est ouverte .",
+        "nous commençons par le budget .",
+    )
+
+
+def test_vtt_voice_tags_give_speakers_and_hours_are_counted() -> None:
+    transcript = read_transcript(FIXTURES / "transcript.vtt")
+    assert [t.speaker for t in transcript.turns] == ["M. Dupont", "Mme Durand"]
+    assert transcript.turns[0].text == (
+        "bonjour à tous . la séance est ouverte . nous commençons par le budget ."
+    )
+    assert (transcript.turns[1].start, transcript.turns[1].end) == (3607.2, 3610.0)
+
+
+def test_whisperx_json_keeps_word_scores_and_fills_missing_word_times() -> None:
+    transcript = read_transcript(FIXTURES / "transcript_whisperx.json")
+    assert [t.speaker for t in transcript.turns] == ["SPEAKER_00", "SPEAKER_01"]
+    assert transcript.turns[0].text == "bonjour à tous . la séance est ouverte ."
+    assert len(transcript.turns[0].words) == 7
+    number = transcript.turns[1].words[2]
+    assert (number.text, number.start, number.end) == ("2", 5.5, 7.0)
+    assert transcript.turns[1].words[0].confidence == 0.7
+
+
+def test_whisper_json_without_speakers_makes_one_turn_per_segment() -> None:
+    transcript = read_transcript(FIXTURES / "transcript_whisper.json")
+    assert [t.text for t in transcript.turns] == ["bonjour à tous .", "la séance est ouverte ."]
+    assert transcript.turns[0].words[0].text == "Bonjour"
+    assert transcript.turns[0].words[2].confidence == 0.97
+    assert transcript.turns[1].speaker is None
+
+
+def test_content_sniffing_reads_a_renamed_webvtt_file() -> None:
+    data = (FIXTURES / "transcript.vtt").read_bytes()
+    assert len(read_transcript(data, "captions.txt").turns) == 2
+
+
+def test_utf8_bom_and_unambiguous_cp1252_are_accepted(tmp_path: Path) -> None:
+    text = "M. Dupont : Très bien, l\u2019été arrive.\n"
+    bom_file = tmp_path / "bom.txt"
+    bom_file.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    cp1252_file = tmp_path / "windows.txt"
+    cp1252_file.write_bytes(text.encode("cp1252"))
+    expected = "<nom> m. dupont </nom> <p> très bien , l' été arrive . </p>"
+    assert read_report(bom_file).segments[0].text == expected
+    assert read_report(cp1252_file).segments[0].text == expected
+
+
+# --- malformed input -------------------------------------------------------------------------
+
+
+def broken_ctm(tmp_path: Path, line_number: int, replacement: str) -> Path:
+    source = DATA / f"{SMALL_MEETING}.0.ctm"
+    lines = source.read_text(encoding="utf-8").splitlines()
+    lines[line_number - 1] = replacement
+    target = tmp_path / f"{SMALL_MEETING}.0.ctm"
+    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return target
+
+
+def test_ctm_line_with_missing_field_is_reported_with_its_line(tmp_path: Path) -> None:
+    path = broken_ctm(tmp_path, 7, "Enregistrement\t1\t1.69\tnous\t0.6")
+    with pytest.raises(ReaderError) as caught:
+        read_transcript(path)
+    assert caught.value.path == str(path)
+    assert caught.value.location == "line 7"
+    assert "found 5" in caught.value.problem
+
+
+def test_ctm_non_numeric_time_is_reported(tmp_path: Path) -> None:
+    path = broken_ctm(tmp_path, 3, "Enregistrement\t1\tabc\t0.06\tsont\t1.0")
+    with pytest.raises(ReaderError, match=r"line 3: start 'abc' is not a number"):
+        read_transcript(path)
+
+
+def test_ctm_non_utf8_bytes_are_reported_with_their_position(tmp_path: Path) -> None:
+    path = tmp_path / "broken.ctm"
+    path.write_bytes(
+        b"rec\t1\t0.0\t0.0\t<start=0,end=1,speaker=S0>\t1.0\nrec\t1\t0.1\t0.2\t\x81\x9d\t1\n"
+    )
+    with pytest.raises(ReaderError) as caught:
+        read_transcript(path)
+    assert caught.value.location.startswith("line 2, byte ")
+    assert "not UTF-8" in caught.value.problem
+
+
+@pytest.mark.parametrize(
+    ("filename", "content", "location", "problem"),
+    [
+        ("empty.srt", b"", "whole file", "empty"),
+        ("bad.srt", b"1\n00:00:01,000 -> 00:00:02,000\nbonjour\n", "line 2", "expected a timing"),
+        ("bad.vtt", b"WEBVTT\n\n00:01,000 --> 00:02,000\nbonjour\n", "line 3", "cue timing"),
+        ("nohead.vtt", b"00:00:01.000 --> 00:00:02.000\nbonjour\n", "line 1", "WEBVTT"),
+        ("bad.json", b'{"segments": [', "line 1, column 15", "invalid JSON"),
+        ("none.json", b'{"segments": []}', "top level", "segments"),
+        ("time.json", b'{"segments": [{"text": "a", "start": "x"}]}', "segments[0].start", "'x'"),
+        ("blank.ctm", b"\n\n  \n", "whole file", "empty"),
+    ],
+)
+def test_malformed_transcripts_raise_reader_errors(
+    tmp_path: Path, filename: str, content: bytes, location: str, problem: str
+) -> None:
+    path = tmp_path / filename
+    path.write_bytes(content)
+    with pytest.raises(ReaderError) as caught:
+        read_transcript(path)
+    assert caught.value.location == location
+    assert problem in caught.value.problem
+    assert str(path) in str(caught.value)
+
+
+def test_a_docx_that_is_not_a_zip_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "report.docx"
+    path.write_text("this is not a word document", encoding="utf-8")
+    with pytest.raises(ReaderError, match=r"not a readable \.docx"):
+        read_report(path)
+
+
+def test_a_truncated_docx_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "truncated.docx"
+    shutil.copy(DATA / f"{SMALL_MEETING}.docx", path)
+    path.write_bytes(path.read_bytes()[:2000])
+    with pytest.raises(ReaderError) as caught:
+        read_report(path)
+    assert caught.value.path == str(path)
+
+
+def test_a_report_with_only_blank_lines_has_no_segments(tmp_path: Path) -> None:
+    path = tmp_path / "blank.md"
+    path.write_text("#   \n\n**  **\n", encoding="utf-8")
+    with pytest.raises(ReaderError, match="no report text"):
+        read_report(path)
+
+
+def test_json_segment_without_text_is_located(tmp_path: Path) -> None:
+    path = tmp_path / "words.json"
+    path.write_text(json.dumps({"segments": [{"text": "oui"}, {"start": 1.0}]}), encoding="utf-8")
+    with pytest.raises(ReaderError) as caught:
+        read_transcript(path)
+    assert caught.value.location == "segments[1]"
