@@ -85,6 +85,21 @@ def test_docx_reader_reproduces_the_corpus_segments_of_a_small_meeting(raw_meeti
     assert report.segments[1].speaker == "un intervenant ( animateur )"
 
 
+def test_docx_segment_counts_match_the_corpus_for_nearly_every_meeting(
+    raw_meetings: dict,
+) -> None:
+    produced: list[str] = []
+    reference: list[str] = []
+    meetings_with_equal_counts = 0
+    for meeting_id, sides in raw_meetings.items():
+        segments = read_report(DATA / f"{meeting_id}.docx").segments
+        meetings_with_equal_counts += len(segments) == len(sides["final"]["doc"])
+        produced += [segment.text for segment in segments]
+        reference += [doc["text"] for doc in sides["final"]["doc"]]
+    assert meetings_with_equal_counts >= 21
+    assert share_of_reference_found(produced, reference) > 0.8
+
+
 def test_docx_reader_accepts_uploaded_bytes() -> None:
     data = (DATA / f"{SMALL_MEETING}.docx").read_bytes()
     from_bytes = read_report(data, "upload.docx")

@@ -1,8 +1,9 @@
 """Grouping of tagged report blocks into interventions, shared by every report reader.
 
-The paper's segmentation: a new segment starts at each speaker name; headings seen since the
-last body paragraph belong to the segment they introduce; anything before the first name
-(title page, attendance list) forms a segment of its own.
+The paper's segmentation, as the public_meetings corpus applies it: a new segment starts at
+each speaker name and at each heading that follows body text, so that headings belong to the
+segment they introduce and a titled section without a new speaker is its own unit; anything
+before the first heading or name (title page) forms a segment of its own.
 """
 
 from __future__ import annotations
@@ -30,27 +31,19 @@ class Block:
 
 
 def build_report(blocks: Iterable[Block], source: str) -> Report:
-    groups: list[list[Block]] = []
-    pending_headings: list[Block] = []
+    groups: list[list[Block]] = [[]]
     for block in blocks:
         if not block.text:
             continue
-        if block.kind == "h":
-            pending_headings.append(block)
-            continue
-        if block.kind == "nom" or not groups:
+        opens_segment = block.kind in ("h", "nom")
+        if opens_segment and any(previous.kind != "h" for previous in groups[-1]):
             groups.append([])
-        groups[-1].extend(pending_headings)
         groups[-1].append(block)
-        pending_headings = []
-    if pending_headings:
-        if not groups:
-            groups.append([])
-        groups[-1].extend(pending_headings)
-    if not groups:
+    if not groups[-1]:
         raise ReaderError(source, "whole document", "no report text found")
     return Report(
-        segments=tuple(_segment(index, group) for index, group in enumerate(groups)), source=source
+        segments=tuple(_segment(index, group) for index, group in enumerate(groups)),
+        source=source,
     )
 
 
