@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class CoreConfig(AppConfig):
+    name = "backend.core"
+    label = "core"
+    verbose_name = "Tandem core"

@@ -1,0 +1,18 @@
+from django.contrib import admin
+from django.urls import include, path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from backend.core.apis import HealthApi
+from backend.core.views import frontend_app
+
+api_v1 = [
+    path("health/", HealthApi.as_view(), name="health"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/v1/", include(api_v1)),
+    re_path(r"^(?!api/|admin/|static/|media/).*$", frontend_app, name="frontend"),
+]

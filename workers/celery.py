@@ -1,0 +1,28 @@
+"""The Celery app: one code base for the embedded default and for production.
+
+Which broker it talks to is the settings' business (``CELERY_BROKER_URL``); this module only
+binds Celery to Django's settings and finds the tasks.
+"""
+
+import os
+from pathlib import Path
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backend.settings")
+
+app = Celery("tandem")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks(["workers"])
+
+
+def ensure_broker_folders() -> None:
+    """The filesystem broker needs its folders before the first message is sent or read."""
+    for key in ("data_folder_in", "data_folder_out", "control_folder", "processed_folder"):
+        folder = app.conf.broker_transport_options.get(key)
+        if folder:
+            Path(folder).mkdir(parents=True, exist_ok=True)
+
+
+if app.conf.broker_url.startswith("filesystem://"):
+    ensure_broker_folders()
