@@ -1,0 +1,94 @@
+"""Align one meeting: score sentence pairs, find the path, give each turn a segment.
+
+The split between `meeting_scores` (expensive, depends only on scoring settings) and
+`align_scores` (cheap, everything else) is what lets tuning score a meeting once and try
+hundreds of path settings on the cached matrix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from gensim.models import KeyedVectors
+
+from workers.align.assign import assign_segments, fill_unvisited, path_weights
+from workers.align.confidence import abstain, confidence, path_share, turn_support
+from workers.align.diagonal import diagonal_path
+from workers.align.dp import best_path
+from workers.align.layout import SentenceLayout, sentence_layout
+from workers.align.model import Meeting
+from workers.align.params import AlignmentParams
+from workers.align.scoring.normalise import signed_power
+from workers.align.scoring.similarity import ScoringParams, similarity_matrix
+from workers.align.scoring.vectors import TrainingSettings, train_vectors
+
+
+@dataclass(frozen=True)
+class AlignmentResult:
+    """Per transcript turn: report segment index (-1 = unaligned) and confidence in [0, 1]."""
+
+    labels: np.ndarray
+    confidence: np.ndarray
+
+
+def corpus_vectors(meetings: Sequence[Meeting], settings: TrainingSettings) -> KeyedVectors:
+    """Vectors trained on both sides of all given meetings (reads no labels)."""
+    sentences = [
+        sentence
+        for meeting in meetings
+        for part in (meeting.transcript.turns, meeting.report.segments)
+        for unit in part
+        for sentence in unit.sentences
+    ]
+    return train_vectors(sentences, settings)
+
+
+def meeting_scores(
+    layout: SentenceLayout, scoring: ScoringParams, vectors: KeyedVectors | None
+) -> np.ndarray:
+    return similarity_matrix(layout.transcript_sentences, layout.report_sentences, scoring, vectors)
+
+
+def align_scores(
+    scores: np.ndarray, layout: SentenceLayout, params: AlignmentParams
+) -> AlignmentResult:
+    """Everything after scoring, for a (transcript sentences, report sentences) matrix."""
+    n_rows, n_cols = len(layout.transcript_sentences), len(layout.report_sentences)
+    if scores.shape != (n_rows, n_cols):
+        raise ValueError(f"scores {scores.shape} do not match the layout {(n_rows, n_cols)}")
+    if params.aligner == "diagonal":
+        path = diagonal_path(n_rows, n_cols)
+        weights = path_weights(path, "count")
+    elif params.aligner == "dp":
+        path = best_path(
+            signed_power(scores, params.power), params.transcript_decay, params.report_decay
+        )
+        weights = path_weights(path, params.path_weight)
+    else:
+        raise ValueError(f"unknown aligner {params.aligner!r}")
+    assignment = assign_segments(
+        path, weights, layout.turn_of_row, layout.segment_of_col, layout.n_turns
+    )
+    labels = fill_unvisited(assignment.labels)
+    support = turn_support(scores, layout, labels)
+    share = path_share(assignment)
+    final = abstain(labels, support, layout.turn_word_counts, params.min_support, params.min_words)
+    return AlignmentResult(
+        labels=final,
+        confidence=confidence(final, support, share, layout.turn_word_counts, params.min_support),
+    )
+
+
+def align_meeting(
+    meeting: Meeting, params: AlignmentParams, vectors: KeyedVectors | None = None
+) -> AlignmentResult:
+    """The Celery-facing entry point; `vectors` is required for embedding scoring."""
+    layout = sentence_layout(meeting)
+    if params.aligner == "diagonal":
+        shape = (len(layout.transcript_sentences), len(layout.report_sentences))
+        scores = np.zeros(shape, np.float32)
+    else:
+        scores = meeting_scores(layout, params.scoring, vectors)
+    return align_scores(scores, layout, params)
