@@ -3,10 +3,12 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from backend.core.apis import HealthApi
+from backend.core.auth_apis import SessionApi
 from backend.core.views import frontend_app
 
 api_v1 = [
     path("health/", HealthApi.as_view(), name="health"),
+    path("auth/session/", SessionApi.as_view(), name="session"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
 ]
