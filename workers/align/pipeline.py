@@ -51,10 +51,20 @@ def meeting_scores(
     return similarity_matrix(layout.transcript_sentences, layout.report_sentences, scoring, vectors)
 
 
-def align_scores(
+@dataclass(frozen=True)
+class PathOutcome:
+    """What the path says about each turn before abstention: cheap to reuse across
+    abstention settings."""
+
+    labels: np.ndarray
+    support: np.ndarray
+    share: np.ndarray
+
+
+def path_outcome(
     scores: np.ndarray, layout: SentenceLayout, params: AlignmentParams
-) -> AlignmentResult:
-    """Everything after scoring, for a (transcript sentences, report sentences) matrix."""
+) -> PathOutcome:
+    """Path search and equation 6 for a (transcript sentences, report sentences) matrix."""
     n_rows, n_cols = len(layout.transcript_sentences), len(layout.report_sentences)
     if scores.shape != (n_rows, n_cols):
         raise ValueError(f"scores {scores.shape} do not match the layout {(n_rows, n_cols)}")
@@ -72,13 +82,25 @@ def align_scores(
         path, weights, layout.turn_of_row, layout.segment_of_col, layout.n_turns
     )
     labels = fill_unvisited(assignment.labels)
-    support = turn_support(scores, layout, labels)
-    share = path_share(assignment)
-    final = abstain(labels, support, layout.turn_word_counts, params.min_support, params.min_words)
+    return PathOutcome(labels, turn_support(scores, layout, labels), path_share(assignment))
+
+
+def decide(
+    outcome: PathOutcome, layout: SentenceLayout, params: AlignmentParams
+) -> AlignmentResult:
+    """Abstention and confidence on top of a path outcome."""
+    words = layout.turn_word_counts
+    labels = abstain(outcome.labels, outcome.support, words, params.min_support, params.min_words)
     return AlignmentResult(
-        labels=final,
-        confidence=confidence(final, support, share, layout.turn_word_counts, params.min_support),
+        labels=labels,
+        confidence=confidence(labels, outcome.support, outcome.share, words, params.min_support),
     )
+
+
+def align_scores(
+    scores: np.ndarray, layout: SentenceLayout, params: AlignmentParams
+) -> AlignmentResult:
+    return decide(path_outcome(scores, layout, params), layout, params)
 
 
 def align_meeting(

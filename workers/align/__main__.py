@@ -1,0 +1,5 @@
+import sys
+
+from workers.align.cli import main
+
+sys.exit(main())

@@ -1,0 +1,227 @@
+"""`python -m workers.align align|evaluate|tune|bench`: the engine from a terminal.
+
+Progress bars go to stderr so that --json output on stdout stays machine-readable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from workers.align.corpus import load_public_meetings, meeting_ids
+from workers.align.metrics import merge_subturns, micro_average, score_meeting
+from workers.align.model import Meeting
+from workers.align.params import AlignmentParams, load_params, save_params
+from workers.align.pipeline import AlignmentResult, align_meeting, corpus_vectors
+from workers.align.scoring.vectors import load_vectors
+
+
+def _meetings(args: argparse.Namespace) -> list[Meeting]:
+    if args.corpus != "public_meetings":
+        raise SystemExit(f"unknown corpus {args.corpus!r} (only public_meetings)")
+    wanted = args.meetings.split(",") if args.meetings else None
+    return load_public_meetings(wanted)
+
+
+def _params_for(args: argparse.Namespace) -> dict[str, AlignmentParams]:
+    from workers.align.folds import shipped_defaults
+
+    corpus = meeting_ids()
+    if args.params:
+        fixed = load_params(args.params)
+        return {meeting_id: fixed for meeting_id in corpus}
+    return {meeting_id: shipped_defaults(meeting_id, corpus) for meeting_id in corpus}
+
+
+def _vectors(args: argparse.Namespace, params: Sequence[AlignmentParams]):
+    if args.vectors:
+        return load_vectors(args.vectors)
+    if not any(p.aligner == "dp" and p.scoring.method == "embedding" for p in params):
+        return None
+    settings = {p.vectors for p in params}
+    if len(settings) != 1:
+        raise SystemExit("parameter sets disagree on word-vector training settings")
+    with _status("training word vectors on the corpus texts (cached after the first run)"):
+        return corpus_vectors(load_public_meetings(), settings.pop())
+
+
+class _status:
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def __enter__(self) -> None:
+        print(self.message, file=sys.stderr, flush=True)
+
+    def __exit__(self, *_: object) -> None:
+        return None
+
+
+def _align_all(args: argparse.Namespace) -> list[tuple[Meeting, AlignmentResult]]:
+    meetings = _meetings(args)
+    params = _params_for(args)
+    vectors = _vectors(args, [params[m.id] for m in meetings])
+    results = []
+    for meeting in tqdm(meetings, desc="aligning", unit="meeting", file=sys.stderr):
+        results.append((meeting, align_meeting(meeting, params[meeting.id], vectors)))
+    return results
+
+
+def _alignment_document(meeting: Meeting, result: AlignmentResult) -> dict[str, Any]:
+    segment_ids = [segment.id for segment in meeting.report.segments]
+    return {
+        "ctm": [
+            {
+                "id": turn.id,
+                "aligned": segment_ids[label] if label >= 0 else "",
+                "confidence": round(float(confidence), 4),
+            }
+            for turn, label, confidence in zip(
+                meeting.transcript.turns, result.labels, result.confidence, strict=True
+            )
+        ]
+    }
+
+
+def command_align(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for meeting, result in _align_all(args):
+        path = out / f"{meeting.id}.json"
+        path.write_text(json.dumps(_alignment_document(meeting, result)) + "\n", encoding="utf-8")
+        written.append(str(path))
+    if args.json:
+        print(json.dumps({"written": written}))
+    else:
+        print(f"wrote {len(written)} alignment files to {out}")
+    return 0
+
+
+def evaluation_report(pairs: list[tuple[Meeting, AlignmentResult]]) -> dict[str, Any]:
+    per_meeting = {}
+    for meeting, result in pairs:
+        if meeting.reference is None:
+            continue
+        merged = merge_subturns(
+            [turn.id for turn in meeting.transcript.turns],
+            meeting.reference,
+            result.labels,
+            [turn.word_count for turn in meeting.transcript.turns],
+        )
+        per_meeting[meeting.id] = score_meeting(*merged)
+    return {
+        "micro_average": micro_average(list(per_meeting.values())).as_dict(),
+        "per_meeting": {
+            meeting_id: micro_average([scores]).as_dict()
+            for meeting_id, scores in per_meeting.items()
+        },
+    }
+
+
+def command_evaluate(args: argparse.Namespace) -> int:
+    report = evaluation_report(_align_all(args))
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    print(f"{'meeting':34} {'turns':>6} {'seg %':>7} {'word %':>7} {'WD':>7}")
+    rows = [*report["per_meeting"].items(), ("micro-average", report["micro_average"])]
+    for name, figures in rows:
+        print(
+            f"{name:34} {figures['turns']:>6} {figures['segment_accuracy']:7.2f} "
+            f"{figures['word_accuracy']:7.2f} {figures['windowdiff']:7.2f}"
+        )
+    return 0
+
+
+def command_tune(args: argparse.Namespace) -> int:
+    from workers.align.tune import DEFAULT_GRID, expand_grid, successive_halving
+
+    if args.corpus != "public_meetings":
+        raise SystemExit(f"unknown corpus {args.corpus!r} (only public_meetings)")
+    train = load_public_meetings(args.train.split(","))
+    base = load_params(args.params) if args.params else AlignmentParams()
+    grid = json.loads(Path(args.grid).read_text()) if args.grid else DEFAULT_GRID
+    settings = expand_grid(base, grid)
+    vectors = load_vectors(args.vectors) if args.vectors else None
+    if vectors is None:
+        with _status("training word vectors on the corpus texts (cached after the first run)"):
+            vectors = corpus_vectors(load_public_meetings(), base.vectors)
+    started = time.perf_counter()
+    with tqdm(desc="tuning", unit="setting-meeting", file=sys.stderr) as bar:
+        ranked = successive_halving(train, settings, vectors, progress=bar.update)
+    elapsed = time.perf_counter() - started
+    best = ranked[0]
+    save_params(
+        best.params,
+        args.out,
+        tuned_on=[meeting.id for meeting in train],
+        settings_tried=len(settings),
+        tuning_seconds=round(elapsed, 1),
+        training_summary=best.summary.as_dict(),
+    )
+    summary = {
+        "out": args.out,
+        "settings": len(settings),
+        "seconds": round(elapsed, 1),
+        "best": best.params.to_dict(),
+        "training_summary": best.summary.as_dict(),
+    }
+    print(json.dumps(summary, indent=2) if args.json else f"best of {len(settings)}: {summary}")
+    return 0
+
+
+def command_bench(args: argparse.Namespace) -> int:
+    from workers.align.bench import run_benchmarks
+
+    figures = run_benchmarks(naive_size=args.naive_size)
+    print(json.dumps(figures, indent=2 if not args.json else None))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m workers.align", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    def add_common(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--corpus", default="public_meetings")
+        sub.add_argument("--meetings", help="comma-separated meeting ids or id prefixes")
+        sub.add_argument("--params", help="params file (default: shipped cross-fitted defaults)")
+        sub.add_argument("--vectors", help="word2vec/fastText file instead of corpus-trained")
+        sub.add_argument("--json", action="store_true")
+
+    align = commands.add_parser("align", help="write <out>/<meeting>.json alignments")
+    add_common(align)
+    align.add_argument("--out", required=True)
+    align.set_defaults(handler=command_align)
+
+    evaluate = commands.add_parser("evaluate", help="metrics against the corpus reference")
+    add_common(evaluate)
+    evaluate.set_defaults(handler=command_evaluate)
+
+    tune = commands.add_parser("tune", help="grid-search parameters on training meetings")
+    tune.add_argument("--corpus", default="public_meetings")
+    tune.add_argument("--train", required=True, help="comma-separated meeting ids or prefixes")
+    tune.add_argument("--out", required=True, help="params file to write")
+    tune.add_argument("--params", help="base params the grid varies")
+    tune.add_argument("--grid", help="JSON {name: [values]} grid instead of the default")
+    tune.add_argument("--vectors")
+    tune.add_argument("--json", action="store_true")
+    tune.set_defaults(handler=command_tune)
+
+    bench = commands.add_parser("bench", help="speed figures as JSON")
+    bench.add_argument("--naive-size", type=int, default=60)
+    bench.add_argument("--json", action="store_true")
+    bench.set_defaults(handler=command_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.handler(args)
