@@ -1,0 +1,455 @@
+/**
+ * The editor's state: which report segment each transcript turn is assigned to, the turns the
+ * annotator is working on, and the history that undo and redo walk.
+ *
+ * Everything here is pure and immutable so that every rule (order, boundaries, undo) can be
+ * tested without a browser and React can compare states by reference.
+ */
+
+/** A turn with no counterpart in the report. */
+export const UNALIGNED = -1;
+
+const HISTORY_LIMIT = 1000;
+
+/** One edit, stored as the values it replaced so that undo and redo are exact. */
+export interface Change {
+  first: number;
+  before: readonly number[];
+  after: readonly number[];
+  description: string;
+}
+
+/** An edit the order rule refused, offered instead as a move of the boundary. */
+export interface Proposal {
+  reason: string;
+  change: Change;
+}
+
+export interface EditorState {
+  assignments: readonly number[];
+  preAlignment: readonly number[];
+  segmentCount: number;
+  /** The turn the keyboard acts on; with `anchor` it spans the selected run of turns. */
+  focus: number;
+  anchor: number;
+  past: readonly Change[];
+  future: readonly Change[];
+  proposal: Proposal | null;
+  /** Why the last command did nothing, for the annotator to read. */
+  notice: string | null;
+}
+
+export type Direction = -1 | 1;
+
+export type EditorAction =
+  | { type: "select"; turn: number; extend?: boolean }
+  | { type: "selectRange"; first: number; last: number }
+  | { type: "moveFocus"; delta: number; extend?: boolean }
+  | { type: "assign"; segment: number }
+  | { type: "assignAdjacent"; direction: Direction }
+  | { type: "markUnaligned" }
+  | { type: "resetToPreAlignment" }
+  | { type: "moveBoundary"; direction: Direction; turn?: number }
+  | { type: "acceptProposal" }
+  | { type: "dismissNotice" }
+  | { type: "undo" }
+  | { type: "redo" }
+  | { type: "replaceAssignments"; assignments: readonly number[] };
+
+export function createEditorState(
+  assignments: readonly number[],
+  preAlignment: readonly number[],
+  segmentCount: number,
+): EditorState {
+  if (assignments.length !== preAlignment.length) {
+    throw new Error("assignments and pre-alignment must cover the same turns");
+  }
+  return {
+    assignments,
+    preAlignment,
+    segmentCount,
+    focus: 0,
+    anchor: 0,
+    past: [],
+    future: [],
+    proposal: null,
+    notice: null,
+  };
+}
+
+export function selection(state: EditorState): { first: number; last: number } {
+  return { first: Math.min(state.anchor, state.focus), last: Math.max(state.anchor, state.focus) };
+}
+
+export function isChanged(state: EditorState, turn: number): boolean {
+  return state.assignments[turn] !== state.preAlignment[turn];
+}
+
+export const canUndo = (state: EditorState): boolean => state.past.length > 0;
+export const canRedo = (state: EditorState): boolean => state.future.length > 0;
+
+/** Human numbering: the annotator reads turn 1 and segment 1, the state stores 0. */
+export const turnLabel = (turn: number): string => `turn ${turn + 1}`;
+export const segmentLabel = (segment: number): string => `segment ${segment + 1}`;
+
+function rangeLabel(first: number, last: number): string {
+  return first === last ? turnLabel(first) : `turns ${first + 1}–${last + 1}`;
+}
+
+export function editorReducer(state: EditorState, action: EditorAction): EditorState {
+  switch (action.type) {
+    case "select":
+      return select(state, action.turn, action.extend ?? false);
+    case "selectRange":
+      return {
+        ...select(state, action.first, false),
+        focus: clampTurn(state, action.last),
+      };
+    case "moveFocus":
+      return select(state, state.focus + action.delta, action.extend ?? false);
+    case "assign":
+      return assignSelection(state, action.segment);
+    case "assignAdjacent":
+      return assignAdjacent(state, action.direction);
+    case "markUnaligned":
+      return markUnaligned(state);
+    case "resetToPreAlignment":
+      return resetToPreAlignment(state);
+    case "moveBoundary":
+      return moveBoundary(state, action.direction, action.turn ?? state.focus);
+    case "acceptProposal":
+      return state.proposal ? apply(state, state.proposal.change) : state;
+    case "dismissNotice":
+      return { ...state, proposal: null, notice: null };
+    case "undo":
+      return undo(state);
+    case "redo":
+      return redo(state);
+    case "replaceAssignments":
+      return replaceAssignments(state, action.assignments);
+  }
+}
+
+function clampTurn(state: EditorState, turn: number): number {
+  return Math.max(0, Math.min(state.assignments.length - 1, turn));
+}
+
+function select(state: EditorState, turn: number, extend: boolean): EditorState {
+  const focus = clampTurn(state, turn);
+  return {
+    ...state,
+    focus,
+    anchor: extend ? state.anchor : focus,
+    proposal: null,
+    notice: null,
+  };
+}
+
+function refuse(state: EditorState, notice: string): EditorState {
+  return { ...state, proposal: null, notice };
+}
+
+function previousAligned(assignments: readonly number[], before: number): number {
+  for (let turn = before - 1; turn >= 0; turn -= 1) {
+    if (assignments[turn]! !== UNALIGNED) return turn;
+  }
+  return -1;
+}
+
+function nextAligned(assignments: readonly number[], after: number): number {
+  for (let turn = after + 1; turn < assignments.length; turn += 1) {
+    if (assignments[turn]! !== UNALIGNED) return turn;
+  }
+  return -1;
+}
+
+/**
+ * Whether writing `values` from turn `first` keeps the turns in report order where they meet
+ * their neighbours. Only the edges are checked: a document may arrive with disorder elsewhere
+ * (reference alignments have some), and an edit should not be blamed for it.
+ */
+export function keepsOrder(
+  assignments: readonly number[],
+  first: number,
+  values: readonly number[],
+): boolean {
+  const last = first + values.length - 1;
+  const aligned = values.filter((value) => value !== UNALIGNED);
+  if (aligned.length === 0) return true;
+  for (let index = 1; index < aligned.length; index += 1) {
+    if (aligned[index]! < aligned[index - 1]!) return false;
+  }
+  const before = previousAligned(assignments, first);
+  const after = nextAligned(assignments, last);
+  const lowest = aligned[0]!;
+  const highest = aligned[aligned.length - 1]!;
+  return (
+    (before < 0 || assignments[before]! <= lowest) && (after < 0 || assignments[after]! >= highest)
+  );
+}
+
+function makeChange(
+  state: EditorState,
+  first: number,
+  after: readonly number[],
+  description: string,
+): Change {
+  return {
+    first,
+    before: state.assignments.slice(first, first + after.length),
+    after,
+    description,
+  };
+}
+
+function isNoOp(change: Change): boolean {
+  return change.before.every((value, index) => value === change.after[index]);
+}
+
+function write(assignments: readonly number[], first: number, values: readonly number[]): number[] {
+  const next = assignments.slice();
+  values.forEach((value, index) => {
+    next[first + index] = value;
+  });
+  return next;
+}
+
+function apply(state: EditorState, change: Change): EditorState {
+  if (isNoOp(change)) return { ...state, proposal: null, notice: null };
+  const last = change.first + change.after.length - 1;
+  return {
+    ...state,
+    assignments: write(state.assignments, change.first, change.after),
+    past: [...state.past, change].slice(-HISTORY_LIMIT),
+    future: [],
+    proposal: null,
+    notice: null,
+    anchor: Math.max(change.first, Math.min(state.anchor, last)),
+    focus: Math.max(change.first, Math.min(state.focus, last)),
+  };
+}
+
+function assignSelection(state: EditorState, segment: number): EditorState {
+  if (segment < 0 || segment >= state.segmentCount) {
+    return refuse(state, `There is no segment ${segment + 1}.`);
+  }
+  const { first, last } = selection(state);
+  const values = new Array<number>(last - first + 1).fill(segment);
+  const description = `${rangeLabel(first, last)} → ${segmentLabel(segment)}`;
+  if (keepsOrder(state.assignments, first, values)) {
+    return apply(state, makeChange(state, first, values, description));
+  }
+  return proposeBoundaryMove(state, first, last, segment);
+}
+
+/**
+ * The order rule refused assigning turns first..last to `segment`: the neighbouring turns that
+ * stand in the way (later segments above, earlier ones below) are offered the same segment,
+ * which is moving the boundary. Unaligned turns in between stay unaligned.
+ */
+function proposeBoundaryMove(
+  state: EditorState,
+  first: number,
+  last: number,
+  segment: number,
+): EditorState {
+  const { assignments } = state;
+  let start = first;
+  for (let turn = first - 1; turn >= 0; turn -= 1) {
+    const value = assignments[turn]!;
+    if (value !== UNALIGNED && value <= segment) break;
+    start = turn;
+  }
+  while (start < first && assignments[start] === UNALIGNED) start += 1;
+  let end = last;
+  for (let turn = last + 1; turn < assignments.length; turn += 1) {
+    const value = assignments[turn]!;
+    if (value !== UNALIGNED && value >= segment) break;
+    end = turn;
+  }
+  while (end > last && assignments[end] === UNALIGNED) end -= 1;
+
+  const values = assignments
+    .slice(start, end + 1)
+    .map((value, offset) =>
+      start + offset >= first && start + offset <= last
+        ? segment
+        : value === UNALIGNED
+          ? UNALIGNED
+          : segment,
+    );
+  const moved = rangeLabel(start, end);
+  const change = makeChange(state, start, values, `${moved} → ${segmentLabel(segment)}`);
+  const side =
+    start < first
+      ? "turns of a later segment come before it"
+      : "turns of an earlier segment come after it";
+  return {
+    ...state,
+    notice: null,
+    proposal: {
+      reason: `${capitalise(rangeLabel(first, last))} cannot go to ${segmentLabel(segment)} alone: ${side}.`,
+      change,
+    },
+  };
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * The segment "above" a turn is the one before its own; an unaligned turn looks at the nearest
+ * aligned turn on that side instead, since it has no segment of its own.
+ */
+function adjacentSegment(state: EditorState, direction: Direction): number | null {
+  const { first, last } = selection(state);
+  const { assignments } = state;
+  const edge = direction < 0 ? first : last;
+  const own = assignments[edge]!;
+  if (own !== UNALIGNED) return own + direction;
+  const neighbour =
+    direction < 0 ? previousAligned(assignments, edge) : nextAligned(assignments, edge);
+  return neighbour < 0 ? null : assignments[neighbour]!;
+}
+
+function assignAdjacent(state: EditorState, direction: Direction): EditorState {
+  const segment = adjacentSegment(state, direction);
+  if (segment === null || segment < 0 || segment >= state.segmentCount) {
+    return refuse(state, `There is no segment ${direction < 0 ? "above" : "below"}.`);
+  }
+  return assignSelection(state, segment);
+}
+
+function markUnaligned(state: EditorState): EditorState {
+  const { first, last } = selection(state);
+  const values = new Array<number>(last - first + 1).fill(UNALIGNED);
+  return apply(state, makeChange(state, first, values, `${rangeLabel(first, last)} → unaligned`));
+}
+
+/**
+ * Resetting restores the pre-alignment; if the annotator moved the neighbours meanwhile, that
+ * could break the order, so the reset grows over them until it fits and is offered instead.
+ */
+function resetToPreAlignment(state: EditorState): EditorState {
+  const { first, last } = selection(state);
+  const description = (start: number, end: number) => `${rangeLabel(start, end)} → pre-alignment`;
+  const values = state.preAlignment.slice(first, last + 1);
+  if (keepsOrder(state.assignments, first, values)) {
+    return apply(state, makeChange(state, first, values, description(first, last)));
+  }
+  let start = first;
+  let end = last;
+  const fits = () => keepsOrder(state.assignments, start, state.preAlignment.slice(start, end + 1));
+  while (!fits() && (start > 0 || end < state.assignments.length - 1)) {
+    start = Math.max(0, start - 1);
+    end = Math.min(state.assignments.length - 1, end + 1);
+  }
+  if (!fits()) {
+    return refuse(
+      state,
+      "The pre-alignment itself is out of order here; assign the turns by hand.",
+    );
+  }
+  const change = makeChange(
+    state,
+    start,
+    state.preAlignment.slice(start, end + 1),
+    description(start, end),
+  );
+  return {
+    ...state,
+    notice: null,
+    proposal: {
+      reason: `Resetting ${rangeLabel(first, last)} alone would break the order with the turns around it.`,
+      change,
+    },
+  };
+}
+
+/**
+ * The boundary a turn belongs to is the top of its segment's run of turns, between its first
+ * turn and the nearest aligned turn above. Moving it up gives that turn above to the run;
+ * moving it down gives the run's first turn to the segment above. Focus follows the boundary
+ * so that pressing again keeps moving it.
+ */
+function moveBoundary(state: EditorState, direction: Direction, turn: number): EditorState {
+  const { assignments } = state;
+  const segment = assignments[turn];
+  if (segment === undefined || segment === UNALIGNED) {
+    return refuse(state, "An unaligned turn has no boundary to move; select an aligned turn.");
+  }
+  let runStart = turn;
+  for (
+    let above = previousAligned(assignments, turn);
+    above >= 0;
+    above = previousAligned(assignments, above)
+  ) {
+    if (assignments[above] !== segment) break;
+    runStart = above;
+  }
+  const above = previousAligned(assignments, runStart);
+  if (above < 0) return refuse(state, `No segment comes before ${segmentLabel(segment)}'s turns.`);
+  const segmentAbove = assignments[above]!;
+
+  if (direction < 0) {
+    const change = makeChange(
+      state,
+      above,
+      [segment],
+      `${turnLabel(above)} → ${segmentLabel(segment)}`,
+    );
+    return { ...apply(state, change), focus: above, anchor: above };
+  }
+  const change = makeChange(
+    state,
+    runStart,
+    [segmentAbove],
+    `${turnLabel(runStart)} → ${segmentLabel(segmentAbove)}`,
+  );
+  const applied = apply(state, change);
+  const below = nextAligned(applied.assignments, runStart);
+  const focus = below < 0 ? runStart : below;
+  return { ...applied, focus, anchor: focus };
+}
+
+function undo(state: EditorState): EditorState {
+  const change = state.past[state.past.length - 1];
+  if (!change) return refuse(state, "Nothing to undo.");
+  return {
+    ...state,
+    assignments: write(state.assignments, change.first, change.before),
+    past: state.past.slice(0, -1),
+    future: [...state.future, change],
+    proposal: null,
+    notice: null,
+    anchor: change.first,
+    focus: change.first + change.before.length - 1,
+  };
+}
+
+function redo(state: EditorState): EditorState {
+  const change = state.future[state.future.length - 1];
+  if (!change) return refuse(state, "Nothing to redo.");
+  return {
+    ...state,
+    assignments: write(state.assignments, change.first, change.after),
+    past: [...state.past, change],
+    future: state.future.slice(0, -1),
+    proposal: null,
+    notice: null,
+    anchor: change.first,
+    focus: change.first + change.after.length - 1,
+  };
+}
+
+/**
+ * Another version replaces the annotator's (the server's, or theirs rebased on it); the old
+ * history described edits to a different starting point, so it is dropped rather than replayed.
+ */
+function replaceAssignments(state: EditorState, assignments: readonly number[]): EditorState {
+  if (assignments.length !== state.assignments.length) {
+    throw new Error("the replacement covers a different number of turns");
+  }
+  return { ...state, assignments, past: [], future: [], proposal: null, notice: null };
+}
