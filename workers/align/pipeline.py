@@ -20,7 +20,7 @@ from workers.align.dp import best_path
 from workers.align.layout import SentenceLayout, sentence_layout
 from workers.align.model import Meeting
 from workers.align.params import AlignmentParams
-from workers.align.scoring.normalise import signed_power
+from workers.align.scoring.normalise import normalise, signed_power
 from workers.align.scoring.similarity import ScoringParams, similarity_matrix
 from workers.align.scoring.vectors import TrainingSettings, train_vectors
 
@@ -64,7 +64,10 @@ class PathOutcome:
 def path_outcome(
     scores: np.ndarray, layout: SentenceLayout, params: AlignmentParams
 ) -> PathOutcome:
-    """Path search and equation 6 for a (transcript sentences, report sentences) matrix."""
+    """Path search and equation 6 for a raw (transcript sentences, report sentences) matrix.
+
+    The path follows normalised scores; support (for abstention) is read on the raw ones.
+    """
     n_rows, n_cols = len(layout.transcript_sentences), len(layout.report_sentences)
     if scores.shape != (n_rows, n_cols):
         raise ValueError(f"scores {scores.shape} do not match the layout {(n_rows, n_cols)}")
@@ -72,8 +75,9 @@ def path_outcome(
         path = diagonal_path(n_rows, n_cols)
         weights = path_weights(path, "count")
     elif params.aligner == "dp":
+        normalised = normalise(scores, params.scoring.normalisation)
         path = best_path(
-            signed_power(scores, params.power), params.transcript_decay, params.report_decay
+            signed_power(normalised, params.power), params.transcript_decay, params.report_decay
         )
         weights = path_weights(path, params.path_weight)
     else:

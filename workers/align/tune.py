@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
 from gensim.models import KeyedVectors
 
 from workers.align.layout import sentence_layout
@@ -28,18 +29,17 @@ from workers.align.metrics import (
 from workers.align.model import Meeting
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import decide, meeting_scores, path_outcome
+from workers.align.scoring.similarity import ScoringParams
 
 DEFAULT_GRID: dict[str, list[Any]] = {
     "scoring__normalisation": ["none", "rows", "both"],
-    "scoring__window_size,scoring__window_overlap": [(1, 0), (2, 1), (3, 1)],
+    "scoring__window_size,scoring__window_overlap": [(1, 0), (2, 1)],
     "scoring__reduction": ["sum", "product"],
-    "scoring__idf_weighting": [False, True],
     "power": [1.0, 2.0, 4.0],
-    "transcript_decay": [0.0, 1e-4, 1e-3],
-    "report_decay": [0.0, 1e-4, 1e-3],
-    "path_weight": ["gain", "alignment"],
+    "transcript_decay": [0.0, 1e-4],
+    "report_decay": [0.0, 1e-4],
     "min_words": [0, 3, 5],
-    "min_support": [None, 0.0, 0.5],
+    "min_support": [None, 0.3, 0.5, 0.7, 1.0],
 }
 """Names joined by commas vary together (window size and overlap)."""
 
@@ -84,8 +84,8 @@ def evaluate_grid_slice(
     progress: Callable[[int], None] | None = None,
 ) -> list[SettingResult]:
     """Score every setting on every meeting (meetings need reference labels)."""
-    by_scoring: dict[Any, list[AlignmentParams]] = {}
-    for params in settings:
+    by_scoring: dict[ScoringParams, list[AlignmentParams]] = {}
+    for params in sorted(settings, key=lambda p: repr(p.scoring.without_normalisation())):
         by_scoring.setdefault(params.scoring, []).append(params)
     collected: dict[AlignmentParams, list[tuple[str, MeetingScores]]] = {p: [] for p in settings}
     for meeting in meetings:
@@ -93,8 +93,12 @@ def evaluate_grid_slice(
             raise ValueError(f"meeting {meeting.id} has no reference labels to tune on")
         layout = sentence_layout(meeting)
         turn_ids = [turn.id for turn in meeting.transcript.turns]
+        raw_scores: dict[ScoringParams, np.ndarray] = {}
         for scoring, group in by_scoring.items():
-            scores = meeting_scores(layout, scoring, vectors)
+            scores = raw_scores.get(scoring.without_normalisation())
+            if scores is None:
+                scores = meeting_scores(layout, scoring, vectors)
+                raw_scores = {scoring.without_normalisation(): scores}
             by_path: dict[AlignmentParams, list[AlignmentParams]] = {}
             for params in group:
                 by_path.setdefault(_path_key(params), []).append(params)
@@ -128,7 +132,7 @@ def slice_settings(
 ) -> list[AlignmentParams]:
     """The index-th of `count` slices, kept whole per scoring configuration when possible so a
     slice scores each meeting as few times as it can."""
-    ordered = sorted(settings, key=lambda params: repr(params.scoring))
+    ordered = sorted(settings, key=lambda params: repr(params.scoring.without_normalisation()))
     size = math.ceil(len(ordered) / count)
     return ordered[index * size : (index + 1) * size]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
@@ -11,7 +11,7 @@ import scipy.sparse as sp
 from gensim.models import KeyedVectors
 
 from workers.align.scoring.lsa import lsa_vectors, tfidf
-from workers.align.scoring.normalise import Normalisation, normalise
+from workers.align.scoring.normalise import Normalisation
 from workers.align.scoring.pooling import Pooling, cosine_matrix, pool_sentences
 from workers.align.scoring.rouge import rouge_l, rouge_n
 from workers.align.scoring.tokens import (
@@ -49,6 +49,10 @@ class ScoringParams:
     rouge_variant: RougeVariant = "12"
     normalisation: Normalisation = "none"
 
+    def without_normalisation(self) -> ScoringParams:
+        """The settings the raw matrix depends on (normalisation is applied afterwards)."""
+        return replace(self, normalisation="none")
+
 
 def similarity_matrix(
     transcript_sentences: Sequence[str],
@@ -56,7 +60,11 @@ def similarity_matrix(
     params: ScoringParams,
     vectors: KeyedVectors | None = None,
 ) -> np.ndarray:
-    """S of equation 3, then normalised; `vectors` is required for the embedding method."""
+    """S of equation 3, before normalisation; `vectors` is required for the embedding method.
+
+    Normalisation is left to the caller because abstention reads the raw level: z-scores find
+    the best match even in a transcript that matches nothing of the report.
+    """
     vocabulary = Vocabulary()
     transcript = [vocabulary.encode(lexical_tokens(s)) for s in transcript_sentences]
     report = [vocabulary.encode(lexical_tokens(s)) for s in report_sentences]
@@ -86,7 +94,7 @@ def similarity_matrix(
     scores = reduce_to_sentences(
         window_scores, (n_rows, size, overlap), (n_cols, size, overlap), params.reduction
     )
-    return normalise(np.ascontiguousarray(scores, dtype=np.float32), params.normalisation)
+    return np.ascontiguousarray(scores, dtype=np.float32)
 
 
 def _rouge_windows(
