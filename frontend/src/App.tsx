@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { fetchHealth, type Health } from "./api";
+import { fetchHealth, type Health } from "./api/health";
 import { describeHealth } from "./health";
 
 export function App() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Health } from "./api";
+import type { Health } from "./api/health";
 import { describeHealth } from "./health";
 
 const healthy: Health = {
@@ -25,6 +25,10 @@ describe("describeHealth", () => {
       broker: { ok: false, detail: "connection refused" },
       workers: { ok: false, detail: "none answered", count: 0 },
     });
-    expect(lines).toEqual(["database reachable", "task broker: connection refused", "no worker: none answered"]);
+    expect(lines).toEqual([
+      "database reachable",
+      "task broker: connection refused",
+      "no worker: none answered",
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Health } from "./api";
+import type { Health } from "./api/health";
 
 /** One line per service, worded for a person deciding whether Tandem can do work now. */
 export function describeHealth(health: Health): string[] {

@@ -1,3 +1,5 @@
+import { apiRequest } from "./client";
+
 /** Health of the services Tandem needs, as `GET /api/v1/health/` reports it. */
 export interface Health {
   status: "ok" | "degraded";
@@ -12,7 +14,6 @@ export interface ServiceCheck {
   detail: string;
 }
 
-export async function fetchHealth(signal?: AbortSignal): Promise<Health> {
-  const response = await fetch("/api/v1/health/", { signal, credentials: "same-origin" });
-  return (await response.json()) as Health;
+export function fetchHealth(signal?: AbortSignal): Promise<Health> {
+  return apiRequest<Health>("GET", "health/", { signal });
 }

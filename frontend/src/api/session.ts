@@ -1,0 +1,33 @@
+import { apiRequest, rememberCsrfToken } from "./client";
+
+export interface SessionUser {
+  id: number;
+  username: string;
+  is_superuser: boolean;
+}
+
+export interface Session {
+  authenticated: boolean;
+  user: SessionUser | null;
+  csrf_token: string;
+}
+
+export async function fetchSession(signal?: AbortSignal): Promise<Session> {
+  const session = await apiRequest<Session>("GET", "auth/session/", { signal });
+  rememberCsrfToken(session.csrf_token);
+  return session;
+}
+
+export async function signIn(username: string, password: string): Promise<Session> {
+  const session = await apiRequest<Session>("POST", "auth/session/", {
+    body: { username, password },
+  });
+  // Django rotates the token when a user signs in.
+  rememberCsrfToken(session.csrf_token);
+  return session;
+}
+
+export async function signOut(): Promise<void> {
+  await apiRequest<null>("DELETE", "auth/session/");
+  await fetchSession();
+}
