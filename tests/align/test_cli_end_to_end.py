@@ -1,0 +1,59 @@
+"""align + evaluate on four real meetings with the shipped cross-fitted defaults.
+
+Word vectors are trained on the corpus texts once per machine (about half a minute) and then
+read from the on-disk cache.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from workers.align.cli import main
+
+MEETINGS = "0b9ec6,2f3f95,686239,5860bd"
+
+
+def test_align_writes_one_entry_per_turn_with_corpus_ids(tmp_path, capsys, raw_meetings):
+    assert (
+        main(
+            [
+                "align",
+                "--corpus",
+                "public_meetings",
+                "--meetings",
+                MEETINGS,
+                "--out",
+                str(tmp_path),
+                "--json",
+            ]
+        )
+        == 0
+    )
+    written = json.loads(capsys.readouterr().out)["written"]
+    assert len(written) == 4
+    for path in written:
+        meeting_id = path.rsplit("/", 1)[1].removesuffix(".json")
+        final = raw_meetings[meeting_id]["final"]
+        entries = json.loads(Path(path).read_text(encoding="utf-8"))["ctm"]
+        assert [e["id"] for e in entries] == [turn["id"] for turn in final["ctm"]]
+        doc_ids = {doc["id"] for doc in final["doc"]} | {""}
+        assert all(e["aligned"] in doc_ids for e in entries)
+        assert all(0.0 <= e["confidence"] <= 1.0 for e in entries)
+
+
+def test_evaluate_beats_the_paper_on_these_meetings(capsys):
+    assert main(["evaluate", "--meetings", MEETINGS, "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)["micro_average"]
+    assert figures["turns"] == 270
+    assert figures["segment_accuracy"] >= 88.0
+    assert figures["word_accuracy"] >= 95.0
+    assert figures["windowdiff"] <= 8.0
+
+
+def test_diagonal_baseline_through_a_params_file(tmp_path, capsys):
+    params = tmp_path / "diagonal.json"
+    params.write_text(json.dumps({"params": {"aligner": "diagonal"}}))
+    assert main(["evaluate", "--meetings", MEETINGS, "--params", str(params), "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)["micro_average"]
+    assert 40.0 <= figures["segment_accuracy"] <= 65.0
