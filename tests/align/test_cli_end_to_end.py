@@ -57,3 +57,23 @@ def test_diagonal_baseline_through_a_params_file(tmp_path, capsys):
     assert main(["evaluate", "--meetings", MEETINGS, "--params", str(params), "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)["micro_average"]
     assert 40.0 <= figures["segment_accuracy"] <= 65.0
+
+
+def test_confidence_ranks_correct_turns_above_wrong_ones():
+    import numpy as np
+
+    from workers.align.corpus import load_public_meetings, meeting_ids
+    from workers.align.folds import shipped_defaults
+    from workers.align.pipeline import align_meeting, corpus_vectors
+
+    meetings = load_public_meetings([*MEETINGS.split(","), "4b926f", "839e92"])
+    params = {m.id: shipped_defaults(m.id, meeting_ids()) for m in meetings}
+    vectors = corpus_vectors(load_public_meetings(), params[meetings[0].id].vectors)
+    confidences, correct = [], []
+    for meeting in meetings:
+        result = align_meeting(meeting, params[meeting.id], vectors)
+        confidences.append(result.confidence)
+        correct.append(result.labels == np.array(meeting.reference))
+    confidence, hit = np.concatenate(confidences), np.concatenate(correct)
+    low, high = confidence <= np.median(confidence), confidence > np.median(confidence)
+    assert hit[high].mean() > hit[low].mean() + 0.1
