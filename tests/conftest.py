@@ -1,4 +1,8 @@
-"""Fixtures that start the real things: a Celery worker process and headless Chromium."""
+"""Fixtures that start the real things: a Celery worker process and headless Chromium.
+
+Django and Celery are imported inside the fixtures, so that the engine's tests
+(tests/align) also run without Django: `pytest -p no:django tests/align`.
+"""
 
 import os
 import subprocess
@@ -10,10 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from django.conf import settings
-from django.db import connection
-
-from workers.celery import app as celery_app
 
 WORKER_START_TIMEOUT_SECONDS = 90
 CHROMIUM_PATH = os.environ.get("TANDEM_CHROMIUM", "/usr/bin/chromium")
@@ -30,6 +30,8 @@ CHROMIUM_ARGS = [
 
 def test_database_url() -> str:
     """The URL of the database pytest-django created, for processes started by the tests."""
+    from django.db import connection
+
     db = connection.settings_dict
     if db["ENGINE"] == "django.db.backends.sqlite3":
         return f"sqlite:///{db['NAME']}"
@@ -51,6 +53,8 @@ class WorkerProcess:
 
 
 def _wait_for_worker(worker: WorkerProcess) -> None:
+    from workers.celery import app as celery_app
+
     deadline = time.monotonic() + WORKER_START_TIMEOUT_SECONDS
     while time.monotonic() < deadline:
         if worker.process.poll() is not None:
@@ -109,6 +113,7 @@ def celery_worker_process(
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator:
+    from django.conf import settings
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM_PATH).exists():
