@@ -11,6 +11,13 @@ api_v1 = [
     path("auth/session/", SessionApi.as_view(), name="session"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("auth/", include("backend.accounts.urls")),
+    path("", include("backend.projects.urls")),
+    path("", include("backend.documents.urls")),
+    path("", include("backend.alignments.urls")),
+    path("", include("backend.iterations.urls")),
+    path("", include("backend.jobs.urls")),
+    path("", include("backend.audit.urls")),
 ]
 
 urlpatterns = [

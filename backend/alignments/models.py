@@ -1,0 +1,97 @@
+"""Alignments are stored as one compact per-turn array per row (segment position, -1 for
+unaligned): the editor loads and saves an 842-turn meeting as one row, not 842."""
+
+from django.conf import settings
+from django.db import models
+
+
+class ParameterSet(models.Model):
+    """A named aligner configuration (the engine's `AlignmentParams.to_dict()`)."""
+
+    project = models.ForeignKey(
+        "projects.Project", on_delete=models.CASCADE, related_name="parameter_sets"
+    )
+    name = models.CharField(max_length=200)
+    params = models.JSONField(default=dict, blank=True)
+    engine_version = models.CharField(max_length=64, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["project", "-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["project", "name"], name="one_parameter_set_name")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PreAlignment(models.Model):
+    """The engine's proposal for one document under one parameter set. `params` is a copy,
+    so the proposal stays explainable after its parameter set is edited or deleted."""
+
+    document = models.ForeignKey(
+        "documents.Document", on_delete=models.CASCADE, related_name="pre_alignments"
+    )
+    parameter_set = models.ForeignKey(
+        ParameterSet,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="pre_alignments",
+    )
+    labels = models.JSONField(help_text="Per turn: report segment position, or -1.")
+    confidences = models.JSONField(help_text="Per turn: confidence in [0, 1].")
+    params = models.JSONField(default=dict, blank=True)
+    engine_version = models.CharField(max_length=64, blank=True)
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["document", "-computed_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["document", "parameter_set"], name="one_pre_alignment_per_parameter_set"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"pre-alignment of {self.document_id} with {self.parameter_set_id}"
+
+
+class Annotation(models.Model):
+    """One annotator's current alignment of one document.
+
+    `version` increases with every write; a write names the version it was based on and
+    is refused when another write came first (optimistic concurrency).
+    """
+
+    document = models.ForeignKey(
+        "documents.Document", on_delete=models.CASCADE, related_name="annotations"
+    )
+    annotator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="annotations"
+    )
+    pre_alignment = models.ForeignKey(
+        PreAlignment, null=True, blank=True, on_delete=models.SET_NULL, related_name="annotations"
+    )
+    assignments = models.JSONField(help_text="Per turn: report segment position, or -1.")
+    changed = models.JSONField(help_text="Per turn: differs from the pre-alignment.")
+    seconds_spent = models.PositiveIntegerField(default=0)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["document", "annotator"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["document", "annotator"], name="one_annotation_per_annotator"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"annotation of {self.document_id} by {self.annotator_id} v{self.version}"

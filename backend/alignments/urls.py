@@ -1,0 +1,21 @@
+from django.urls import path
+
+from backend.alignments.apis import (
+    AnnotationApi,
+    AnnotationSubmitApi,
+    EditorApi,
+    ParameterSetListApi,
+)
+
+DOCUMENT = "projects/<int:project_id>/documents/<int:document_id>/"
+
+urlpatterns = [
+    path(f"{DOCUMENT}editor/", EditorApi.as_view(), name="document-editor"),
+    path(f"{DOCUMENT}annotation/", AnnotationApi.as_view(), name="annotation"),
+    path(f"{DOCUMENT}annotation/submit/", AnnotationSubmitApi.as_view(), name="annotation-submit"),
+    path(
+        "projects/<int:project_id>/parameter-sets/",
+        ParameterSetListApi.as_view(),
+        name="parameter-set-list",
+    ),
+]

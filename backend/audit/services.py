@@ -1,0 +1,19 @@
+from typing import Any
+
+from django.db import models
+
+from backend.audit.models import AuditEvent
+
+
+def record_event(
+    *, actor, action: str, target: models.Model, project=None, **details: Any
+) -> AuditEvent:
+    """Called inside the caller's transaction, so the event exists exactly when the change does."""
+    return AuditEvent.objects.create(
+        actor=actor if actor is not None and actor.is_authenticated else None,
+        project=project,
+        action=action,
+        target_type=target._meta.label_lower,
+        target_id=str(target.pk),
+        details=details,
+    )

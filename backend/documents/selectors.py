@@ -1,0 +1,63 @@
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from backend.core.errors import InvalidInput, NotFound
+from backend.documents.models import Document, ReportSegment, TranscriptTurn
+
+
+def document_list(
+    *,
+    project_id: int,
+    user,
+    only_assigned: bool,
+    statuses: list[str] | None = None,
+    iteration: str | None = None,
+    assignee: str | None = None,
+    search: str | None = None,
+) -> QuerySet[Document]:
+    """`iteration` is an id or `none`; `assignee` a user id or `me`; `search` matches the
+    name or any segment or turn text."""
+    documents = Document.objects.filter(project_id=project_id)
+    if only_assigned:
+        documents = documents.filter(assignees=user)
+    if statuses:
+        unknown = sorted(set(statuses) - set(Document.Status.values))
+        if unknown:
+            raise InvalidInput(
+                f"Unknown status {unknown[0]!r}; use one of {', '.join(Document.Status.values)}.",
+                field="status",
+            )
+        documents = documents.filter(status__in=statuses)
+    if iteration:
+        documents = documents.filter(**_iteration_filter(iteration))
+    if assignee:
+        documents = documents.filter(assignees=user.pk if assignee == "me" else _id(assignee))
+    if search:
+        documents = documents.filter(
+            Q(name__icontains=search)
+            | Exists(ReportSegment.objects.filter(document=OuterRef("pk"), text__icontains=search))
+            | Exists(TranscriptTurn.objects.filter(document=OuterRef("pk"), text__icontains=search))
+        )
+    return documents.defer("segments_json", "turns_json").prefetch_related("assignees")
+
+
+def document_get(*, project_id: int, document_id: int, user, only_assigned: bool) -> Document:
+    documents = Document.objects.filter(project_id=project_id, pk=document_id)
+    if only_assigned:
+        documents = documents.filter(assignees=user)
+    document = documents.defer("segments_json", "turns_json").first()
+    if document is None:
+        raise NotFound(f"Project {project_id} has no document {document_id} you can see.")
+    return document
+
+
+def _iteration_filter(iteration: str) -> dict:
+    if iteration == "none":
+        return {"iteration__isnull": True}
+    return {"iteration_id": _id(iteration, field="iteration")}
+
+
+def _id(value: str, field: str = "assignee") -> int:
+    try:
+        return int(value)
+    except ValueError as error:
+        raise InvalidInput(f"{field} must be an id, got {value!r}.", field=field) from error

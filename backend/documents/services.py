@@ -1,0 +1,291 @@
+"""Writes on documents: upload, the import job's parse-and-store, edits and deletion."""
+
+import json
+import logging
+from collections.abc import Iterable, Sequence
+
+from django.contrib.auth import get_user_model
+from django.core.files.base import ContentFile
+from django.db import transaction
+
+from backend.audit.services import record_event
+from backend.core.errors import InvalidInput, ServiceUnavailable
+from backend.documents.models import Document, OriginalFile, ReportSegment, TranscriptTurn
+from backend.documents.uploads import CheckedFile, CheckedUpload
+from backend.iterations.models import Iteration
+from backend.jobs.models import Job
+from backend.jobs.services import (
+    job_begin,
+    job_create,
+    job_enqueue,
+    job_fail,
+    job_lock_if_running,
+    job_report_progress,
+    job_succeed,
+)
+from backend.projects.models import Project
+from workers.align.model import ReaderError, Report, Transcript
+from workers.align.readers import read_report, read_transcript
+
+logger = logging.getLogger(__name__)
+
+IMPORT_TASK = "workers.tasks.imports.import_document"
+UNCHANGED = object()
+"""Marks an update argument that was not sent, where None means "clear it"."""
+
+
+def document_upload(*, actor, project: Project, name: str, upload: CheckedUpload) -> Job:
+    """Store the files and queue their parsing. When the broker cannot take the task, the
+    document and its files are removed again and the job stays behind, failed, as a record."""
+    with transaction.atomic():
+        document = Document.objects.create(
+            project=project, name=name or upload.report.name, source="upload", created_by=actor
+        )
+        store_originals(document, upload.report, upload.transcripts)
+        job = job_create(
+            kind=Job.Kind.IMPORT_DOCUMENT, project=project, document=document, created_by=actor
+        )
+        record_event(
+            actor=actor,
+            action="document.upload",
+            target=document,
+            project=project,
+            files=[upload.report.name, *(part.name for part in upload.transcripts)],
+        )
+    try:
+        job_enqueue(job=job, task_name=IMPORT_TASK)
+    except ServiceUnavailable as error:
+        job_fail(job_id=job.pk, error=error.message)
+        document_delete(actor=actor, document=document)
+        raise
+    return job
+
+
+def document_import_run(*, job_id: int) -> None:
+    """The import job's body: parse outside any transaction (it takes seconds), then write
+    every row in one. Running it twice leaves the same rows; a ReaderError fails the job at
+    once, since retrying cannot fix a file."""
+    job = job_begin(job_id=job_id)
+    if job is None or job.document_id is None:
+        return
+    document = job.document
+    originals = list(document.files.all())
+    try:
+        report = _read_report(originals)
+        job_report_progress(job_id=job_id, progress=0.4, message="report read")
+        transcript = _read_transcript(originals)
+        require_content(report, transcript)
+        job_report_progress(job_id=job_id, progress=0.8, message="transcript read")
+    except ReaderError as error:
+        _import_failed(job_id, document.pk, str(error))
+        return
+    except Exception as error:
+        _import_failed(job_id, document.pk, f"internal error: {type(error).__name__}: {error}")
+        raise
+    with transaction.atomic():
+        if job_lock_if_running(job_id=job_id) is None:
+            return
+        document_store_parsed(document=document, report=report, transcript=transcript)
+        job_succeed(
+            job=job,
+            result={
+                "document": document.pk,
+                "segments": document.segment_count,
+                "turns": document.turn_count,
+                "words": document.word_count,
+            },
+        )
+
+
+def require_content(report: Report, transcript: Transcript) -> None:
+    if not report.segments:
+        raise ReaderError(report.source, "whole file", "the report has no speaker intervention")
+    if not transcript.turns:
+        raise ReaderError(transcript.source, "whole file", "the transcript has no turn")
+
+
+@transaction.atomic
+def document_store_parsed(*, document: Document, report: Report, transcript: Transcript) -> None:
+    """Replace the document's segments and turns with what the readers produced."""
+    document.segments.all().delete()
+    document.turns.all().delete()
+    segments = ReportSegment.objects.bulk_create(
+        ReportSegment(
+            document=document,
+            position=position,
+            key=segment.id,
+            text=segment.text,
+            sentences=list(segment.sentences),
+            speaker=segment.speaker or "",
+            word_count=sum(len(sentence.split()) for sentence in segment.sentences),
+        )
+        for position, segment in enumerate(report.segments)
+    )
+    turns = TranscriptTurn.objects.bulk_create(
+        TranscriptTurn(
+            document=document,
+            position=position,
+            key=turn.id,
+            text=turn.text,
+            sentences=list(turn.sentences),
+            speaker=turn.speaker or "",
+            start=turn.start,
+            end=turn.end,
+            word_count=turn.word_count,
+            words=[[word.text, word.start, word.end, word.confidence] for word in turn.words],
+        )
+        for position, turn in enumerate(transcript.turns)
+    )
+    document.segments_json = _compact_json(
+        {
+            "position": segment.position,
+            "key": segment.key,
+            "speaker": segment.speaker,
+            "text": segment.text,
+            "word_count": segment.word_count,
+        }
+        for segment in segments
+    )
+    document.turns_json = _compact_json(
+        {
+            "position": turn.position,
+            "key": turn.key,
+            "speaker": turn.speaker,
+            "start": turn.start,
+            "end": turn.end,
+            "text": turn.text,
+            "word_count": turn.word_count,
+        }
+        for turn in turns
+    )
+    document.segment_count = len(segments)
+    document.turn_count = len(turns)
+    document.word_count = sum(turn.word_count for turn in turns)
+    document.status = Document.Status.IMPORTED
+    document.import_error = ""
+    document.save()
+
+
+@transaction.atomic
+def document_update(
+    *,
+    actor,
+    document: Document,
+    name: str | None = None,
+    iteration_id: int | object | None = UNCHANGED,
+    assignee_ids: Sequence[int] | None = None,
+) -> Document:
+    changed = []
+    if name is not None:
+        document.name = name
+        changed.append("name")
+    if iteration_id is not UNCHANGED:
+        if (
+            iteration_id is not None
+            and not Iteration.objects.filter(pk=iteration_id, project=document.project_id).exists()
+        ):
+            raise InvalidInput(
+                f"Project {document.project_id} has no iteration {iteration_id}.",
+                field="iteration",
+            )
+        document.iteration_id = iteration_id
+        changed.append("iteration")
+    if changed:
+        document.save(update_fields=[*changed, "updated_at"])
+    if assignee_ids is not None:
+        document_assign(document=document, users=_members(document.project_id, assignee_ids))
+        changed.append("assignees")
+    record_event(
+        actor=actor,
+        action="document.update",
+        target=document,
+        project=document.project,
+        fields=changed,
+    )
+    return document
+
+
+def document_assign(*, document: Document, users: Iterable) -> None:
+    document.assignees.set(users)
+
+
+@transaction.atomic
+def document_delete(*, actor, document: Document) -> None:
+    stored = [original.file.name for original in document.files.all()]
+    record_event(
+        actor=actor,
+        action="document.delete",
+        target=document,
+        project=document.project,
+        name=document.name,
+    )
+    storage = OriginalFile._meta.get_field("file").storage
+    document.delete()
+    transaction.on_commit(lambda: [storage.delete(name) for name in stored])
+
+
+def _members(project_id: int, user_ids: Sequence[int]) -> list:
+    wanted = set(user_ids)
+    members = list(
+        get_user_model().objects.filter(
+            pk__in=wanted, memberships__project_id=project_id, is_active=True
+        )
+    )
+    missing = sorted(wanted - {user.pk for user in members})
+    if missing:
+        raise InvalidInput(
+            f"Users {missing} are not members of project {project_id}.", field="assignees"
+        )
+    return members
+
+
+def store_originals(
+    document: Document, report: CheckedFile, transcripts: Sequence[CheckedFile]
+) -> None:
+    parts = [(OriginalFile.Role.REPORT, 0, report)] + [
+        (OriginalFile.Role.TRANSCRIPT, position, part) for position, part in enumerate(transcripts)
+    ]
+    stored: list[OriginalFile] = []
+    try:
+        for role, position, checked in parts:
+            original = OriginalFile(
+                document=document,
+                role=role,
+                position=position,
+                original_name=checked.name,
+                size=len(checked.data),
+                sha256=checked.sha256,
+            )
+            original.file.save(checked.name, ContentFile(checked.data), save=True)
+            stored.append(original)
+    except BaseException:
+        for original in stored:
+            original.file.delete(save=False)
+        raise
+
+
+def _read_report(originals: list[OriginalFile]) -> Report:
+    report = next(file for file in originals if file.role == OriginalFile.Role.REPORT)
+    with report.file.open("rb") as handle:
+        return read_report(handle.read(), report.original_name)
+
+
+def _read_transcript(originals: list[OriginalFile]) -> Transcript:
+    parts = [file for file in originals if file.role == OriginalFile.Role.TRANSCRIPT]
+    contents = []
+    for part in parts:
+        with part.file.open("rb") as handle:
+            contents.append(handle.read())
+    return read_transcript(contents, [part.original_name for part in parts])
+
+
+@transaction.atomic
+def _import_failed(job_id: int, document_id: int, error: str) -> None:
+    job_fail(job_id=job_id, error=error)
+    Document.objects.filter(pk=document_id).update(
+        status=Document.Status.IMPORT_FAILED, import_error=error
+    )
+
+
+def _compact_json(items: Iterable[dict]) -> str:
+    return json.dumps(list(items), ensure_ascii=False, separators=(",", ":"))

@@ -1,0 +1,108 @@
+"""Checks an upload must pass before anything is written: the cheap ones, done while the
+user waits, so that a wrong file gets a 4xx naming the problem instead of a failed job.
+
+Full parsing stays in the import job; only size, extension, encoding and JSON syntax are
+checked here. The encoding check reuses the engine's own decoder so that both agree.
+"""
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import PurePath
+
+from django.conf import settings
+from django.core.files.uploadedfile import UploadedFile
+
+from backend.core.errors import InvalidInput, PayloadTooLarge
+from workers.align.model import ReaderError
+from workers.align.readers import REPORT_EXTENSIONS, TRANSCRIPT_EXTENSIONS
+from workers.align.readers._input import InputFile, decode_text
+
+MAX_TRANSCRIPT_PARTS = 50
+_ZIP_MAGIC = b"PK\x03\x04"
+
+
+@dataclass(frozen=True)
+class CheckedFile:
+    name: str
+    data: bytes
+
+    @property
+    def extension(self) -> str:
+        return PurePath(self.name).suffix.lower()
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+
+@dataclass(frozen=True)
+class CheckedUpload:
+    report: CheckedFile
+    transcripts: tuple[CheckedFile, ...]
+
+
+def check_upload(report: UploadedFile | None, transcripts: list[UploadedFile]) -> CheckedUpload:
+    if report is None:
+        raise InvalidInput("Send the report as the multipart file field 'report'.", field="report")
+    if not transcripts:
+        raise InvalidInput(
+            "Send the transcript as the multipart file field 'transcript' "
+            "(repeat it for the parts of a .ctm recording).",
+            field="transcript",
+        )
+    if len(transcripts) > MAX_TRANSCRIPT_PARTS:
+        raise InvalidInput(f"At most {MAX_TRANSCRIPT_PARTS} transcript files.", field="transcript")
+    check_total_size(report.size + sum(part.size for part in transcripts))
+    checked_report = _checked(report, "report", REPORT_EXTENSIONS)
+    checked_transcripts = tuple(
+        _checked(part, "transcript", TRANSCRIPT_EXTENSIONS) for part in transcripts
+    )
+    extensions = {part.extension for part in checked_transcripts}
+    if len(checked_transcripts) > 1 and extensions != {".ctm"}:
+        raise InvalidInput(
+            "Only .ctm transcripts may be split across several files.", field="transcript"
+        )
+    return CheckedUpload(report=checked_report, transcripts=checked_transcripts)
+
+
+def check_total_size(size: int) -> None:
+    limit = settings.TANDEM_MAX_UPLOAD_BYTES
+    if size > limit:
+        raise PayloadTooLarge(
+            f"The upload is {size} bytes; the limit is {limit} bytes "
+            f"({limit // (1024 * 1024)} MB).",
+            limit=limit,
+        )
+
+
+def _checked(upload: UploadedFile, field: str, extensions: tuple[str, ...]) -> CheckedFile:
+    name = PurePath(upload.name or "").name
+    file = CheckedFile(name=name, data=upload.read())
+    if file.extension not in extensions:
+        raise InvalidInput(
+            f"{name or 'the file'}: unsupported {field} format; "
+            f"expected one of {', '.join(extensions)}.",
+            field=field,
+        )
+    if not file.data.strip():
+        raise InvalidInput(f"{name}: the file is empty.", field=field)
+    if file.extension == ".docx":
+        if not file.data.startswith(_ZIP_MAGIC):
+            raise InvalidInput(
+                f"{name}: this is not a .docx file (a .docx is a zip archive).", field=field
+            )
+        return file
+    try:
+        text = decode_text(InputFile(name, file.data))
+    except ReaderError as error:
+        raise InvalidInput(f"{name}: {error.location}: {error.problem}", field=field) from error
+    if file.extension == ".json":
+        try:
+            json.loads(text)
+        except json.JSONDecodeError as error:
+            raise InvalidInput(
+                f"{name}: line {error.lineno}, column {error.colno}: invalid JSON ({error.msg}).",
+                field=field,
+            ) from error
+    return file

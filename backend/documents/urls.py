@@ -1,0 +1,12 @@
+from django.urls import path
+
+from backend.documents.apis import DocumentDetailApi, DocumentListApi
+
+urlpatterns = [
+    path("projects/<int:project_id>/documents/", DocumentListApi.as_view(), name="document-list"),
+    path(
+        "projects/<int:project_id>/documents/<int:document_id>/",
+        DocumentDetailApi.as_view(),
+        name="document-detail",
+    ),
+]

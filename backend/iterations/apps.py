@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class IterationsConfig(AppConfig):
+    name = "backend.iterations"
+    label = "iterations"
+    verbose_name = "Bootstrap iterations"

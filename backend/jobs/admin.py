@@ -1,0 +1,12 @@
+from django.contrib import admin
+
+from backend.jobs.models import Job
+
+
+@admin.register(Job)
+class JobAdmin(admin.ModelAdmin):
+    list_display = ["id", "kind", "status", "progress", "project", "document", "created_at"]
+    list_filter = ["status", "kind"]
+    search_fields = ["celery_task_id", "error", "message"]
+    raw_id_fields = ["project", "document", "created_by"]
+    readonly_fields = ["celery_task_id", "created_at", "started_at", "finished_at"]

@@ -1,0 +1,60 @@
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from backend.core.pagination import paginated_response
+from backend.jobs.models import Job
+from backend.jobs.selectors import job_get, job_list
+from backend.jobs.services import job_cancel
+from backend.projects.permissions import LEAD_OR_ADMIN
+
+
+class JobOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    status = serializers.ChoiceField(choices=Job.Status.choices)
+    progress = serializers.FloatField()
+    message = serializers.CharField()
+    error = serializers.CharField()
+    result = serializers.JSONField()
+    document = serializers.IntegerField(source="document_id", allow_null=True)
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class JobListApi(APIView):
+    permission_classes = LEAD_OR_ADMIN
+
+    @extend_schema(
+        parameters=[OpenApiParameter("status", str, enum=Job.Status.values)],
+        responses=JobOutputSerializer(many=True),
+    )
+    def get(self, request: Request, project_id: int) -> Response:
+        return paginated_response(
+            queryset=job_list(project_id=project_id, status=request.query_params.get("status")),
+            serializer_class=JobOutputSerializer,
+            request=request,
+            view=self,
+        )
+
+
+class JobDetailApi(APIView):
+    """The task-status endpoint a client polls after starting a job."""
+
+    permission_classes = LEAD_OR_ADMIN
+
+    @extend_schema(responses=JobOutputSerializer)
+    def get(self, request: Request, project_id: int, job_id: int) -> Response:
+        return Response(JobOutputSerializer(job_get(project_id=project_id, job_id=job_id)).data)
+
+
+class JobCancelApi(APIView):
+    permission_classes = LEAD_OR_ADMIN
+
+    @extend_schema(request=None, responses=JobOutputSerializer)
+    def post(self, request: Request, project_id: int, job_id: int) -> Response:
+        job = job_cancel(actor=request.user, job=job_get(project_id=project_id, job_id=job_id))
+        return Response(JobOutputSerializer(job).data)

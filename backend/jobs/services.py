@@ -1,0 +1,105 @@
+"""Job life cycle: the web tier creates and enqueues, workers start, report and finish."""
+
+import logging
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from kombu.exceptions import OperationalError
+
+from backend.audit.services import record_event
+from backend.core.errors import Conflict, ServiceUnavailable
+from backend.jobs.models import Job
+from workers.celery import app as celery_app
+
+logger = logging.getLogger(__name__)
+
+# Fail fast when the broker is down: the user is waiting for the upload's answer.
+ENQUEUE_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
+
+
+def job_create(*, kind: str, project=None, document=None, created_by=None) -> Job:
+    return Job.objects.create(kind=kind, project=project, document=document, created_by=created_by)
+
+
+def job_enqueue(*, job: Job, task_name: str) -> None:
+    """Send the task after the job row is committed, so a fast worker always finds it.
+    Tasks are named, not imported, so the web tier does not import worker modules."""
+    try:
+        celery_app.send_task(
+            task_name,
+            args=[job.pk],
+            task_id=str(job.celery_task_id),
+            retry=True,
+            retry_policy=ENQUEUE_RETRY_POLICY,
+        )
+    except (OperationalError, OSError) as error:
+        logger.warning("Cannot enqueue job %s: %s", job.pk, error)
+        raise ServiceUnavailable(
+            "The task queue is unreachable, so nothing was imported; try again in a minute "
+            "or ask an administrator to check the broker.",
+            reason=str(error),
+        ) from error
+
+
+@transaction.atomic
+def job_begin(*, job_id: int) -> Job | None:
+    """None when there is nothing to do: the job is gone, cancelled or already finished (a
+    redelivered message). A job left `running` by a dead worker is run again."""
+    job = Job.objects.select_for_update().filter(pk=job_id).first()
+    if job is None or job.status in Job.FINISHED:
+        return None
+    job.status = Job.Status.RUNNING
+    job.started_at = job.started_at or timezone.now()
+    job.save(update_fields=["status", "started_at"])
+    return job
+
+
+def job_report_progress(*, job_id: int, progress: float, message: str = "") -> None:
+    Job.objects.filter(pk=job_id, status=Job.Status.RUNNING).update(
+        progress=max(0.0, min(1.0, progress)), message=message[:200]
+    )
+
+
+def job_lock_if_running(*, job_id: int) -> Job | None:
+    """Inside the caller's transaction: the job, locked, unless it was cancelled meanwhile."""
+    return Job.objects.select_for_update().filter(pk=job_id, status=Job.Status.RUNNING).first()
+
+
+def job_succeed(*, job: Job, result: dict[str, Any], message: str = "done") -> Job:
+    job.status = Job.Status.SUCCEEDED
+    job.progress = 1.0
+    job.message = message
+    job.result = result
+    job.finished_at = timezone.now()
+    job.save(update_fields=["status", "progress", "message", "result", "finished_at"])
+    return job
+
+
+@transaction.atomic
+def job_fail(*, job_id: int, error: str) -> None:
+    Job.objects.filter(pk=job_id).exclude(status__in=Job.FINISHED).update(
+        status=Job.Status.FAILED, error=error, message="failed", finished_at=timezone.now()
+    )
+
+
+@transaction.atomic
+def job_cancel(*, actor, job: Job) -> Job:
+    job = Job.objects.select_for_update().get(pk=job.pk)
+    if job.status in Job.FINISHED:
+        raise Conflict(f"Job {job.pk} already {job.status}; there is nothing to cancel.")
+    job.status = Job.Status.CANCELLED
+    job.message = "cancelled"
+    job.finished_at = timezone.now()
+    job.save(update_fields=["status", "message", "finished_at"])
+    record_event(actor=actor, action="job.cancel", target=job, project=job.project)
+    transaction.on_commit(lambda: _revoke(job.celery_task_id))
+    return job
+
+
+def _revoke(task_id: str) -> None:
+    """Best effort: tasks also check the job's status, so a lost revoke only wastes work."""
+    try:
+        celery_app.control.revoke(str(task_id))
+    except Exception as error:  # noqa: BLE001 - the broker being down must not fail a cancel
+        logger.warning("Cannot revoke task %s: %s", task_id, error)

@@ -1,0 +1,64 @@
+"""Role permissions, composable with `|` and `&` the way doccano combines them.
+
+Every project-scoped URL carries `project_id`; the caller's role there is read once per
+request and cached on it. A non-member is refused the same way whether or not the project
+exists, so ids cannot be probed.
+"""
+
+from rest_framework.permissions import BasePermission, IsAuthenticated
+
+from backend.projects.models import Membership, Role
+
+_ROLE_CACHE = "_tandem_project_roles"
+
+
+def project_role(request, project_id) -> str | None:
+    cache = request.__dict__.setdefault(_ROLE_CACHE, {})
+    if project_id not in cache:
+        cache[project_id] = (
+            Membership.objects.filter(project_id=project_id, user_id=request.user.pk)
+            .values_list("role", flat=True)
+            .first()
+            if request.user.is_authenticated
+            else None
+        )
+    return cache[project_id]
+
+
+class _HasProjectRole(BasePermission):
+    roles: tuple[str, ...] = ()
+
+    def has_permission(self, request, view) -> bool:
+        project_id = view.kwargs.get("project_id")
+        return project_id is not None and project_role(request, project_id) in self.roles
+
+
+class IsProjectMember(_HasProjectRole):
+    message = "You are not a member of this project."
+    roles = (Role.LEAD, Role.ANNOTATOR)
+
+
+class IsProjectLead(_HasProjectRole):
+    message = "Only a lead of this project may do this."
+    roles = (Role.LEAD,)
+
+
+class IsProjectAnnotator(_HasProjectRole):
+    message = "Only an annotator of this project may do this."
+    roles = (Role.ANNOTATOR,)
+
+
+class IsSuperuser(BasePermission):
+    message = "Only an administrator may do this."
+
+    def has_permission(self, request, view) -> bool:
+        return bool(request.user and request.user.is_superuser)
+
+
+MEMBER_OR_ADMIN = [IsAuthenticated & (IsSuperuser | IsProjectMember)]
+LEAD_OR_ADMIN = [IsAuthenticated & (IsSuperuser | IsProjectLead)]
+
+
+def sees_only_assigned(request, project_id) -> bool:
+    """Annotators see the documents assigned to them; leads and administrators see all."""
+    return not request.user.is_superuser and project_role(request, project_id) == Role.ANNOTATOR

@@ -1,0 +1,37 @@
+from django.db.models import OuterRef, QuerySet, Subquery
+
+from backend.core.errors import NotFound
+from backend.projects.models import Membership, Project
+
+
+def project_list(*, user) -> QuerySet[Project]:
+    """Superusers administer every project, so they see every project."""
+    role = Membership.objects.filter(project=OuterRef("pk"), user=user).values("role")[:1]
+    projects = Project.objects.annotate(caller_role=Subquery(role))
+    if not user.is_superuser:
+        projects = projects.filter(caller_role__isnull=False)
+    return projects.select_related("promoted_parameter_set")
+
+
+def project_get(*, project_id: int) -> Project:
+    project = Project.objects.select_related("promoted_parameter_set").filter(pk=project_id).first()
+    if project is None:
+        raise NotFound(f"There is no project {project_id}.")
+    return project
+
+
+def membership_list(*, project_id: int) -> QuerySet[Membership]:
+    return Membership.objects.filter(project_id=project_id).select_related("user")
+
+
+def membership_get(*, project_id: int, membership_id: int) -> Membership:
+    membership = membership_list(project_id=project_id).filter(pk=membership_id).first()
+    if membership is None:
+        raise NotFound(f"Project {project_id} has no membership {membership_id}.")
+    return membership
+
+
+def member_role(*, project: Project, user) -> str | None:
+    return (
+        Membership.objects.filter(project=project, user=user).values_list("role", flat=True).first()
+    )

@@ -1,0 +1,111 @@
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from backend.audit.services import record_event
+from backend.core.errors import Conflict, InvalidInput
+from backend.projects.models import Membership, Project, Role
+
+PROJECT_FIELDS = ("name", "description", "language", "settings")
+
+
+@transaction.atomic
+def project_create(*, creator, name: str, **fields: Any) -> Project:
+    """The creator becomes the project's first lead, so that nobody is locked out of it."""
+    project = Project.objects.create(name=name, created_by=creator, **_known(fields))
+    Membership.objects.create(project=project, user=creator, role=Role.LEAD)
+    record_event(actor=creator, action="project.create", target=project, project=project)
+    return project
+
+
+@transaction.atomic
+def project_update(*, actor, project: Project, **fields: Any) -> Project:
+    changes = _known(fields)
+    if "promoted_parameter_set" in fields:
+        parameter_set = fields["promoted_parameter_set"]
+        if parameter_set is not None and parameter_set.project_id != project.pk:
+            raise InvalidInput(
+                f"Parameter set {parameter_set.pk} belongs to another project.",
+                field="promoted_parameter_set",
+            )
+        changes["promoted_parameter_set"] = parameter_set
+    for field, value in changes.items():
+        setattr(project, field, value)
+    project.save()
+    record_event(
+        actor=actor,
+        action="project.update",
+        target=project,
+        project=project,
+        fields=sorted(changes),
+    )
+    return project
+
+
+@transaction.atomic
+def project_delete(*, actor, project: Project) -> None:
+    record_event(actor=actor, action="project.delete", target=project, name=project.name)
+    project.delete()
+
+
+@transaction.atomic
+def membership_create(*, actor, project: Project, user_id: int, role: str) -> Membership:
+    user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
+    if user is None:
+        raise InvalidInput(f"There is no active user {user_id}.", field="user")
+    if Membership.objects.filter(project=project, user=user).exists():
+        raise Conflict(f"{user.username} is already a member of this project.")
+    membership = Membership.objects.create(project=project, user=user, role=role)
+    record_event(
+        actor=actor,
+        action="membership.create",
+        target=membership,
+        project=project,
+        user=user.username,
+        role=role,
+    )
+    return membership
+
+
+@transaction.atomic
+def membership_update(*, actor, membership: Membership, role: str) -> Membership:
+    membership = Membership.objects.select_for_update().get(pk=membership.pk)
+    if membership.role == Role.LEAD and role != Role.LEAD:
+        _keep_a_lead(membership)
+    membership.role = role
+    membership.save(update_fields=["role"])
+    record_event(
+        actor=actor,
+        action="membership.update",
+        target=membership,
+        project=membership.project,
+        role=role,
+    )
+    return membership
+
+
+@transaction.atomic
+def membership_delete(*, actor, membership: Membership) -> None:
+    membership = Membership.objects.select_for_update().get(pk=membership.pk)
+    if membership.role == Role.LEAD:
+        _keep_a_lead(membership)
+    record_event(
+        actor=actor,
+        action="membership.delete",
+        target=membership,
+        project=membership.project,
+        user=membership.user.username,
+    )
+    membership.delete()
+
+
+def _keep_a_lead(membership: Membership) -> None:
+    """A project without a lead could only be rescued by an administrator."""
+    other_leads = Membership.objects.filter(project_id=membership.project_id, role=Role.LEAD)
+    if not other_leads.exclude(pk=membership.pk).exists():
+        raise InvalidInput("A project keeps at least one lead; make someone else lead first.")
+
+
+def _known(fields: dict[str, Any]) -> dict[str, Any]:
+    return {name: fields[name] for name in PROJECT_FIELDS if name in fields}

@@ -1,0 +1,23 @@
+from django.urls import path
+
+from backend.projects.apis import (
+    MembershipDetailApi,
+    MembershipListApi,
+    ProjectDetailApi,
+    ProjectListApi,
+)
+
+urlpatterns = [
+    path("projects/", ProjectListApi.as_view(), name="project-list"),
+    path("projects/<int:project_id>/", ProjectDetailApi.as_view(), name="project-detail"),
+    path(
+        "projects/<int:project_id>/members/",
+        MembershipListApi.as_view(),
+        name="membership-list",
+    ),
+    path(
+        "projects/<int:project_id>/members/<int:membership_id>/",
+        MembershipDetailApi.as_view(),
+        name="membership-detail",
+    ),
+]

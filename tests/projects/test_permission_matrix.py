@@ -1,0 +1,115 @@
+"""Every endpoint for every kind of caller, from one table, so a new endpoint is one row.
+
+Columns: lead and annotator of project A, a signed-in non-member, an anonymous caller, and a
+superuser who is not a member. `{other_*}` ids belong to project B while the URL names A:
+they must be as invisible as ids that do not exist.
+"""
+
+import io
+
+import pytest
+
+from tests.domain import World
+
+ROLES = ("lead", "annotator", "outsider", "anonymous", "admin")
+P = "/api/v1/projects/{project}"
+D = P + "/documents/{document}"
+
+
+def upload_body(world: World) -> dict:
+    report = io.BytesIO(b"M. Dupont : Bonjour a tous.\n\nMme Durand : Merci.\n")
+    report.name = "report.txt"
+    transcript = io.BytesIO(b"1\n00:00:01,000 --> 00:00:02,000\nbonjour a tous\n")
+    transcript.name = "transcript.srt"
+    return {"report": report, "transcript": [transcript]}
+
+
+def one_edit(world: World) -> dict:
+    return {"version": 0, "operations": [{"action": "unalign", "first_turn": 0, "last_turn": 1}]}
+
+
+# (what, method, url, body or body factory, expected status for ROLES)
+MATRIX = [
+    ("list projects", "get", "/api/v1/projects/", None, (200, 200, 200, 401, 200)),
+    ("create project", "post", "/api/v1/projects/", {"name": "N"}, (201, 201, 201, 401, 201)),
+    ("read project", "get", P + "/", None, (200, 200, 403, 401, 200)),
+    ("update project", "patch", P + "/", {"description": "d"}, (200, 403, 403, 401, 200)),
+    ("delete project", "delete", P + "/", None, (204, 403, 403, 401, 204)),
+    ("read other project", "get", "/api/v1/projects/{other_project}/", None,
+     (403, 403, 403, 401, 200)),
+    ("list members", "get", P + "/members/", None, (200, 200, 403, 401, 200)),
+    ("add member", "post", P + "/members/", lambda w: {"user": w.outsider.pk, "role": "annotator"},
+     (201, 403, 403, 401, 201)),
+    ("change member", "patch", P + "/members/{membership}/", {"role": "lead"},
+     (200, 403, 403, 401, 200)),
+    ("remove member", "delete", P + "/members/{membership}/", None, (204, 403, 403, 401, 204)),
+    ("change member of other project", "patch", P + "/members/{other_membership}/",
+     {"role": "annotator"}, (404, 403, 403, 401, 404)),
+    ("list documents", "get", P + "/documents/", None, (200, 200, 403, 401, 200)),
+    ("upload document", "post", P + "/documents/", upload_body, (202, 403, 403, 401, 202)),
+    ("read document", "get", D + "/", None, (200, 200, 403, 401, 200)),
+    ("read unassigned document", "get", P + "/documents/{unassigned_document}/", None,
+     (200, 404, 403, 401, 200)),
+    ("read document of other project", "get", P + "/documents/{other_document}/", None,
+     (404, 404, 403, 401, 404)),
+    ("update document", "patch", D + "/", {"name": "renamed"}, (200, 403, 403, 401, 200)),
+    ("delete document", "delete", D + "/", None, (204, 403, 403, 401, 204)),
+    ("open editor", "get", D + "/editor/", None, (200, 200, 403, 401, 200)),
+    ("open editor on other project's document", "get",
+     P + "/documents/{other_document}/editor/", None, (404, 404, 403, 401, 404)),
+    ("edit annotation", "post", D + "/annotation/", one_edit, (200, 200, 403, 401, 200)),
+    ("edit annotation of unassigned document", "post",
+     P + "/documents/{unassigned_document}/annotation/", one_edit, (200, 404, 403, 401, 200)),
+    ("edit annotation of other project's document", "post",
+     P + "/documents/{other_document}/annotation/", one_edit, (404, 404, 403, 401, 404)),
+    ("submit annotation", "post", D + "/annotation/submit/", {"version": 0},
+     (200, 200, 403, 401, 200)),
+    ("list iterations", "get", P + "/iterations/", None, (200, 200, 403, 401, 200)),
+    ("create iteration", "post", P + "/iterations/", {"name": "first"}, (201, 403, 403, 401, 201)),
+    ("list parameter sets", "get", P + "/parameter-sets/", None, (200, 200, 403, 401, 200)),
+    ("create parameter set", "post", P + "/parameter-sets/", {"name": "x", "params": {}},
+     (201, 403, 403, 401, 201)),
+    ("list jobs", "get", P + "/jobs/", None, (200, 403, 403, 401, 200)),
+    ("read job", "get", P + "/jobs/{job}/", None, (200, 403, 403, 401, 200)),
+    ("read job of other project", "get", P + "/jobs/{other_job}/", None,
+     (404, 403, 403, 401, 404)),
+    ("cancel job", "post", P + "/jobs/{job}/cancel/", None, (200, 403, 403, 401, 200)),
+    ("cancel job of other project", "post", P + "/jobs/{other_job}/cancel/", None,
+     (404, 403, 403, 401, 404)),
+    ("read audit trail", "get", P + "/audit-events/", None, (200, 403, 403, 401, 200)),
+    ("list own tokens", "get", "/api/v1/auth/tokens/", None, (200, 200, 200, 401, 200)),
+    ("create token", "post", "/api/v1/auth/tokens/", {"name": "cli"}, (201, 201, 201, 401, 201)),
+]  # fmt: skip
+
+CASES = [
+    pytest.param(method, url, body, role, expected, id=f"{what} as {role}")
+    for what, method, url, body, statuses in MATRIX
+    for role, expected in zip(ROLES, statuses, strict=True)
+]
+
+
+def _url(template: str, world: World) -> str:
+    return template.format(
+        project=world.project.pk,
+        other_project=world.other_project.pk,
+        document=world.document.pk,
+        unassigned_document=world.unassigned_document.pk,
+        other_document=world.other_document.pk,
+        membership=world.annotator_membership.pk,
+        other_membership=world.other_membership.pk,
+        job=world.job.pk,
+        other_job=world.other_job.pk,
+    )
+
+
+@pytest.mark.parametrize(("method", "url", "body", "role", "expected"), CASES)
+def test_endpoint_answers_each_role(world, method, url, body, role, expected):
+    data = body(world) if callable(body) else body
+    is_upload = isinstance(data, dict) and "report" in data
+    response = getattr(world.client(role), method)(
+        _url(url, world), data, format="multipart" if is_upload else "json"
+    )
+
+    assert response.status_code == expected, response.content[:500]
+    if expected in (401, 403, 404):
+        assert response.json()["detail"]
