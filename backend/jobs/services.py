@@ -23,16 +23,21 @@ def job_create(*, kind: str, project=None, document=None, created_by=None) -> Jo
 
 
 def job_enqueue(*, job: Job, task_name: str) -> None:
-    """Send the task after the job row is committed, so a fast worker always finds it.
-    Tasks are named, not imported, so the web tier does not import worker modules."""
+    """Send the task once the job row is committed, so a fast worker always finds it.
+
+    Tasks are named, not imported, so the web tier does not import worker modules; a fresh
+    connection per upload (rare) means a broker that went away is noticed, not hidden by a
+    pooled connection."""
     try:
-        celery_app.send_task(
-            task_name,
-            args=[job.pk],
-            task_id=str(job.celery_task_id),
-            retry=True,
-            retry_policy=ENQUEUE_RETRY_POLICY,
-        )
+        with celery_app.connection_for_write() as connection:
+            celery_app.send_task(
+                task_name,
+                args=[job.pk],
+                task_id=str(job.celery_task_id),
+                connection=connection,
+                retry=True,
+                retry_policy=ENQUEUE_RETRY_POLICY,
+            )
     except (OperationalError, OSError) as error:
         logger.warning("Cannot enqueue job %s: %s", job.pk, error)
         raise ServiceUnavailable(

@@ -1,0 +1,164 @@
+"""Bulk edits of an annotation: each kind of edit, the order rule, optimistic concurrency,
+and bad input that must leave the stored annotation untouched."""
+
+import pytest
+
+from backend.alignments.models import Annotation
+from backend.documents.models import Document
+from tests.domain import evenly
+
+
+def url(world, suffix: str = "") -> str:
+    return f"/api/v1/projects/{world.project.pk}/documents/{world.document.pk}/annotation/{suffix}"
+
+
+def edit(client, world, version: int, *operations: dict, **extra):
+    body = {"version": version, "operations": list(operations), **extra}
+    return client.post(url(world), body, format="json")
+
+
+@pytest.fixture
+def annotator(world):
+    return world.client("annotator")
+
+
+def test_editor_shows_the_pre_alignment_as_version_0_before_any_write(world, annotator):
+    response = annotator.get(
+        f"/api/v1/projects/{world.project.pk}/documents/{world.document.pk}/editor/"
+    )
+
+    body = response.json()
+    assert [turn["position"] for turn in body["turns"]] == list(range(10))
+    assert len(body["segments"]) == 4
+    assert body["pre_alignment"]["labels"] == evenly(10, 4)
+    assert body["annotation"]["version"] == 0
+    assert body["annotation"]["assignments"] == evenly(10, 4)
+    assert not Annotation.objects.exists(), "reading writes nothing"
+
+
+def test_assign_a_run_then_unalign_then_reset(world, annotator):
+    assigned = edit(
+        annotator, world, 0, {"action": "assign", "first_turn": 2, "last_turn": 4, "segment": 1}
+    )
+    assert assigned.status_code == 200, assigned.json()
+    assert assigned.json()["assignments"] == [0, 0, 1, 1, 1, 2, 2, 2, 3, 3]
+    assert assigned.json()["changed"][2] is True
+    assert assigned.json()["version"] == 1
+
+    unaligned = edit(annotator, world, 1, {"action": "unalign", "first_turn": 8, "last_turn": 9})
+    assert unaligned.json()["assignments"][8:] == [-1, -1]
+
+    reset = edit(
+        annotator, world, 2, {"action": "reset", "first_turn": 0, "last_turn": 9}, seconds_spent=30
+    )
+    body = reset.json()
+    assert body["assignments"] == evenly(10, 4)
+    assert not any(body["changed"])
+    assert (body["version"], body["seconds_spent"]) == (3, 30)
+    world.document.refresh_from_db()
+    assert world.document.status == Document.Status.IN_ANNOTATION
+
+
+def test_a_stale_version_gets_409_with_the_current_state_and_changes_nothing(world, annotator):
+    edit(annotator, world, 0, {"action": "unalign", "first_turn": 0, "last_turn": 0})
+    edit(annotator, world, 1, {"action": "unalign", "first_turn": 1, "last_turn": 1})
+
+    stale = edit(annotator, world, 1, {"action": "unalign", "first_turn": 5, "last_turn": 5})
+
+    assert stale.status_code == 409
+    body = stale.json()
+    assert "stale" in body["detail"]
+    assert body["current"]["version"] == 2
+    assert body["current"]["assignments"][5] != -1
+    assert Annotation.objects.get().assignments[5] != -1
+
+
+def test_two_annotators_have_separate_annotations(world, annotator):
+    lead = world.client("lead")
+    edit(annotator, world, 0, {"action": "unalign", "first_turn": 0, "last_turn": 0})
+
+    response = edit(lead, world, 0, {"action": "unalign", "first_turn": 9, "last_turn": 9})
+
+    assert response.status_code == 200
+    assert Annotation.objects.count() == 2
+
+
+def test_breaking_the_report_order_is_refused_naming_the_first_offending_turn(world, annotator):
+    response = edit(
+        annotator, world, 0, {"action": "assign", "first_turn": 6, "last_turn": 6, "segment": 0}
+    )
+
+    assert response.status_code == 400
+    assert response.json()["turn"] == 6
+    assert "Turn 6" in response.json()["detail"]
+    assert not Annotation.objects.exists()
+
+
+def test_a_batch_is_all_or_nothing(world, annotator):
+    response = edit(
+        annotator,
+        world,
+        0,
+        {"action": "unalign", "first_turn": 0, "last_turn": 3},
+        {"action": "assign", "first_turn": 4, "last_turn": 99, "segment": 1},
+    )
+
+    assert response.status_code == 400
+    assert "operations[1]" in response.json()["detail"]
+    assert not Annotation.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("body", "complaint"),
+    [
+        ({"version": 0, "operations": [{"action": "assign", "first_turn": 0, "last_turn": 0,
+                                        "segment": 4}]}, "segment 4"),
+        ({"version": 0, "operations": [{"action": "assign", "first_turn": 0, "last_turn": 0}]},
+         "segment"),
+        ({"version": 0, "operations": [{"action": "move", "first_turn": 0, "last_turn": 0}]},
+         "action"),
+        ({"version": 0, "operations": [{"action": "unalign", "first_turn": 3, "last_turn": 1}]},
+         "last_turn"),
+        ({"version": 0, "operations": [{"action": "unalign", "first_turn": -1, "last_turn": 1}]},
+         "first_turn"),
+        ({"version": "zero", "operations": []}, "version"),
+        ({"version": 0, "operations": []}, "operations"),
+        ({"operations": [{"action": "unalign", "first_turn": 0, "last_turn": 0}]}, "version"),
+    ],
+)  # fmt: skip
+def test_bad_edits_get_a_400_naming_the_problem(world, annotator, body, complaint):
+    response = annotator.post(url(world), body, format="json")
+
+    assert response.status_code == 400
+    assert complaint in str(response.json())
+    assert not Annotation.objects.exists()
+
+
+def test_malformed_json_gets_a_400(world, annotator):
+    response = annotator.post(url(world), "{not json", content_type="application/json")
+
+    assert response.status_code == 400
+    assert "JSON parse error" in response.json()["detail"]
+
+
+def test_submit_then_edit_is_refused(world, annotator):
+    edit(annotator, world, 0, {"action": "unalign", "first_turn": 0, "last_turn": 0})
+
+    submitted = annotator.post(url(world, "submit/"), {"version": 1}, format="json")
+    assert submitted.status_code == 200
+    assert submitted.json()["submitted_at"]
+    world.document.refresh_from_db()
+    assert world.document.status == Document.Status.SUBMITTED
+
+    late = edit(annotator, world, 2, {"action": "unalign", "first_turn": 1, "last_turn": 1})
+    assert late.status_code == 409
+    assert "submitted" in late.json()["detail"]
+
+
+def test_submit_with_a_stale_version_is_409(world, annotator):
+    edit(annotator, world, 0, {"action": "unalign", "first_turn": 0, "last_turn": 0})
+
+    response = annotator.post(url(world, "submit/"), {"version": 0}, format="json")
+
+    assert response.status_code == 409
+    assert Annotation.objects.get().submitted_at is None

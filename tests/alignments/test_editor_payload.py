@@ -1,0 +1,34 @@
+import time
+
+import pytest
+from rest_framework.test import APIClient
+
+from backend.documents.public_meetings import import_public_meeting
+from backend.projects.models import Membership, Project, Role
+from tests.domain import make_user
+
+LARGEST_MEETING = "199073d27fc61f6a76cb1f9c1d977aa6"
+
+
+@pytest.mark.slow
+@pytest.mark.django_db
+def test_the_largest_meeting_loads_in_one_quick_request():
+    annotator = make_user("reader")
+    project = Project.objects.create(name="big")
+    Membership.objects.create(project=project, user=annotator, role=Role.ANNOTATOR)
+    document = import_public_meeting(
+        actor=None, project=project, meeting_id=LARGEST_MEETING, assignees=[annotator]
+    )
+    client = APIClient()
+    client.force_login(annotator)
+    url = f"/api/v1/projects/{project.pk}/documents/{document.pk}/editor/"
+    client.get(url)
+
+    started = time.perf_counter()
+    response = client.get(url)
+    elapsed = time.perf_counter() - started
+
+    body = response.json()
+    assert (len(body["turns"]), len(body["segments"])) == (845, 358)
+    assert body["annotation"]["version"] == 0
+    assert elapsed < 0.3, f"{elapsed * 1000:.0f} ms"

@@ -1,0 +1,120 @@
+"""The import job through a real Celery worker, on real public_meetings files."""
+
+import time
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from rest_framework.test import APIClient
+
+from backend.documents.models import Document, ReportSegment, TranscriptTurn
+from backend.documents.public_meetings import raw_files
+from backend.documents.services import document_import_run
+from backend.jobs.models import Job
+from backend.projects.models import Membership, Project, Role
+from tests.domain import make_user
+
+SMALL_MEETING = "686239f069621dada25c3408f1867d66"
+JOB_TIMEOUT_SECONDS = 120
+
+
+def lead_client() -> tuple[APIClient, Project]:
+    lead = make_user("importer")
+    project = Project.objects.create(name="imports")
+    Membership.objects.create(project=project, user=lead, role=Role.LEAD)
+    client = APIClient()
+    client.force_login(lead)
+    return client, project
+
+
+def upload(client: APIClient, project: Project, report: tuple, transcripts: list[tuple]):
+    return client.post(
+        f"/api/v1/projects/{project.pk}/documents/",
+        {
+            "report": SimpleUploadedFile(*report),
+            "transcript": [SimpleUploadedFile(*part) for part in transcripts],
+        },
+        format="multipart",
+    )
+
+
+def wait_for(client: APIClient, job_url: str) -> dict:
+    deadline = time.monotonic() + JOB_TIMEOUT_SECONDS
+    while time.monotonic() < deadline:
+        job = client.get(job_url).json()
+        if job["status"] in ("succeeded", "failed", "cancelled"):
+            return job
+        time.sleep(0.2)
+    pytest.fail(f"the job did not finish within {JOB_TIMEOUT_SECONDS}s: {job}")
+
+
+def meeting_files(meeting_id: str) -> tuple[tuple, list[tuple]]:
+    report, parts = raw_files(meeting_id)
+    return (report.name, report.read_bytes()), [(part.name, part.read_bytes()) for part in parts]
+
+
+@pytest.mark.worker
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_imports_a_real_meeting_and_a_second_run_changes_nothing(celery_worker_process):
+    client, project = lead_client()
+    report, transcripts = meeting_files(SMALL_MEETING)
+
+    accepted = upload(client, project, report, transcripts)
+    assert accepted.status_code == 202, accepted.json()
+    job = wait_for(client, accepted["Location"])
+
+    assert job["status"] == "succeeded", job
+    assert job["result"]["turns"] == 33
+    assert job["result"]["segments"] == 12
+    document = Document.objects.get(pk=job["document"])
+    assert document.status == Document.Status.IMPORTED
+    assert TranscriptTurn.objects.filter(document=document).count() == 33
+    first_turn = TranscriptTurn.objects.get(document=document, position=0)
+    assert (first_turn.speaker, first_turn.start) == ("S0", 0.05)
+
+    rows_before = list(ReportSegment.objects.filter(document=document).values())
+    Job.objects.filter(pk=job["id"]).update(status=Job.Status.RUNNING)
+    document_import_run(job_id=job["id"])
+    assert list(
+        ReportSegment.objects.filter(document=document).values_list("text", "position")
+    ) == [(row["text"], row["position"]) for row in rows_before]
+    assert TranscriptTurn.objects.filter(document=document).count() == 33
+
+
+@pytest.mark.worker
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_malformed_transcript_fails_the_job_with_the_readers_message(celery_worker_process):
+    client, project = lead_client()
+    report, transcripts = meeting_files(SMALL_MEETING)
+    name, data = transcripts[0]
+    lines = data.decode().splitlines()
+    lines[6] = "Enregistrement\t1\t1.69\tnous\t0.6"
+    broken = [(name, ("\n".join(lines) + "\n").encode())]
+
+    accepted = upload(client, project, report, broken)
+    assert accepted.status_code == 202
+    job = wait_for(client, accepted["Location"])
+
+    assert job["status"] == "failed"
+    assert "line 7" in job["error"]
+    assert "found 5" in job["error"]
+    document = Document.objects.get(pk=job["document"])
+    assert document.status == Document.Status.IMPORT_FAILED
+    assert document.import_error == job["error"]
+    assert not TranscriptTurn.objects.filter(document=document).exists()
+
+
+@pytest.mark.django_db
+def test_a_cancelled_job_is_not_run():
+    client, project = lead_client()
+    report, transcripts = meeting_files(SMALL_MEETING)
+    accepted = upload(client, project, report, transcripts)
+    job_url = accepted["Location"]
+
+    cancelled = client.post(f"{job_url}cancel/")
+    assert cancelled.json()["status"] == "cancelled"
+    document_import_run(job_id=accepted.json()["id"])
+
+    assert not TranscriptTurn.objects.exists()
+    assert client.post(f"{job_url}cancel/").status_code == 409
