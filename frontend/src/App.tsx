@@ -1,43 +1,72 @@
-import { useEffect, useState } from "react";
-import { fetchHealth, type Health } from "./api/health";
-import { describeHealth } from "./health";
+import { useSession, SessionProvider } from "./app/session";
+import { parseRoute, usePathname, Link } from "./app/router";
+import { EditorPage } from "./editor/EditorPage";
+import { DocumentListPage } from "./pages/DocumentListPage";
+import { SignInPage } from "./pages/SignInPage";
 
 export function App() {
-  const [health, setHealth] = useState<Health | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchHealth(controller.signal)
-      .then(setHealth)
-      .catch((reason: unknown) => {
-        if (!controller.signal.aborted) setError(String(reason));
-      });
-    return () => controller.abort();
-  }, []);
-
   return (
-    <main className="home">
-      <h1>Tandem</h1>
-      <p className="tagline">
-        Align long recordings with their written reports, correct the alignment, export
-        summarization corpora.
-      </p>
-      <section aria-labelledby="status-heading" className="status">
-        <h2 id="status-heading">Service status</h2>
-        {error && <p role="alert">Could not reach the server: {error}</p>}
-        {!error && !health && <p aria-busy="true">Checking…</p>}
-        {health && (
-          <ul data-testid="health">
-            {describeHealth(health).map((line) => (
-              <li key={line}>{line}</li>
-            ))}
-          </ul>
-        )}
-      </section>
-      <nav>
-        <a href="/api/v1/docs/">REST API (OpenAPI)</a> · <a href="/admin/">Administration</a>
-      </nav>
-    </main>
+    <SessionProvider>
+      <Shell />
+    </SessionProvider>
+  );
+}
+
+function Shell() {
+  const { session, loadError, signOut } = useSession();
+  const route = parseRoute(usePathname());
+
+  if (loadError) {
+    return (
+      <main className="page-message" role="alert">
+        <h1>Tandem cannot reach its server</h1>
+        <p>{loadError}</p>
+        <button type="button" onClick={() => window.location.reload()}>
+          Try again
+        </button>
+      </main>
+    );
+  }
+  if (!session) {
+    return (
+      <main className="page-message">
+        <p role="status" aria-busy="true">
+          Loading…
+        </p>
+      </main>
+    );
+  }
+  if (!session.authenticated || !session.user) return <SignInPage />;
+
+  const user = session.user;
+  return (
+    <div className="app">
+      <header className="app-bar">
+        <Link href="/" className="brand">
+          Tandem
+        </Link>
+        <span className="user">Signed in as {user.username}</span>
+        <button type="button" onClick={() => void signOut()}>
+          Sign out
+        </button>
+      </header>
+      {route.name === "editor" ? (
+        <EditorPage
+          key={`${route.projectId}/${route.documentId}`}
+          projectId={route.projectId}
+          documentId={route.documentId}
+          userId={user.id}
+        />
+      ) : route.name === "documents" ? (
+        <DocumentListPage userId={user.id} projectId={route.projectId} />
+      ) : (
+        <main className="page-message">
+          <h1>Page not found</h1>
+          <p>
+            <Link href="/">Go to your documents</Link>
+          </p>
+        </main>
+      )}
+    </div>
   );
 }

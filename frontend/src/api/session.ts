@@ -29,5 +29,4 @@ export async function signIn(username: string, password: string): Promise<Sessio
 
 export async function signOut(): Promise<void> {
   await apiRequest<null>("DELETE", "auth/session/");
-  await fetchSession();
 }

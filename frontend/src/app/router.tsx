@@ -1,0 +1,64 @@
+/**
+ * A client-side router small enough to read at a glance: three kinds of page do not need a
+ * library. Links push history entries; everything else reads the current path.
+ */
+import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from "react";
+
+export type Route =
+  | { name: "documents"; projectId?: number }
+  | { name: "editor"; projectId: number; documentId: number }
+  | { name: "notFound" };
+
+const EDITOR_PATH = /^\/projects\/(\d+)\/documents\/(\d+)\/?$/;
+const PROJECT_PATH = /^\/projects\/(\d+)\/?$/;
+
+export function parseRoute(pathname: string): Route {
+  if (pathname === "/" || pathname === "") return { name: "documents" };
+  const project = PROJECT_PATH.exec(pathname);
+  if (project) return { name: "documents", projectId: Number(project[1]) };
+  const editor = EDITOR_PATH.exec(pathname);
+  if (editor)
+    return { name: "editor", projectId: Number(editor[1]), documentId: Number(editor[2]) };
+  return { name: "notFound" };
+}
+
+export function editorPath(projectId: number, documentId: number): string {
+  return `/projects/${projectId}/documents/${documentId}`;
+}
+
+const listeners = new Set<() => void>();
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  window.addEventListener("popstate", listener);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener("popstate", listener);
+  };
+}
+
+export function navigate(path: string): void {
+  if (path === window.location.pathname) return;
+  window.history.pushState(null, "", path);
+  listeners.forEach((listener) => listener());
+}
+
+export function usePathname(): string {
+  return useSyncExternalStore(subscribe, () => window.location.pathname);
+}
+
+/** An ordinary link (open in a new tab still works) that navigates in place on a plain click. */
+export function Link({
+  href,
+  onClick,
+  ...props
+}: AnchorHTMLAttributes<HTMLAnchorElement> & { href: string }) {
+  const handleClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(event);
+    if (event.defaultPrevented || event.button !== 0) return;
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    navigate(href);
+  };
+  return <a href={href} onClick={handleClick} {...props} />;
+}

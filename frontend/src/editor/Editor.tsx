@@ -1,0 +1,379 @@
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
+import type { EditorPayload } from "../api/annotation";
+import { Link } from "../app/router";
+import { CheckNavigator } from "./CheckNavigator";
+import { ConflictDialog } from "./ConflictDialog";
+import { EditorToolbar } from "./EditorToolbar";
+import { FindBar, type SearchHit } from "./FindBar";
+import { HelpDialog } from "./HelpDialog";
+import { MessageBar } from "./MessageBar";
+import { ReportPane, TranscriptPane } from "./panes";
+import { StatusIndicator } from "./StatusIndicator";
+import { SubmitDialog } from "./SubmitDialog";
+import type { VirtualListHandle } from "./VirtualList";
+import { loadPosition, storePosition, type Draft } from "./draft";
+import { buildModel, findNext } from "./model";
+import { commandFor, type Command } from "./shortcuts";
+import { UNALIGNED, createEditorState, editorReducer, selection, type EditorAction } from "./state";
+import { useAutosave } from "./useAutosave";
+import { useLinkedScroll } from "./useLinkedScroll";
+
+interface EditorProps {
+  payload: EditorPayload;
+  userId: number;
+  /** Unsaved edits this browser kept from an earlier visit. */
+  draft: Draft | null;
+}
+
+/** Commands that change the alignment, refused once it is submitted or while in conflict. */
+const EDITS: ReadonlySet<EditorAction["type"]> = new Set([
+  "assign",
+  "assignAdjacent",
+  "markUnaligned",
+  "resetToPreAlignment",
+  "moveBoundary",
+  "acceptProposal",
+  "undo",
+  "redo",
+]);
+
+export function Editor({ payload, userId, draft }: EditorProps) {
+  const projectId = payload.document.project;
+  const documentId = payload.document.id;
+  const model = useMemo(() => buildModel(payload), [payload]);
+  const restoredDraft =
+    draft && draft.assignments.length === payload.annotation.assignments.length ? draft : null;
+  const [state, dispatch] = useReducer(editorReducer, null, () => {
+    const start = restoredDraft?.version === payload.annotation.version ? restoredDraft : null;
+    const initial = createEditorState(
+      start?.assignments ?? payload.annotation.assignments,
+      model.preAlignment,
+      model.segments.length,
+    );
+    const position = loadPosition(documentId, userId)?.turn ?? 0;
+    return editorReducer(initial, { type: "select", turn: position });
+  });
+  const replaceAssignments = useCallback(
+    (assignments: readonly number[]) => dispatch({ type: "replaceAssignments", assignments }),
+    [],
+  );
+  const autosave = useAutosave({
+    projectId,
+    documentId,
+    userId,
+    saved: payload.annotation,
+    restoredDraft,
+    assignments: state.assignments,
+    replaceAssignments,
+  });
+  const editable = autosave.submittedAt === null && autosave.conflict === null;
+
+  const turnList = useRef<VirtualListHandle>(null);
+  const segmentList = useRef<VirtualListHandle>(null);
+  const searchInput = useRef<HTMLInputElement>(null);
+  const goToInput = useRef<HTMLInputElement>(null);
+  const [linked, setLinked] = useState(true);
+  const { lead } = useLinkedScroll(turnList, segmentList, state.assignments, linked);
+  const [query, setQuery] = useState("");
+  const [helpOpen, setHelpOpen] = useState(false);
+  const [submitOpen, setSubmitOpen] = useState(false);
+  const [flash, setFlash] = useState<string | null>(null);
+
+  const act = useCallback(
+    (action: EditorAction) => {
+      if (EDITS.has(action.type) && !editable) {
+        setFlash(
+          autosave.submittedAt
+            ? "This document is submitted; it can no longer be edited."
+            : "Choose a version first: this document was changed elsewhere.",
+        );
+        return;
+      }
+      setFlash(null);
+      dispatch(action);
+    },
+    [autosave.submittedAt, editable],
+  );
+
+  const focusTurns = useCallback(() => {
+    turnList.current?.element()?.focus({ preventScroll: true });
+  }, []);
+
+  useEffect(() => {
+    turnList.current?.scrollToIndex(state.focus);
+    storePosition(documentId, userId, {
+      turn: state.focus,
+      turnCount: model.turns.length,
+      at: Date.now(),
+    });
+  }, [documentId, model.turns.length, state.focus, userId]);
+
+  useEffect(() => {
+    if (!state.proposal) focusTurns();
+  }, [focusTurns, state.proposal]);
+
+  const jump = useCallback(
+    (hit: SearchHit, settle: boolean) => {
+      if (hit.pane === "turns") {
+        lead("turns");
+        dispatch({ type: "select", turn: hit.index });
+      } else {
+        lead("segments");
+        segmentList.current?.scrollToIndex(hit.index, "start");
+      }
+      if (settle) focusTurns();
+    },
+    [focusTurns, lead],
+  );
+
+  const counts = useMemo(() => {
+    let changed = 0;
+    let unaligned = 0;
+    state.assignments.forEach((segment, turn) => {
+      if (segment !== model.preAlignment[turn]) changed += 1;
+      if (segment === UNALIGNED) unaligned += 1;
+    });
+    const lowConfidence = model.turns.filter((turn) => turn.lowConfidence).length;
+    return { changed, unaligned, lowConfidence };
+  }, [model, state.assignments]);
+
+  const goToMarked = useCallback(
+    (direction: 1 | -1, test: (turn: number) => boolean, what: string) => {
+      const turn = findNext(model.turns.length, state.focus, direction, test);
+      if (turn === null) setFlash(`No ${what} turn.`);
+      else {
+        lead("turns");
+        dispatch({ type: "select", turn });
+      }
+    },
+    [lead, model.turns.length, state.focus],
+  );
+  const lowConfidenceTurn = useCallback(
+    (turn: number) => model.turns[turn]!.lowConfidence,
+    [model],
+  );
+  const changedTurn = useCallback(
+    (turn: number) => state.assignments[turn] !== model.preAlignment[turn],
+    [model.preAlignment, state.assignments],
+  );
+
+  const run = useCallback(
+    (command: Command) => {
+      switch (command) {
+        case "nextTurn":
+        case "previousTurn":
+        case "extendDown":
+        case "extendUp":
+          lead("turns");
+          act({
+            type: "moveFocus",
+            delta: command === "nextTurn" || command === "extendDown" ? 1 : -1,
+            extend: command === "extendDown" || command === "extendUp",
+          });
+          return;
+        case "assignAbove":
+          return act({ type: "assignAdjacent", direction: -1 });
+        case "assignBelow":
+          return act({ type: "assignAdjacent", direction: 1 });
+        case "boundaryUp":
+          return act({ type: "moveBoundary", direction: -1 });
+        case "boundaryDown":
+          return act({ type: "moveBoundary", direction: 1 });
+        case "markUnaligned":
+          return act({ type: "markUnaligned" });
+        case "resetToPreAlignment":
+          return act({ type: "resetToPreAlignment" });
+        case "undo":
+          return act({ type: "undo" });
+        case "redo":
+          return act({ type: "redo" });
+        case "save":
+          void autosave.saveNow();
+          return;
+        case "submit":
+          if (editable) setSubmitOpen(true);
+          return;
+        case "nextLowConfidence":
+          return goToMarked(1, lowConfidenceTurn, "low-confidence");
+        case "previousLowConfidence":
+          return goToMarked(-1, lowConfidenceTurn, "low-confidence");
+        case "nextChanged":
+          return goToMarked(1, changedTurn, "changed");
+        case "previousChanged":
+          return goToMarked(-1, changedTurn, "changed");
+        case "search":
+          searchInput.current?.focus();
+          searchInput.current?.select();
+          return;
+        case "goTo":
+          goToInput.current?.focus();
+          goToInput.current?.select();
+          return;
+        case "help":
+          setHelpOpen((open) => !open);
+          return;
+        case "escape":
+          setFlash(null);
+          dispatch({ type: "dismissNotice" });
+          dispatch({ type: "select", turn: state.focus });
+          return;
+      }
+    },
+    [act, autosave, changedTurn, editable, goToMarked, lead, lowConfidenceTurn, state.focus],
+  );
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.isComposing) return;
+      const target = event.target instanceof Element ? event.target : null;
+      if (target?.closest("dialog")) return;
+      const command = commandFor(event);
+      if (!command) return;
+      const typing = target?.closest("input, textarea, select, [contenteditable='true']");
+      if (typing && command !== "save" && command !== "submit") return;
+      // Buttons keep Enter and Space; the message bar's own buttons keep everything.
+      if (target?.closest(".message-bar") && command === "escape") return;
+      event.preventDefault();
+      run(command);
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, [run]);
+
+  useEffect(() => {
+    // Lets tests and the performance measurement know the editor is usable.
+    performance.mark("tandem:editor-ready");
+  }, []);
+
+  const { first, last } = selection(state);
+  const selectionLabel = first === last ? `turn ${first + 1}` : `turns ${first + 1}–${last + 1}`;
+  const focusedSegment = state.assignments[state.focus] ?? UNALIGNED;
+
+  return (
+    <div className="editor" data-testid="editor" data-ready="true">
+      <header className="editor-header">
+        <Link href="/" className="back-link">
+          ← Documents
+        </Link>
+        <h1>{payload.document.name}</h1>
+        <StatusIndicator
+          status={autosave.status}
+          error={autosave.error}
+          submittedAt={autosave.submittedAt}
+        />
+        <p className="progress" aria-label="Progress">
+          {counts.changed} changed · {counts.unaligned} unaligned · {counts.lowConfidence} low
+          confidence
+        </p>
+        <button type="button" onClick={() => setHelpOpen(true)} aria-keyshortcuts="?">
+          Shortcuts
+        </button>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => setSubmitOpen(true)}
+          disabled={!editable}
+          aria-keyshortcuts="Control+Enter"
+        >
+          {autosave.submittedAt ? "Submitted" : "Submit"}
+        </button>
+      </header>
+      <EditorToolbar
+        state={state}
+        editable={editable}
+        selectionLabel={selectionLabel}
+        onAction={act}
+      />
+      <div className="find-row">
+        <FindBar
+          model={model}
+          query={query}
+          onQueryChange={setQuery}
+          onJump={jump}
+          searchRef={searchInput}
+          goToRef={goToInput}
+          onReturnToTurns={focusTurns}
+        />
+        <CheckNavigator
+          counts={counts}
+          linked={linked}
+          onLinkedChange={setLinked}
+          onCommand={run}
+        />
+      </div>
+      <MessageBar
+        notice={flash ?? state.notice}
+        proposal={state.proposal}
+        onAccept={() => act({ type: "acceptProposal" })}
+        onDismiss={() => {
+          setFlash(null);
+          dispatch({ type: "dismissNotice" });
+        }}
+      />
+      <main className="panes">
+        <section className="pane" aria-labelledby="transcript-heading">
+          <h2 id="transcript-heading">
+            Transcript <span className="count">{model.turns.length} turns</span>
+          </h2>
+          <TranscriptPane
+            turns={model.turns}
+            assignments={state.assignments}
+            preAlignment={model.preAlignment}
+            focus={state.focus}
+            first={first}
+            last={last}
+            query={query}
+            listRef={turnList}
+            onSelect={(turn, extend) => {
+              lead("turns");
+              dispatch({ type: "select", turn, extend });
+            }}
+          />
+        </section>
+        <section className="pane" aria-labelledby="report-heading">
+          <h2 id="report-heading">
+            Report <span className="count">{model.segments.length} segments</span>
+          </h2>
+          <ReportPane
+            segments={model.segments}
+            assignments={state.assignments}
+            currentSegment={focusedSegment}
+            selectionLabel={editable ? selectionLabel : null}
+            query={query}
+            listRef={segmentList}
+            onAssign={(segment) => act({ type: "assign", segment })}
+          />
+        </section>
+      </main>
+      <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+      <SubmitDialog
+        open={submitOpen}
+        documentName={payload.document.name}
+        changedCount={counts.changed}
+        unalignedCount={counts.unaligned}
+        onSubmit={autosave.submit}
+        onClose={() => setSubmitOpen(false)}
+      />
+      <ConflictDialog
+        conflict={autosave.conflict}
+        onKeepMine={() => {
+          const outcome = autosave.keepMine();
+          if (outcome?.keptWholeVersion) {
+            setFlash(
+              "The two versions did not fit together in report order: yours was kept whole.",
+            );
+          } else if (outcome) {
+            setFlash(
+              `Your changes were applied on top of the other version${
+                outcome.overridden.length
+                  ? ` (yours won on ${outcome.overridden.length} turns)`
+                  : ""
+              }.`,
+            );
+          }
+        }}
+        onTakeTheirs={autosave.takeTheirs}
+      />
+    </div>
+  );
+}

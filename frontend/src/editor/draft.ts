@@ -1,0 +1,70 @@
+/**
+ * Unsaved edits are also kept in this browser until the server has them, so that a reload,
+ * a crash or a long time offline loses nothing.
+ */
+
+export interface Draft {
+  /** The server version the edits were made on. */
+  version: number;
+  assignments: number[];
+}
+
+function draftKey(documentId: number, userId: number): string {
+  return `tandem:draft:${userId}:${documentId}`;
+}
+
+export function loadDraft(documentId: number, userId: number): Draft | null {
+  try {
+    const stored = window.localStorage.getItem(draftKey(documentId, userId));
+    if (!stored) return null;
+    const draft = JSON.parse(stored) as Draft;
+    return Number.isInteger(draft.version) && Array.isArray(draft.assignments) ? draft : null;
+  } catch {
+    return null;
+  }
+}
+
+export function storeDraft(documentId: number, userId: number, draft: Draft): void {
+  try {
+    window.localStorage.setItem(draftKey(documentId, userId), JSON.stringify(draft));
+  } catch {
+    // A full or disabled storage only loses the extra safety net; saving carries on.
+  }
+}
+
+export function clearDraft(documentId: number, userId: number): void {
+  try {
+    window.localStorage.removeItem(draftKey(documentId, userId));
+  } catch {
+    // As above: nothing to clean up if storage is unavailable.
+  }
+}
+
+/** Where the annotator last worked in a document, to pick up there. */
+export interface Position {
+  turn: number;
+  turnCount: number;
+  /** When the annotator was last there, in milliseconds since the epoch. */
+  at: number;
+}
+
+function positionKey(documentId: number, userId: number): string {
+  return `tandem:position:${userId}:${documentId}`;
+}
+
+export function loadPosition(documentId: number, userId: number): Position | null {
+  try {
+    const stored = window.localStorage.getItem(positionKey(documentId, userId));
+    return stored ? (JSON.parse(stored) as Position) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function storePosition(documentId: number, userId: number, position: Position): void {
+  try {
+    window.localStorage.setItem(positionKey(documentId, userId), JSON.stringify(position));
+  } catch {
+    // Only convenience is lost.
+  }
+}

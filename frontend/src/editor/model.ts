@@ -1,0 +1,97 @@
+/**
+ * What the editor derives once from the payload, so that rendering and searching a long
+ * meeting never re-parse its texts: formatted blocks, searchable text, size estimates.
+ */
+import type { EditorPayload } from "../api/annotation";
+import {
+  parseBlocks,
+  parseTranscript,
+  searchableText,
+  speakerOf,
+  type Block,
+  type TranscriptPiece,
+} from "./markup";
+import { UNALIGNED } from "./state";
+
+/** Below this pre-alignment confidence a turn is worth a second look. */
+export const LOW_CONFIDENCE = 0.5;
+
+export interface TurnView {
+  index: number;
+  pieces: TranscriptPiece[];
+  speaker: string | null;
+  start: number | null;
+  end: number | null;
+  confidence: number | null;
+  lowConfidence: boolean;
+  searchText: string;
+  characters: number;
+}
+
+export interface SegmentView {
+  index: number;
+  blocks: Block[];
+  speaker: string | null;
+  searchText: string;
+  characters: number;
+}
+
+export interface EditorModel {
+  turns: TurnView[];
+  segments: SegmentView[];
+  preAlignment: number[];
+}
+
+export function buildModel(payload: EditorPayload): EditorModel {
+  const confidences = payload.pre_alignment?.confidences ?? [];
+  const turns = payload.turns.map((turn, index): TurnView => {
+    const confidence = confidences[index] ?? null;
+    return {
+      index,
+      pieces: parseTranscript(turn.text),
+      speaker: turn.speaker || null,
+      start: turn.start,
+      end: turn.end,
+      confidence,
+      lowConfidence: confidence !== null && confidence < LOW_CONFIDENCE,
+      searchText: searchableText(turn.text),
+      characters: turn.text.length,
+    };
+  });
+  const segments = payload.segments.map((segment, index): SegmentView => {
+    const blocks = parseBlocks(segment.text);
+    return {
+      index,
+      blocks,
+      speaker: segment.speaker || speakerOf(blocks),
+      searchText: searchableText(segment.text),
+      characters: segment.text.length,
+    };
+  });
+  const preAlignment =
+    payload.pre_alignment?.labels ?? new Array<number>(turns.length).fill(UNALIGNED);
+  return { turns, segments, preAlignment };
+}
+
+/** "1:02:03" or "2:03": timings as a transcript reader expects them. */
+export function formatTime(seconds: number): string {
+  const whole = Math.floor(seconds);
+  const hours = Math.floor(whole / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const rest = String(whole % 60).padStart(2, "0");
+  return hours > 0 ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
+}
+
+/** The next (or previous) index after `from` whose item passes `test`, wrapping around. */
+export function findNext(
+  count: number,
+  from: number,
+  direction: 1 | -1,
+  test: (index: number) => boolean,
+): number | null {
+  for (let step = 1; step <= count; step += 1) {
+    const index = (((from + direction * step) % count) + count) % count;
+    if (test(index)) return index;
+  }
+  return null;
+}

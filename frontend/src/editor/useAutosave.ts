@@ -1,0 +1,245 @@
+/**
+ * Autosave: every change is sent shortly after it is made, as bulk edits against the version
+ * it was made on. When someone else saved first the server refuses (409) and sends its
+ * version; saving then pauses until the annotator chooses, and their edits stay on screen
+ * (and in this browser) meanwhile.
+ */
+import { useCallback, useEffect, useRef, useState } from "react";
+import {
+  ConflictError,
+  saveOperations,
+  submitAnnotation,
+  type AnnotationData,
+  type Operation,
+} from "../api/annotation";
+import { NetworkError } from "../api/client";
+import { clearDraft, storeDraft } from "./draft";
+import { UNALIGNED } from "./state";
+import { diffRuns, rebase, sameAssignments, type AssignmentRun } from "./sync";
+import { useActiveTime } from "./useActiveTime";
+
+const SAVE_DELAY_MS = 700;
+const RETRY_DELAY_MS = 4000;
+
+export type SaveStatus = "saved" | "unsaved" | "saving" | "offline" | "error" | "conflict";
+
+export interface Conflict {
+  theirs: AnnotationData;
+  /** The server version the annotator's edits were made on. */
+  base: readonly number[];
+  mine: readonly number[];
+}
+
+export interface ConflictOutcome {
+  overridden: number[];
+  keptWholeVersion: boolean;
+}
+
+interface AutosaveOptions {
+  projectId: number;
+  documentId: number;
+  userId: number;
+  /** The server's state the editor opened on. */
+  saved: AnnotationData;
+  /** Edits from this browser that the server has not seen, made on `saved` or an older version. */
+  restoredDraft: { version: number; assignments: number[] } | null;
+  assignments: readonly number[];
+  replaceAssignments: (assignments: readonly number[]) => void;
+}
+
+export function toOperation(run: AssignmentRun): Operation {
+  const turns = { first_turn: run.first, last_turn: run.last };
+  return run.segment === UNALIGNED
+    ? { action: "unalign", ...turns }
+    : { action: "assign", ...turns, segment: run.segment };
+}
+
+export function useAutosave({
+  projectId,
+  documentId,
+  userId,
+  saved,
+  restoredDraft,
+  assignments,
+  replaceAssignments,
+}: AutosaveOptions) {
+  const [status, setStatus] = useState<SaveStatus>("saved");
+  const [error, setError] = useState<string | null>(null);
+  const [conflict, setConflict] = useState<Conflict | null>(() =>
+    restoredDraft && restoredDraft.version !== saved.version
+      ? { theirs: saved, base: saved.assignments, mine: restoredDraft.assignments }
+      : null,
+  );
+  const [submittedAt, setSubmittedAt] = useState<string | null>(saved.submitted_at);
+  const [lastSavedAt, setLastSavedAt] = useState<Date | null>(null);
+
+  const base = useRef<readonly number[]>(saved.assignments);
+  const version = useRef(saved.version);
+  const latest = useRef(assignments);
+  const inFlight = useRef<Promise<boolean> | null>(null);
+  const blocked = useRef(conflict !== null || saved.submitted_at !== null);
+  const timer = useRef<number | undefined>(undefined);
+  const time = useActiveTime();
+
+  const saveNow = useCallback(async (): Promise<boolean> => {
+    window.clearTimeout(timer.current);
+    while (inFlight.current) await inFlight.current;
+    if (blocked.current) return false;
+    const sending = latest.current;
+    const runs = diffRuns(base.current, sending);
+    if (runs.length === 0) {
+      setStatus("saved");
+      return true;
+    }
+    const seconds = time.take();
+    setStatus("saving");
+    const request = saveOperations(
+      projectId,
+      documentId,
+      version.current,
+      runs.map(toOperation),
+      seconds,
+    ).then(
+      (annotation) => {
+        base.current = annotation.assignments;
+        version.current = annotation.version;
+        setError(null);
+        setLastSavedAt(new Date());
+        if (sameAssignments(latest.current, annotation.assignments)) {
+          clearDraft(documentId, userId);
+          setStatus("saved");
+        } else {
+          storeDraft(documentId, userId, {
+            version: annotation.version,
+            assignments: [...latest.current],
+          });
+          setStatus("unsaved");
+        }
+        return true;
+      },
+      (reason: unknown) => {
+        time.giveBack(seconds);
+        if (reason instanceof ConflictError) {
+          blocked.current = true;
+          if (reason.current.submitted_at) setSubmittedAt(reason.current.submitted_at);
+          setConflict({ theirs: reason.current, base: base.current, mine: latest.current });
+          setStatus("conflict");
+        } else if (reason instanceof NetworkError) {
+          setStatus("offline");
+          setError(reason.message);
+        } else {
+          setStatus("error");
+          setError(reason instanceof Error ? reason.message : String(reason));
+        }
+        return false;
+      },
+    );
+    inFlight.current = request;
+    try {
+      return await request;
+    } finally {
+      inFlight.current = null;
+    }
+  }, [documentId, projectId, time, userId]);
+
+  useEffect(() => {
+    latest.current = assignments;
+    if (sameAssignments(assignments, base.current)) {
+      if (!blocked.current) {
+        setStatus((current) => (current === "saving" ? current : "saved"));
+        clearDraft(documentId, userId);
+      }
+      return;
+    }
+    storeDraft(documentId, userId, { version: version.current, assignments: [...assignments] });
+    if (blocked.current) return;
+    setStatus((current) => (current === "saving" || current === "offline" ? current : "unsaved"));
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => void saveNow(), SAVE_DELAY_MS);
+  }, [assignments, documentId, saveNow, userId]);
+
+  // Offline or failing: try again every few seconds, and at once when the network is back.
+  useEffect(() => {
+    if (status !== "offline" && status !== "error") return;
+    const retry = () => void saveNow();
+    const interval = window.setInterval(retry, RETRY_DELAY_MS);
+    window.addEventListener("online", retry);
+    return () => {
+      window.clearInterval(interval);
+      window.removeEventListener("online", retry);
+    };
+  }, [saveNow, status]);
+
+  useEffect(() => {
+    const warn = (event: BeforeUnloadEvent) => {
+      if (!sameAssignments(latest.current, base.current)) event.preventDefault();
+    };
+    window.addEventListener("beforeunload", warn);
+    return () => {
+      window.removeEventListener("beforeunload", warn);
+      window.clearTimeout(timer.current);
+    };
+  }, []);
+
+  const adopt = useCallback(
+    (theirs: AnnotationData, next: readonly number[]) => {
+      base.current = theirs.assignments;
+      version.current = theirs.version;
+      latest.current = next;
+      blocked.current = theirs.submitted_at !== null;
+      setConflict(null);
+      setError(null);
+      replaceAssignments(next);
+    },
+    [replaceAssignments],
+  );
+
+  /** Re-applies the annotator's edits on top of the other version and saves the result. */
+  const keepMine = useCallback((): ConflictOutcome | null => {
+    if (!conflict || conflict.theirs.submitted_at) return null;
+    const merged = rebase(conflict.base, conflict.mine, conflict.theirs.assignments);
+    adopt(conflict.theirs, merged.assignments);
+    void saveNow();
+    return { overridden: merged.overridden, keptWholeVersion: merged.keptWholeVersion };
+  }, [adopt, conflict, saveNow]);
+
+  /** Drops the annotator's unsaved edits for the other version. */
+  const takeTheirs = useCallback(() => {
+    if (!conflict) return;
+    adopt(conflict.theirs, conflict.theirs.assignments);
+    clearDraft(documentId, userId);
+    setStatus("saved");
+  }, [adopt, conflict, documentId, userId]);
+
+  const submit = useCallback(async (): Promise<void> => {
+    if (!(await saveNow())) throw new Error("Your latest changes are not saved yet.");
+    try {
+      const annotation = await submitAnnotation(projectId, documentId, version.current);
+      version.current = annotation.version;
+      blocked.current = true;
+      setSubmittedAt(annotation.submitted_at);
+    } catch (reason) {
+      if (reason instanceof ConflictError) {
+        blocked.current = true;
+        setConflict({ theirs: reason.current, base: base.current, mine: latest.current });
+        setStatus("conflict");
+        throw new Error("Someone else changed this document meanwhile; see the message above.", {
+          cause: reason,
+        });
+      }
+      throw reason;
+    }
+  }, [documentId, projectId, saveNow]);
+
+  return {
+    status,
+    error,
+    conflict,
+    submittedAt,
+    lastSavedAt,
+    saveNow,
+    keepMine,
+    takeTheirs,
+    submit,
+  };
+}

@@ -1,0 +1,151 @@
+import { useEffect, useState } from "react";
+import type { DocumentStatus } from "../api/annotation";
+import {
+  fetchMyDocuments,
+  fetchProjects,
+  type DocumentSummary,
+  type Project,
+} from "../api/documents";
+import { Link, editorPath } from "../app/router";
+import { HealthPanel } from "../components/HealthPanel";
+import { loadPosition, type Position } from "../editor/draft";
+
+const STATUS_LABELS: Record<DocumentStatus, string> = {
+  importing: "Importing",
+  import_failed: "Import failed",
+  imported: "Imported",
+  pre_aligned: "To do",
+  in_annotation: "In progress",
+  submitted: "Submitted",
+};
+
+const OPENABLE: ReadonlySet<DocumentStatus> = new Set([
+  "pre_aligned",
+  "in_annotation",
+  "submitted",
+  "imported",
+]);
+
+interface Row {
+  project: Project;
+  document: DocumentSummary;
+  position: Position | null;
+}
+
+type Load =
+  { state: "loading" } | { state: "failed"; message: string } | { state: "ready"; rows: Row[] };
+
+export function DocumentListPage({ userId, projectId }: { userId: number; projectId?: number }) {
+  const [load, setLoad] = useState<Load>({ state: "loading" });
+
+  useEffect(() => {
+    const controller = new AbortController();
+    (async () => {
+      const projects = (await fetchProjects(controller.signal)).filter(
+        (project) => projectId === undefined || project.id === projectId,
+      );
+      const perProject = await Promise.all(
+        projects.map(async (project) =>
+          (await fetchMyDocuments(project.id, controller.signal)).map((document) => ({
+            project,
+            document,
+            position: loadPosition(document.id, userId),
+          })),
+        ),
+      );
+      setLoad({ state: "ready", rows: perProject.flat() });
+    })().catch((error: unknown) => {
+      if (!controller.signal.aborted) {
+        setLoad({
+          state: "failed",
+          message: error instanceof Error ? error.message : String(error),
+        });
+      }
+    });
+    return () => controller.abort();
+  }, [projectId, userId]);
+
+  return (
+    <main className="documents-page">
+      <h1>Your documents</h1>
+      {load.state === "loading" && (
+        <p role="status" aria-busy="true">
+          Loading your documents…
+        </p>
+      )}
+      {load.state === "failed" && (
+        <p role="alert">Your documents could not be loaded: {load.message}</p>
+      )}
+      {load.state === "ready" && <DocumentTable rows={load.rows} />}
+      <HealthPanel />
+    </main>
+  );
+}
+
+function DocumentTable({ rows }: { rows: Row[] }) {
+  if (rows.length === 0) {
+    return <p>No document is assigned to you yet. Your project lead assigns documents.</p>;
+  }
+  const resume = rows
+    .filter((row) => row.position && row.document.status !== "submitted")
+    .sort((left, right) => right.position!.at - left.position!.at)[0];
+  return (
+    <>
+      {resume && (
+        <p className="resume">
+          <Link href={editorPath(resume.project.id, resume.document.id)} className="button primary">
+            Continue “{resume.document.name}” at turn {resume.position!.turn + 1}
+          </Link>
+        </p>
+      )}
+      <table className="documents">
+        <caption className="visually-hidden">Documents assigned to you</caption>
+        <thead>
+          <tr>
+            <th scope="col">Document</th>
+            <th scope="col">Project</th>
+            <th scope="col">Status</th>
+            <th scope="col">Size</th>
+            <th scope="col">Where you left off</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ project, document, position }) => (
+            <tr key={document.id} data-testid="document-row">
+              <th scope="row">
+                {OPENABLE.has(document.status) ? (
+                  <Link href={editorPath(project.id, document.id)}>{document.name}</Link>
+                ) : (
+                  document.name
+                )}
+              </th>
+              <td>{project.name}</td>
+              <td>
+                <span className={`status-badge status-${document.status}`}>
+                  {STATUS_LABELS[document.status]}
+                </span>
+              </td>
+              <td>
+                {document.turn_count} turns, {document.segment_count} segments
+              </td>
+              <td>
+                {position ? (
+                  <>
+                    <progress
+                      max={position.turnCount}
+                      value={position.turn + 1}
+                      aria-label={`Turn ${position.turn + 1} of ${position.turnCount}`}
+                    />{" "}
+                    turn {position.turn + 1} of {position.turnCount}
+                  </>
+                ) : (
+                  "not opened yet"
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
