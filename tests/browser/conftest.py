@@ -1,0 +1,108 @@
+"""A project with real public_meetings documents assigned to an annotator, and helpers that
+drive the editor the way an annotator does."""
+
+import re
+from dataclasses import dataclass
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from backend.alignments.models import Annotation
+from backend.documents.models import Document
+from backend.documents.public_meetings import import_public_meeting
+from backend.projects.models import Membership, Project, Role
+
+PASSWORD = "correct horse battery staple"
+SMALL_MEETING = "0b9ec6f049e68d4a35fae75792e2a84e"
+"""60 turns and 41 segments, with the corpus's own pre-alignment."""
+LARGEST_MEETING = "199073d27fc61f6a76cb1f9c1d977aa6"
+"""The largest public_meetings meeting: ~842 turns, 358 segments, ~145k words."""
+
+
+@dataclass
+class Team:
+    project: Project
+    lead: object
+    annotator: object
+
+
+@pytest.fixture
+def team(transactional_db) -> Team:
+    users = get_user_model().objects
+    lead = users.create_user("lead", password=PASSWORD)
+    annotator = users.create_user("annotator", password=PASSWORD)
+    project = Project.objects.create(name="Public meetings", created_by=lead)
+    Membership.objects.create(project=project, user=lead, role=Role.LEAD)
+    Membership.objects.create(project=project, user=annotator, role=Role.ANNOTATOR)
+    return Team(project, lead, annotator)
+
+
+def import_meeting(team: Team, meeting_id: str) -> Document:
+    return import_public_meeting(
+        actor=team.lead, project=team.project, meeting_id=meeting_id, assignees=[team.annotator]
+    )
+
+
+@pytest.fixture
+def small_document(team) -> Document:
+    return import_meeting(team, SMALL_MEETING)
+
+
+def editor_url(live_server, document: Document) -> str:
+    return f"{live_server.url}/projects/{document.project_id}/documents/{document.pk}"
+
+
+def sign_in(page, live_server, username: str = "annotator") -> None:
+    page.goto(live_server.url + "/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_role("heading", name="Your documents").wait_for()
+
+
+def open_editor(page, live_server, document: Document) -> None:
+    page.goto(editor_url(live_server, document))
+    page.get_by_test_id("editor").wait_for()
+
+
+def turn(page, index: int):
+    """A transcript turn by its 0-based position (the page numbers them from 1)."""
+    return page.locator(f"#turn-{index}")
+
+
+def segment_label(segment: int) -> str:
+    return "unaligned" if segment < 0 else f"segment {segment + 1}"
+
+
+def expect_turn_assigned(page, index: int, segment: int) -> None:
+    from playwright.sync_api import expect
+
+    expect(turn(page, index)).to_have_attribute(
+        "aria-label", re.compile(rf"^Turn {index + 1}, {segment_label(segment)}\b")
+    )
+
+
+def wait_until_saved(page) -> None:
+    from playwright.sync_api import expect
+
+    expect(page.get_by_test_id("save-status")).to_have_text("All changes saved", timeout=10_000)
+
+
+def go_to_turn(page, index: int) -> None:
+    """Keyboard only: `g`, the turn's number, Enter; focus returns to the turns."""
+    page.keyboard.press("g")
+    page.keyboard.type(str(index + 1))
+    page.keyboard.press("Enter")
+    expect_focused_turn(page, index)
+
+
+def expect_focused_turn(page, index: int) -> None:
+    from playwright.sync_api import expect
+
+    expect(page.get_by_role("listbox", name="Transcript turns")).to_have_attribute(
+        "aria-activedescendant", f"turn-{index}"
+    )
+
+
+def stored_assignments(document: Document, annotator) -> list[int]:
+    return Annotation.objects.get(document=document, annotator=annotator).assignments
