@@ -1,0 +1,63 @@
+"""Locust users for bench/api_load.py: annotators with their own token and annotation.
+
+`editor` users load the largest public_meetings document's editor payload; `update` users
+send bulk assignment edits, keeping the version they edited from (a 409 would be a
+failure: each user owns its annotation, so none is expected)."""
+
+import json
+import os
+import random
+from pathlib import Path
+
+from locust import FastHttpUser, between, tag, task
+
+SETUP = json.loads(Path(os.environ["TANDEM_BENCH_SETUP"]).read_text())
+_next_user = iter(range(len(SETUP["tokens"])))
+
+
+class Annotator(FastHttpUser):
+    wait_time = between(
+        float(os.environ.get("TANDEM_BENCH_WAIT_MIN", "0.5")),
+        float(os.environ.get("TANDEM_BENCH_WAIT_MAX", "1.5")),
+    )
+
+    def on_start(self) -> None:
+        index = next(_next_user)
+        self.headers = {"Authorization": f"Token {SETUP['tokens'][index]}"}
+        self.document_url = SETUP["document_url"]
+        self.version = 0
+        self.turns = SETUP["turns"]
+
+    @tag("editor")
+    @task
+    def load_editor(self) -> None:
+        with self.client.get(
+            f"{self.document_url}editor/",
+            headers=self.headers,
+            name="editor load",
+            catch_response=True,
+        ) as response:
+            if response.status_code != 200 or not response.content.endswith(b"}"):
+                response.failure(f"status {response.status_code}")
+
+    @tag("update")
+    @task
+    def bulk_update(self) -> None:
+        first = random.randrange(self.turns - 5)
+        action = random.choice(["unalign", "reset"])
+        body = {
+            "version": self.version,
+            "operations": [{"action": action, "first_turn": first, "last_turn": first + 4}],
+            "seconds_spent": 1,
+        }
+        with self.client.post(
+            f"{self.document_url}annotation/",
+            json=body,
+            headers=self.headers,
+            name="bulk update",
+            catch_response=True,
+        ) as response:
+            if response.status_code == 200:
+                self.version = response.json()["version"]
+            else:
+                response.failure(f"status {response.status_code}: {response.text[:200]}")
