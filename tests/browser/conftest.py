@@ -106,3 +106,25 @@ def expect_focused_turn(page, index: int) -> None:
 
 def stored_assignments(document: Document, annotator) -> list[int]:
     return Annotation.objects.get(document=document, annotator=annotator).assignments
+
+
+def record_engine_pre_alignment(team: Team, document: Document, meeting_id: str) -> list[float]:
+    """Pre-aligns the document with the engine (tf-idf scoring, no word vectors to train), so
+    that turns carry real confidences; returns them."""
+    from backend.alignments.services import parameter_set_get_or_create, pre_alignment_record
+    from workers.align.corpus import load_public_meetings
+    from workers.align.params import AlignmentParams
+    from workers.align.pipeline import align_meeting
+
+    params = AlignmentParams().with_changes(scoring__method="tfidf")
+    result = align_meeting(load_public_meetings([meeting_id])[0], params)
+    confidences = [float(value) for value in result.confidence]
+    pre_alignment_record(
+        document=document,
+        parameter_set=parameter_set_get_or_create(
+            project=team.project, name="tf-idf", params=params.to_dict(), engine_version=""
+        ),
+        labels=[int(label) for label in result.labels],
+        confidences=confidences,
+    )
+    return confidences

@@ -210,3 +210,20 @@ def test_keyboard_only_sign_in_edit_and_submit(live_server, page, team, small_do
     assert small_document.status == Document.Status.SUBMITTED
     page.keyboard.press("u")
     expect(page.get_by_role("alert")).to_contain_text("submitted")
+
+
+def test_edits_made_offline_are_kept_and_saved_once_back_online(
+    live_server, page, team, small_document
+):
+    sign_in(page, live_server)
+    open_editor(page, live_server, small_document)
+    page.context.set_offline(True)
+    go_to_turn(page, 3)
+    page.keyboard.press("Alt+ArrowDown")
+    expect(page.get_by_test_id("save-status")).to_contain_text("Offline")
+    expect_turn_assigned(page, 3, 1)
+    assert not Annotation.objects.filter(document=small_document).exists()
+
+    page.context.set_offline(False)
+    wait_until_saved(page)
+    assert stored_assignments(small_document, team.annotator)[3] == 1

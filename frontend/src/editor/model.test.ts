@@ -51,6 +51,11 @@ describe("buildModel", () => {
   it("parses texts once and marks low-confidence turns", () => {
     const model = buildModel(payload);
     expect(model.segments[0]!.speaker).toBe("anne");
+    const named = buildModel({
+      ...payload,
+      segments: [{ ...payload.segments[0]!, speaker: "une intervenante ( mathilde )" }],
+    });
+    expect(named.segments[0]!.speaker).toBe("une intervenante (mathilde)");
     expect(model.segments[0]!.searchText).toBe("anne bonjour.");
     expect(model.turns[0]!.pieces.map((piece) => piece.unknown)).toEqual([false, true]);
     expect(model.turns.map((turn) => turn.lowConfidence)).toEqual([false, true]);

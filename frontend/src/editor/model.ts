@@ -8,13 +8,17 @@ import {
   parseTranscript,
   searchableText,
   speakerOf,
+  tidySpacing,
   type Block,
   type TranscriptPiece,
 } from "./markup";
 import { UNALIGNED } from "./state";
 
-/** Below this pre-alignment confidence a turn is worth a second look. */
-export const LOW_CONFIDENCE = 0.5;
+/**
+ * Below this pre-alignment confidence a turn is worth a second look: on the tf-idf engine's
+ * output for public_meetings that flags about a third of the turns.
+ */
+export const LOW_CONFIDENCE = 0.4;
 
 export interface TurnView {
   index: number;
@@ -63,7 +67,7 @@ export function buildModel(payload: EditorPayload): EditorModel {
     return {
       index,
       blocks,
-      speaker: segment.speaker || speakerOf(blocks),
+      speaker: segment.speaker ? tidySpacing(segment.speaker) : speakerOf(blocks),
       searchText: searchableText(segment.text),
       characters: segment.text.length,
     };
