@@ -43,7 +43,7 @@ def _params_for(args: argparse.Namespace) -> dict[str, AlignmentParams]:
 def _vectors(args: argparse.Namespace, params: Sequence[AlignmentParams]):
     if args.vectors:
         return load_vectors(args.vectors)
-    if not any(p.aligner == "dp" and p.scoring.method == "embedding" for p in params):
+    if not any(p.aligner != "diagonal" and p.scoring.method == "embedding" for p in params):
         return None
     settings = {p.vectors for p in params}
     if len(settings) != 1:
@@ -141,7 +141,7 @@ def command_evaluate(args: argparse.Namespace) -> int:
 
 
 def command_tune(args: argparse.Namespace) -> int:
-    from workers.align.tune import DEFAULT_GRID, expand_grid, successive_halving
+    from workers.align.tune import DEFAULT_GRID, expand_grid, parse_stages, successive_halving
 
     if args.corpus != "public_meetings":
         raise SystemExit(f"unknown corpus {args.corpus!r} (only public_meetings)")
@@ -155,7 +155,9 @@ def command_tune(args: argparse.Namespace) -> int:
             vectors = corpus_vectors(load_public_meetings(), base.vectors)
     started = time.perf_counter()
     with tqdm(desc="tuning", unit="setting-meeting", file=sys.stderr) as bar:
-        ranked = successive_halving(train, settings, vectors, progress=bar.update)
+        ranked = successive_halving(
+            train, settings, vectors, parse_stages(args.stages), progress=bar.update
+        )
     elapsed = time.perf_counter() - started
     best = ranked[0]
     save_params(
@@ -163,6 +165,7 @@ def command_tune(args: argparse.Namespace) -> int:
         args.out,
         tuned_on=[meeting.id for meeting in train],
         settings_tried=len(settings),
+        stages=args.stages,
         tuning_seconds=round(elapsed, 1),
         training_summary=best.summary.as_dict(),
     )
@@ -211,6 +214,11 @@ def build_parser() -> argparse.ArgumentParser:
     tune.add_argument("--out", required=True, help="params file to write")
     tune.add_argument("--params", help="base params the grid varies")
     tune.add_argument("--grid", help="JSON {name: [values]} grid instead of the default")
+    tune.add_argument(
+        "--stages",
+        default="3:0.1,6:0.2,11:0",
+        help="successive halving as meetings:keep,...; '11:0' evaluates every setting on all",
+    )
     tune.add_argument("--vectors")
     tune.add_argument("--json", action="store_true")
     tune.set_defaults(handler=command_tune)

@@ -8,19 +8,24 @@ from pathlib import Path
 from typing import Any, Literal
 
 from workers.align.assign import PathWeight
+from workers.align.gapped_dp import GapSettings
 from workers.align.scoring.similarity import ScoringParams
 from workers.align.scoring.vectors import TrainingSettings
 
-Aligner = Literal["dp", "diagonal"]
+Aligner = Literal["gapped", "dp", "diagonal"]
 
 
 @dataclass(frozen=True)
 class AlignmentParams:
     """Scoring, path search and abstention settings.
 
-    `transcript_decay` is the paper's hd (moves to the next transcript sentence), and
-    `report_decay` its vd (moves to the next report sentence); `power` is p. A turn is left
-    unaligned when it has fewer than `min_words` words or its support is below `min_support`.
+    `aligner` "dp" is the paper's path (dp.py): `transcript_decay` is its hd (moves to the
+    next transcript sentence), `report_decay` its vd (moves to the next report sentence),
+    `power` is p and `path_weight` the weight of equation 6. "gapped" is the path with gaps
+    (gapped_dp.py), driven by `match_offset`, `skip_gain` and `gap_open` on the raw
+    (preferably centred) similarity. "diagonal" is the paper's first-iteration baseline. After
+    the path, a turn is left unaligned when it has fewer than `min_words` words or its support
+    is below `min_support`.
     """
 
     scoring: ScoringParams = field(default_factory=ScoringParams)
@@ -32,6 +37,21 @@ class AlignmentParams:
     path_weight: PathWeight = "gain"
     min_support: float | None = None
     min_words: int = 0
+    match_offset: float = 0.35
+    skip_gain: float = 0.0
+    gap_open: float = 3.0
+
+    @property
+    def gaps(self) -> GapSettings:
+        return GapSettings(self.match_offset, self.skip_gain, self.gap_open)
+
+    @property
+    def evidence_level(self) -> float | None:
+        """The similarity a turn's support is judged against for confidence: the abstention
+        threshold, or for the gapped path the offset a matched sentence has to clear."""
+        if self.min_support is not None or self.aligner != "gapped":
+            return self.min_support
+        return self.match_offset
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

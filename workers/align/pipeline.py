@@ -17,6 +17,7 @@ from workers.align.assign import assign_segments, fill_unvisited, path_weights
 from workers.align.confidence import abstain, confidence, path_share, turn_support
 from workers.align.diagonal import diagonal_path
 from workers.align.dp import best_path
+from workers.align.gapped_dp import best_gapped_path, vote_segments
 from workers.align.layout import SentenceLayout, sentence_layout
 from workers.align.model import Meeting
 from workers.align.params import AlignmentParams
@@ -66,11 +67,19 @@ def path_outcome(
 ) -> PathOutcome:
     """Path search and equation 6 for a raw (transcript sentences, report sentences) matrix.
 
-    The path follows normalised scores; support (for abstention) is read on the raw ones.
+    The paper's path follows normalised scores, the gapped path the raw ones; support (for
+    abstention and confidence) is always read on the raw ones.
     """
     n_rows, n_cols = len(layout.transcript_sentences), len(layout.report_sentences)
     if scores.shape != (n_rows, n_cols):
         raise ValueError(f"scores {scores.shape} do not match the layout {(n_rows, n_cols)}")
+    if params.aligner == "gapped":
+        gapped = best_gapped_path(scores, params.gaps)
+        labels, share = vote_segments(
+            gapped, layout.turn_of_row, layout.segment_of_col, layout.n_turns
+        )
+        labels = fill_unvisited(labels)
+        return PathOutcome(labels, turn_support(scores, layout, labels), share)
     if params.aligner == "diagonal":
         path = diagonal_path(n_rows, n_cols)
         weights = path_weights(path, "count")
@@ -97,7 +106,7 @@ def decide(
     labels = abstain(outcome.labels, outcome.support, words, params.min_support, params.min_words)
     return AlignmentResult(
         labels=labels,
-        confidence=confidence(labels, outcome.support, outcome.share, words, params.min_support),
+        confidence=confidence(labels, outcome.support, outcome.share, words, params.evidence_level),
     )
 
 

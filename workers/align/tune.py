@@ -152,6 +152,17 @@ DEFAULT_STAGES = (
 )
 
 
+def parse_stages(text: str) -> tuple[Stage, ...]:
+    """'3:0.1,6:0.2,11:0' -> stages; the CLI's spelling of a halving schedule."""
+    stages = []
+    for part in text.split(","):
+        meetings, _, keep = part.partition(":")
+        stages.append(Stage(meetings=int(meetings), keep=float(keep or 0)))
+    if not stages or stages[-1].keep != 0:
+        raise ValueError(f"the last stage must keep everything it ranks (keep 0), got {text!r}")
+    return tuple(stages)
+
+
 def successive_halving(
     meetings: Sequence[Meeting],
     settings: Sequence[AlignmentParams],

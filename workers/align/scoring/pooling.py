@@ -42,12 +42,13 @@ def pool_sentences(
     return pooled
 
 
+def unit_rows(rows: np.ndarray) -> np.ndarray:
+    """Rows scaled to length 1 (float32); zero rows stay zero."""
+    rows = np.asarray(rows, dtype=np.float32)
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    return np.divide(rows, norms, out=np.zeros_like(rows), where=norms > 0)
+
+
 def cosine_matrix(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     """(n_left, n_right) float32 cosine; zero vectors score 0."""
-
-    def unit(rows: np.ndarray) -> np.ndarray:
-        rows = np.asarray(rows, dtype=np.float32)
-        norms = np.linalg.norm(rows, axis=1, keepdims=True)
-        return np.divide(rows, norms, out=np.zeros_like(rows), where=norms > 0)
-
-    return np.ascontiguousarray(unit(left) @ unit(right).T, dtype=np.float32)
+    return np.ascontiguousarray(unit_rows(left) @ unit_rows(right).T, dtype=np.float32)

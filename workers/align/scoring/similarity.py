@@ -12,7 +12,7 @@ from gensim.models import KeyedVectors
 
 from workers.align.scoring.lsa import lsa_vectors, tfidf
 from workers.align.scoring.normalise import Normalisation
-from workers.align.scoring.pooling import Pooling, cosine_matrix, pool_sentences
+from workers.align.scoring.pooling import Pooling, cosine_matrix, pool_sentences, unit_rows
 from workers.align.scoring.rouge import rouge_l, rouge_n
 from workers.align.scoring.tokens import (
     Vocabulary,
@@ -36,7 +36,14 @@ RougeVariant = Literal["1", "2", "l", "12"]
 
 @dataclass(frozen=True)
 class ScoringParams:
-    """How sentence pairs are scored; everything that changes the similarity matrix."""
+    """How sentence pairs are scored; everything that changes the similarity matrix.
+
+    `centre` (vector methods only) scores unit sentence vectors after removing the meeting's
+    mean window vector. Summed word vectors share a large common direction, so raw cosines
+    sit around 0.7 for unrelated sentences and that level drifts between meetings; centred,
+    unrelated text scores about 0 everywhere, which is what lets one gap threshold transfer
+    from the meetings it was tuned on to the others.
+    """
 
     method: Method = "embedding"
     window_size: int = 2
@@ -48,6 +55,7 @@ class ScoringParams:
     lsa_components: int = 100
     rouge_variant: RougeVariant = "12"
     normalisation: Normalisation = "none"
+    centre: bool = False
 
     def without_normalisation(self) -> ScoringParams:
         """The settings the raw matrix depends on (normalisation is applied afterwards)."""
@@ -73,6 +81,8 @@ def similarity_matrix(
         return np.zeros((n_rows, n_cols), dtype=np.float32)
     size, overlap = params.window_size, params.window_overlap
     if params.method == "rouge":
+        if params.centre:
+            raise ValueError("centre applies to vector methods (embedding, tfidf), not rouge")
         window_scores = _rouge_windows(transcript, report, vocabulary, params)
     else:
         counts = count_matrix(transcript + report, len(vocabulary))
@@ -87,10 +97,16 @@ def similarity_matrix(
             features = lsa_vectors(weighted, params.lsa_components).astype(np.float32)
         else:
             raise ValueError(f"unknown scoring method {params.method!r}")
-        window_scores = cosine_matrix(
-            aggregate(features[:n_rows], size, overlap, params.aggregation),
-            aggregate(features[n_rows:], size, overlap, params.aggregation),
-        )
+        if params.centre:
+            features = unit_rows(features)
+        transcript_windows = aggregate(features[:n_rows], size, overlap, params.aggregation)
+        report_windows = aggregate(features[n_rows:], size, overlap, params.aggregation)
+        del features
+        if params.centre:
+            common = np.concatenate([transcript_windows, report_windows]).mean(axis=0)
+            transcript_windows = transcript_windows - common
+            report_windows = report_windows - common
+        window_scores = cosine_matrix(transcript_windows, report_windows)
     scores = reduce_to_sentences(
         window_scores, (n_rows, size, overlap), (n_cols, size, overlap), params.reduction
     )
