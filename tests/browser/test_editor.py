@@ -227,3 +227,23 @@ def test_edits_made_offline_are_kept_and_saved_once_back_online(
     page.context.set_offline(False)
     wait_until_saved(page)
     assert stored_assignments(small_document, team.annotator)[3] == 1
+
+
+def test_unsaved_edits_survive_a_reload_while_the_server_cannot_take_them(
+    live_server, page, team, small_document
+):
+    sign_in(page, live_server)
+    open_editor(page, live_server, small_document)
+    page.route("**/annotation/", lambda route: route.abort())
+    go_to_turn(page, 3)
+    page.keyboard.press("Alt+ArrowDown")
+    expect(page.get_by_test_id("save-status")).to_contain_text("Offline")
+
+    page.unroute("**/annotation/")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.reload()
+    page.get_by_test_id("editor").wait_for()
+    expect(page.get_by_role("alert")).to_contain_text("Restored 1 unsaved change")
+    wait_until_saved(page)
+    expect_turn_assigned(page, 3, 1)
+    assert stored_assignments(small_document, team.annotator)[3] == 1

@@ -15,6 +15,7 @@ import { loadPosition, storePosition, type Draft } from "./draft";
 import { buildModel, findNext } from "./model";
 import { commandFor, type Command } from "./shortcuts";
 import { UNALIGNED, createEditorState, editorReducer, selection, type EditorAction } from "./state";
+import { changedTurns } from "./sync";
 import { useAutosave } from "./useAutosave";
 import { useLinkedScroll } from "./useLinkedScroll";
 
@@ -77,7 +78,13 @@ export function Editor({ payload, userId, draft }: EditorProps) {
   const [query, setQuery] = useState("");
   const [helpOpen, setHelpOpen] = useState(false);
   const [submitOpen, setSubmitOpen] = useState(false);
-  const [flash, setFlash] = useState<string | null>(null);
+  const [flash, setFlash] = useState<string | null>(() => {
+    if (restoredDraft?.version !== payload.annotation.version) return null;
+    const restored = changedTurns(payload.annotation.assignments, restoredDraft.assignments).length;
+    return restored > 0
+      ? `Restored ${restored} unsaved change${restored === 1 ? "" : "s"} kept in this browser; saving them now.`
+      : null;
+  });
 
   const act = useCallback(
     (action: EditorAction) => {
@@ -231,8 +238,6 @@ export function Editor({ payload, userId, draft }: EditorProps) {
       if (!command) return;
       const typing = target?.closest("input, textarea, select, [contenteditable='true']");
       if (typing && command !== "save" && command !== "submit") return;
-      // Buttons keep Enter and Space; the message bar's own buttons keep everything.
-      if (target?.closest(".message-bar") && command === "escape") return;
       event.preventDefault();
       run(command);
     };

@@ -56,7 +56,9 @@ export function useLinkedScroll(
         element.removeEventListener("scroll", onScroll);
       };
     });
-    // Edits move runs, so the follower is realigned after each one.
+    // Edits move runs, so the report is realigned on the turns after each one: the turns
+    // are what the annotator is working on, even when the edit was a click in the report.
+    leader.current = "turns";
     sync();
     return () => cleanups.forEach((cleanup) => cleanup());
   }, [assignments, enabled, segmentList, turnList]);
