@@ -2,16 +2,40 @@
 
 Each meeting is aligned with the shipped parameters tuned on the other fold only
 (workers/align/defaults), then metrics are micro-averaged per fold and over all 22 meetings.
+The baselines need no tuning: the diagonal path and TextTiling / C99 given the number of report
+segments, scored the same way.
 """
 
 from __future__ import annotations
 
 import json
 
+from workers.align.c99 import c99_labels
 from workers.align.corpus import load_public_meetings, meeting_ids
 from workers.align.folds import folds, shipped_defaults
-from workers.align.metrics import merge_subturns, micro_average, score_meeting
+from workers.align.metrics import MeetingScores, merge_subturns, micro_average, score_meeting
+from workers.align.model import Meeting
+from workers.align.params import AlignmentParams
 from workers.align.pipeline import align_meeting, corpus_vectors
+from workers.align.texttiling import texttiling_labels
+
+
+def _score(meeting: Meeting, labels) -> MeetingScores:
+    merged = merge_subturns(
+        [t.id for t in meeting.transcript.turns],
+        meeting.reference,
+        labels,
+        [t.word_count for t in meeting.transcript.turns],
+    )
+    return score_meeting(*merged)
+
+
+def _figures(scores: dict[str, MeetingScores], fold_a: list[str], fold_b: list[str]) -> dict:
+    return {
+        "fold_a": micro_average([scores[i] for i in fold_a]).as_dict(),
+        "fold_b": micro_average([scores[i] for i in fold_b]).as_dict(),
+        "all": micro_average(list(scores.values())).as_dict(),
+    }
 
 
 def main() -> dict:
@@ -20,21 +44,19 @@ def main() -> dict:
     fold_a, fold_b = folds(corpus)
     params = {m.id: shipped_defaults(m.id, corpus) for m in meetings}
     vectors = corpus_vectors(meetings, params[meetings[0].id].vectors)
-    scores = {}
-    for meeting in meetings:
-        result = align_meeting(meeting, params[meeting.id], vectors)
-        merged = merge_subturns(
-            [t.id for t in meeting.transcript.turns],
-            meeting.reference,
-            result.labels,
-            [t.word_count for t in meeting.transcript.turns],
-        )
-        scores[meeting.id] = score_meeting(*merged)
+    aligned = {m.id: _score(m, align_meeting(m, params[m.id], vectors).labels) for m in meetings}
+    diagonal = AlignmentParams(aligner="diagonal")
+    baselines = {
+        "diagonal": {m.id: _score(m, align_meeting(m, diagonal).labels) for m in meetings},
+        "texttiling": {m.id: _score(m, texttiling_labels(m)) for m in meetings},
+        "c99": {m.id: _score(m, c99_labels(m)) for m in meetings},
+    }
     return {
         "protocol": "two folds of 11 (sorted ids); each fold uses params tuned on the other",
-        "fold_a": micro_average([scores[i] for i in fold_a]).as_dict(),
-        "fold_b": micro_average([scores[i] for i in fold_b]).as_dict(),
-        "all": micro_average(list(scores.values())).as_dict(),
+        **_figures(aligned, fold_a, fold_b),
+        "baselines": {
+            name: _figures(scores, fold_a, fold_b)["all"] for name, scores in baselines.items()
+        },
     }
 
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from tqdm import tqdm
 
 from workers.align.corpus import load_public_meetings, meeting_ids
@@ -63,9 +64,27 @@ class _status:
         return None
 
 
+def _segmentation_result(meeting: Meeting, method: str) -> AlignmentResult:
+    """A linear-segmentation baseline; it has no notion of evidence, so confidence is 0."""
+    from workers.align.c99 import c99_labels
+    from workers.align.texttiling import texttiling_labels
+
+    labels = texttiling_labels(meeting) if method == "texttiling" else c99_labels(meeting)
+    return AlignmentResult(labels, np.zeros(len(labels)))
+
+
 def _align_all(args: argparse.Namespace) -> list[tuple[Meeting, AlignmentResult]]:
     meetings = _meetings(args)
-    params = _params_for(args)
+    if args.method in ("texttiling", "c99"):
+        return [
+            (meeting, _segmentation_result(meeting, args.method))
+            for meeting in tqdm(meetings, desc=args.method, unit="meeting", file=sys.stderr)
+        ]
+    if args.method == "diagonal":
+        diagonal = AlignmentParams(aligner="diagonal")
+        params = {meeting.id: diagonal for meeting in meetings}
+    else:
+        params = _params_for(args)
     vectors = _vectors(args, [params[m.id] for m in meetings])
     results = []
     for meeting in tqdm(meetings, desc="aligning", unit="meeting", file=sys.stderr):
@@ -197,6 +216,13 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--meetings", help="comma-separated meeting ids or id prefixes")
         sub.add_argument("--params", help="params file (default: shipped cross-fitted defaults)")
         sub.add_argument("--vectors", help="word2vec/fastText file instead of corpus-trained")
+        sub.add_argument(
+            "--method",
+            choices=["dp", "diagonal", "texttiling", "c99"],
+            default="dp",
+            help="dp: the aligner of --params or the shipped defaults; diagonal: the paper's "
+            "first iteration; texttiling/c99: segmentation baselines given the segment count",
+        )
         sub.add_argument("--json", action="store_true")
 
     align = commands.add_parser("align", help="write <out>/<meeting>.json alignments")
