@@ -112,8 +112,17 @@ def test_an_edit_that_breaks_the_order_is_offered_as_a_boundary_move(
         expect_turn_assigned(page, index, 0)
     page.keyboard.press("Control+Shift+Z")
     expect_turn_assigned(page, 1, 1)
+
+    # The boundary above segment 2's run (now turns 2-5) moves one turn at a time.
+    page.keyboard.press("Alt+Shift+ArrowDown")
+    expect_turn_assigned(page, 1, 0)
+    expect_focused_turn(page, 2)
+    page.keyboard.press("Alt+Shift+ArrowDown")
+    expect_turn_assigned(page, 2, 0)
+    page.keyboard.press("Alt+Shift+ArrowUp")
+    expect_turn_assigned(page, 2, 1)
     wait_until_saved(page)
-    assert stored_assignments(small_document, team.annotator)[:5] == [0, 1, 1, 1, 1]
+    assert stored_assignments(small_document, team.annotator)[:5] == [0, 0, 1, 1, 1]
 
 
 def test_two_windows_editing_at_once_lose_nothing(live_server, browser, team, small_document):
