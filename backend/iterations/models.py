@@ -1,21 +1,60 @@
+"""A bootstrap iteration (paper, section 4.1) and what closing it records.
+
+An iteration's status is derived, not stored: it follows from the lead's two actions (open,
+close) and from the two background jobs they start (the batch's pre-alignment, the tuning
+run on all gold so far). Storing it would need the workers to write back into this app when
+their jobs finish, and a missed write would leave a status that contradicts its own jobs.
+"""
+
 from django.conf import settings
 from django.db import models
 
 
-class Iteration(models.Model):
-    """One round of the bootstrap loop; deliberately thin until the bootstrap issue fills it
-    in. Documents point here to say which round they were pre-aligned and annotated in."""
+class IterationStatus(models.TextChoices):
+    OPEN = "open", "Open: pre-aligning the batch"
+    ANNOTATING = "annotating", "Annotating"
+    CLOSING = "closing", "Closing: tuning on the gold so far"
+    CLOSED = "closed", "Closed"
 
-    class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        CLOSED = "closed", "Closed"
+
+class Iteration(models.Model):
+    """One round of the loop: a batch of documents pre-aligned with `parameter_set`
+    (`parameters` keeps a copy, so the round stays explainable after the set is deleted),
+    corrected by annotators, then closed into accuracy records and a tuning run."""
+
+    Status = IterationStatus
 
     project = models.ForeignKey(
         "projects.Project", on_delete=models.CASCADE, related_name="iterations"
     )
     number = models.PositiveIntegerField()
     name = models.CharField(max_length=200, blank=True)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    parameter_set = models.ForeignKey(
+        "alignments.ParameterSet",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    parameters = models.JSONField(default=dict, blank=True)
+    pre_align_job = models.ForeignKey(
+        "jobs.Job", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    corpus_at_close = models.JSONField(
+        default=dict, blank=True, help_text="Gold and trusted automatic pairs when it closed."
+    )
+    promoted_parameter_set = models.ForeignKey(
+        "alignments.ParameterSet",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="What the lead promoted after this iteration's tuning.",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -29,3 +68,69 @@ class Iteration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.project} #{self.number}"
+
+    @property
+    def status(self) -> str:
+        from backend.jobs.models import Job
+
+        if self.closed_at is None:
+            job = self.pre_align_job
+            pre_aligned = job is not None and job.status == Job.Status.SUCCEEDED
+            return IterationStatus.ANNOTATING if pre_aligned else IterationStatus.OPEN
+        return IterationStatus.CLOSED
+
+
+class AccuracyRecord(models.Model):
+    """How good one document's pre-alignment was, written once when its iteration closes.
+
+    Human-evaluated accuracy is the paper's: the share of turns (or of their words) the
+    annotator left as pre-aligned. The automatic metrics score the same pre-alignment against
+    the gold with the benchmark's definitions. Label arrays are copies, because pre-alignments
+    are replaced when a document is pre-aligned again and annotations can be reopened.
+    """
+
+    iteration = models.ForeignKey(Iteration, on_delete=models.CASCADE, related_name="records")
+    document = models.ForeignKey(
+        "documents.Document", on_delete=models.CASCADE, related_name="accuracy_records"
+    )
+    annotator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    annotation = models.ForeignKey(
+        "alignments.Annotation",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    pre_alignment = models.ForeignKey(
+        "alignments.PreAlignment",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    pre_alignment_labels = models.JSONField()
+    gold_labels = models.JSONField()
+    turns = models.PositiveIntegerField()
+    words = models.PositiveIntegerField()
+    unchanged_turns = models.PositiveIntegerField()
+    unchanged_words = models.PositiveIntegerField()
+    human_turn_accuracy = models.FloatField(help_text="Percent of turns left unchanged.")
+    human_word_accuracy = models.FloatField(help_text="Percent of words in unchanged turns.")
+    segment_accuracy = models.FloatField(help_text="Percent, benchmark definition.")
+    word_accuracy = models.FloatField(help_text="Percent, benchmark definition.")
+    windowdiff = models.FloatField(help_text="Percent, benchmark definition.")
+    seconds_spent = models.PositiveIntegerField(default=0)
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["iteration", "document__name", "document_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["iteration", "document"], name="one_record_per_iteration_document"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"accuracy of {self.document_id} in iteration {self.iteration_id}"

@@ -1,0 +1,97 @@
+"""Which documents are gold, and the corpus counts leads follow as the loop goes on.
+
+A document is gold once the iteration it was corrected in has closed: closing is when the
+lead says the corrections are final, and what tuning then learns from.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+
+from backend.alignments.selectors import current_pre_alignment
+from backend.documents.models import Document
+from backend.iterations.models import AccuracyRecord
+from workers.align.model import UNALIGNED
+
+DEFAULT_TRUSTED_CONFIDENCE = 0.8
+"""A pre-aligned report segment counts as a trusted automatic pair when every turn assigned
+to it is at least this confident; a project overrides it with settings.trusted_confidence."""
+
+
+@dataclass(frozen=True)
+class CorpusCounts:
+    gold_documents: int
+    gold_pairs: int
+    automatic_documents: int
+    trusted_pairs: int
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "gold_documents": self.gold_documents,
+            "gold_pairs": self.gold_pairs,
+            "automatic_documents": self.automatic_documents,
+            "trusted_pairs": self.trusted_pairs,
+        }
+
+
+def gold_records(*, project_id: int) -> QuerySet[AccuracyRecord]:
+    """One record per gold document: the one of the latest closed iteration it was in."""
+    return (
+        AccuracyRecord.objects.filter(
+            iteration__project_id=project_id, iteration__closed_at__isnull=False
+        )
+        .order_by("document_id", "-iteration__number")
+        .select_related("document", "iteration")
+    )
+
+
+def gold_documents(*, project_id: int) -> list[Document]:
+    seen: dict[int, Document] = {}
+    for record in gold_records(project_id=project_id):
+        seen.setdefault(record.document_id, record.document)
+    return list(seen.values())
+
+
+def corpus_counts(*, project, trusted_confidence: float | None = None) -> CorpusCounts:
+    """Gold pairs are report segments that gold assigns at least one turn; trusted pairs are
+    the same among the other documents' current pre-alignments, when confident enough."""
+    threshold = (
+        trusted_confidence
+        if trusted_confidence is not None
+        else float(project.settings.get("trusted_confidence", DEFAULT_TRUSTED_CONFIDENCE))
+    )
+    gold_labels: dict[int, list[int]] = {}
+    for record in gold_records(project_id=project.pk):
+        gold_labels.setdefault(record.document_id, record.gold_labels)
+    automatic_documents, trusted = 0, 0
+    candidates = (
+        Document.objects.filter(project=project)
+        .exclude(pk__in=gold_labels)
+        .exclude(status__in=[Document.Status.IMPORTING, Document.Status.IMPORT_FAILED])
+        .only("pk", "project_id")
+    )
+    for document in candidates:
+        pre_alignment = current_pre_alignment(document=document)
+        if pre_alignment is None or not pre_alignment.confidences:
+            continue
+        automatic_documents += 1
+        trusted += trusted_pairs(pre_alignment.labels, pre_alignment.confidences, threshold)
+    return CorpusCounts(
+        gold_documents=len(gold_labels),
+        gold_pairs=sum(aligned_segments(labels) for labels in gold_labels.values()),
+        automatic_documents=automatic_documents,
+        trusted_pairs=trusted,
+    )
+
+
+def aligned_segments(labels: Sequence[int]) -> int:
+    return len({label for label in labels if label != UNALIGNED})
+
+
+def trusted_pairs(labels: Sequence[int], confidences: Sequence[float], threshold: float) -> int:
+    weakest: dict[int, float] = {}
+    for label, confidence in zip(labels, confidences, strict=True):
+        if label != UNALIGNED:
+            weakest[label] = min(weakest.get(label, 1.0), confidence)
+    return sum(1 for value in weakest.values() if value >= threshold)
