@@ -1,75 +1,161 @@
-"""Speed figures: the compiled kernel against the naive definition, and the whole corpus."""
+"""Speed and memory figures: the compiled kernels against their naive definitions, the whole
+corpus, a tuning grid, and the memory an alignment needs beyond its similarity matrix."""
 
 from __future__ import annotations
 
+import json
 import resource
 import time
+import tracemalloc
+from importlib import resources, util
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
 from workers.align.dp import forward
+from workers.align.gapped_dp import GapSettings, gapped_forward
 
 
-def _naive_forward_seconds(size: int) -> float:
-    from importlib import util
-    from pathlib import Path
-
-    reference = Path(__file__).resolve().parents[2] / "tests" / "align" / "reference_dp.py"
-    spec = util.spec_from_file_location("reference_dp", reference)
+def _reference_module(name: str) -> ModuleType:
+    reference = Path(__file__).resolve().parents[2] / "tests" / "align" / f"{name}.py"
+    spec = util.spec_from_file_location(name, reference)
     if spec is None or spec.loader is None:
         raise FileNotFoundError(reference)
     module = util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module
+
+
+def _naive_ns_per_pair(size: int) -> dict[str, float]:
     gains = np.random.default_rng(1).random((size, size), dtype=np.float32)
+    paper, gapped = _reference_module("reference_dp"), _reference_module("reference_gapped_dp")
     started = time.perf_counter()
-    module.naive_forward(gains, 0.0, 1e-4)
-    return time.perf_counter() - started
+    paper.naive_forward(gains, 0.0, 1e-4)
+    paper_seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    gapped.naive_gapped_path(gains, 0.35, -0.1, 3.0)
+    gapped_seconds = time.perf_counter() - started
+    return {"dp": paper_seconds / size**2 * 1e9, "gapped": gapped_seconds / size**2 * 1e9}
 
 
-def kernel_ns_per_pair(rows: int = 3300, cols: int = 4400, repeats: int = 3) -> float:
+def kernel_ns_per_pair(rows: int = 3300, cols: int = 4400, repeats: int = 5) -> dict[str, float]:
+    """Median wall time per cell of each forward kernel on a matrix the size of the largest
+    meeting (the machine is shared, so the median is the honest figure)."""
     gains = np.random.default_rng(0).random((rows, cols), dtype=np.float32)
-    forward(gains, 0.0, 1e-4)
-    best = np.inf
-    for _ in range(repeats):
-        started = time.perf_counter()
-        forward(gains, 0.0, 1e-4)
-        best = min(best, time.perf_counter() - started)
-    return best / gains.size * 1e9
+    runs = {
+        "dp": lambda: forward(gains, 0.0, 1e-4),
+        "gapped": lambda: gapped_forward(gains, GapSettings()),
+    }
+    figures = {}
+    for name, run in runs.items():
+        run()
+        times = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            run()
+            times.append(time.perf_counter() - started)
+        figures[name] = float(np.median(times)) / gains.size * 1e9
+    return figures
 
 
-def corpus_alignment_seconds() -> dict[str, Any]:
-    """Wall time to align all public_meetings with the shipped defaults (vectors pre-trained)."""
+def _corpus_setup():
     from workers.align.corpus import load_public_meetings, meeting_ids
     from workers.align.folds import shipped_defaults
-    from workers.align.pipeline import align_meeting, corpus_vectors
+    from workers.align.pipeline import corpus_vectors
 
     meetings = load_public_meetings()
     corpus = meeting_ids()
     params = {m.id: shipped_defaults(m.id, corpus) for m in meetings}
     vectors = corpus_vectors(meetings, next(iter(params.values())).vectors)
+    return meetings, params, vectors
+
+
+def corpus_alignment_seconds(repeats: int = 3) -> dict[str, Any]:
+    """Median wall time to align all public_meetings with the shipped defaults (vectors
+    pre-trained)."""
+    from workers.align.pipeline import align_meeting
+
+    meetings, params, vectors = _corpus_setup()
     align_meeting(meetings[0], params[meetings[0].id], vectors)
-    started = time.perf_counter()
-    pairs = 0
-    for meeting in meetings:
-        align_meeting(meeting, params[meeting.id], vectors)
-        rows = sum(len(t.sentences) for t in meeting.transcript.turns)
-        pairs += rows * sum(len(s.sentences) for s in meeting.report.segments)
-    return {"seconds": time.perf_counter() - started, "sentence_pairs": pairs}
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        for meeting in meetings:
+            align_meeting(meeting, params[meeting.id], vectors)
+        times.append(time.perf_counter() - started)
+    pairs = sum(
+        sum(len(t.sentences) for t in m.transcript.turns)
+        * sum(len(s.sentences) for s in m.report.segments)
+        for m in meetings
+    )
+    return {"seconds": float(np.median(times)), "sentence_pairs": pairs}
 
 
-def run_benchmarks(naive_size: int = 60) -> dict[str, Any]:
-    naive_seconds = _naive_forward_seconds(naive_size)
-    kernel = kernel_ns_per_pair()
-    corpus = corpus_alignment_seconds()
-    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    largest = 3331 * 4445 * 4
+def alignment_memory() -> dict[str, float]:
+    """Peak memory numpy allocates while aligning the largest meeting, over its similarity
+    matrix (float32): what a worker needs per meeting beyond the process itself."""
+    from workers.align.layout import sentence_layout
+    from workers.align.pipeline import align_meeting
+
+    meetings, params, vectors = _corpus_setup()
+    largest = max(
+        meetings,
+        key=lambda m: (
+            len(sentence_layout(m).transcript_sentences) * len(sentence_layout(m).report_sentences)
+        ),
+    )
+    layout = sentence_layout(largest)
+    matrix_bytes = len(layout.transcript_sentences) * len(layout.report_sentences) * 4
+    align_meeting(largest, params[largest.id], vectors)
+    tracemalloc.start()
+    align_meeting(largest, params[largest.id], vectors)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
     return {
-        "kernel_ns_per_pair": round(kernel, 2),
-        "naive_ns_per_pair": round(naive_seconds / naive_size**2 * 1e9, 1),
-        "speedup": round(naive_seconds / naive_size**2 * 1e9 / kernel, 1),
+        "largest_similarity_matrix_mib": matrix_bytes / 2**20,
+        "alignment_peak_mib": peak / 2**20,
+        "peak_over_matrix": peak / matrix_bytes,
+    }
+
+
+def tuning_seconds() -> dict[str, Any]:
+    """Every setting of the shipped grid on all 22 meetings (no halving), as one Celery slice."""
+    from workers.align.params import AlignmentParams
+    from workers.align.tune import evaluate_grid_slice, expand_grid
+
+    meetings, _, vectors = _corpus_setup()
+    grid_file = resources.files("workers.align") / "defaults" / "grid.json"
+    settings = expand_grid(AlignmentParams(), json.loads(grid_file.read_text()))
+    started = time.perf_counter()
+    evaluate_grid_slice(meetings, settings, vectors)
+    return {
+        "settings": len(settings),
+        "meetings": len(meetings),
+        "seconds": time.perf_counter() - started,
+    }
+
+
+def run_benchmarks(naive_size: int = 60, tuning: bool = True) -> dict[str, Any]:
+    naive = _naive_ns_per_pair(naive_size)
+    kernels = kernel_ns_per_pair()
+    corpus = corpus_alignment_seconds()
+    memory = alignment_memory()
+    figures: dict[str, Any] = {
+        "kernel_ns_per_pair": {name: round(value, 2) for name, value in kernels.items()},
+        "naive_ns_per_pair": {name: round(value, 1) for name, value in naive.items()},
+        "speedup": {name: round(naive[name] / kernels[name], 1) for name in kernels},
         "corpus_alignment_seconds": round(corpus["seconds"], 2),
         "corpus_sentence_pairs": corpus["sentence_pairs"],
-        "peak_memory_mib": round(peak_kib / 1024, 1),
-        "largest_similarity_matrix_mib": round(largest / 2**20, 1),
+        "largest_similarity_matrix_mib": round(memory["largest_similarity_matrix_mib"], 1),
+        "alignment_peak_mib": round(memory["alignment_peak_mib"], 1),
+        "alignment_peak_over_matrix": round(memory["peak_over_matrix"], 2),
     }
+    if tuning:
+        tune = tuning_seconds()
+        figures["tuning"] = {**tune, "seconds": round(tune["seconds"], 1)}
+    figures["process_peak_rss_mib"] = round(
+        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1
+    )
+    return figures

@@ -202,7 +202,7 @@ def command_tune(args: argparse.Namespace) -> int:
 def command_bench(args: argparse.Namespace) -> int:
     from workers.align.bench import run_benchmarks
 
-    figures = run_benchmarks(naive_size=args.naive_size)
+    figures = run_benchmarks(naive_size=args.naive_size, tuning=not args.no_tuning)
     print(json.dumps(figures, indent=2 if not args.json else None))
     return 0
 
@@ -251,6 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("bench", help="speed figures as JSON")
     bench.add_argument("--naive-size", type=int, default=60)
+    bench.add_argument("--no-tuning", action="store_true", help="skip the grid timing")
     bench.add_argument("--json", action="store_true")
     bench.set_defaults(handler=command_bench)
     return parser

@@ -69,11 +69,10 @@ def _gapped_forward_kernel(
         match_left = -np.inf
         gap_left = -np.inf
         direction_row = directions[i]
+        gain_row = gains[i]
         for j in range(n_cols):
             best = match_above[j]
             source = MATCH_FROM_PREVIOUS_TRANSCRIPT_SENTENCE
-            if i == 0 and j == 0:
-                source = MATCH_START
             if match_left > best:
                 best = match_left
                 source = MATCH_FROM_PREVIOUS_REPORT_SENTENCE
@@ -81,7 +80,7 @@ def _gapped_forward_kernel(
             if closing > best:
                 best = closing
                 source = MATCH_FROM_GAP
-            match_left = best + (np.float64(gains[i, j]) - match_offset)
+            match_left = best + (np.float64(gain_row[j]) - match_offset)
 
             gap = skip_gain + gap_above[j]
             gap_source = GAP_FROM_GAP
@@ -97,6 +96,10 @@ def _gapped_forward_kernel(
             match_above[j] = match_left
             gap_above[j] = gap_left
             direction_row[j] = source | (gap_source << GAP_SHIFT)
+        if i == 0:
+            # (0, 0) can only come from the virtual start: M = 0 there beats -inf on the left
+            # and -gap_open (<= 0) from the gap, and ties keep the first choice.
+            directions[0, 0] = MATCH_START | (directions[0, 0] & ~np.uint8(3))
     finals[0] = match_above[n_cols - 1]
     finals[1] = gap_above[n_cols - 1]
 
