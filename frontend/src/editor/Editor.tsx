@@ -1,23 +1,23 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import type { EditorPayload } from "../api/annotation";
-import { Link } from "../app/router";
 import { CheckNavigator } from "./CheckNavigator";
 import { ConflictDialog } from "./ConflictDialog";
+import { EditorHeader } from "./EditorHeader";
 import { EditorToolbar } from "./EditorToolbar";
 import { FindBar, type SearchHit } from "./FindBar";
 import { HelpDialog } from "./HelpDialog";
 import { MessageBar } from "./MessageBar";
 import { ReportPane, TranscriptPane } from "./panes";
-import { StatusIndicator } from "./StatusIndicator";
 import { SubmitDialog } from "./SubmitDialog";
 import type { VirtualListHandle } from "./VirtualList";
 import { loadPosition, storePosition, type Draft } from "./draft";
 import { buildModel, findNext } from "./model";
-import { commandFor, type Command } from "./shortcuts";
+import { editorActionFor, type Command } from "./shortcuts";
 import { UNALIGNED, createEditorState, editorReducer, selection, type EditorAction } from "./state";
 import { changedTurns } from "./sync";
 import { useAutosave } from "./useAutosave";
 import { useLinkedScroll } from "./useLinkedScroll";
+import { useShortcuts } from "./useShortcuts";
 
 interface EditorProps {
   payload: EditorPayload;
@@ -166,34 +166,13 @@ export function Editor({ payload, userId, draft }: EditorProps) {
 
   const run = useCallback(
     (command: Command) => {
+      const action = editorActionFor(command);
+      if (action) {
+        if (action.type === "moveFocus") lead("turns");
+        act(action);
+        return;
+      }
       switch (command) {
-        case "nextTurn":
-        case "previousTurn":
-        case "extendDown":
-        case "extendUp":
-          lead("turns");
-          act({
-            type: "moveFocus",
-            delta: command === "nextTurn" || command === "extendDown" ? 1 : -1,
-            extend: command === "extendDown" || command === "extendUp",
-          });
-          return;
-        case "assignAbove":
-          return act({ type: "assignAdjacent", direction: -1 });
-        case "assignBelow":
-          return act({ type: "assignAdjacent", direction: 1 });
-        case "boundaryUp":
-          return act({ type: "moveBoundary", direction: -1 });
-        case "boundaryDown":
-          return act({ type: "moveBoundary", direction: 1 });
-        case "markUnaligned":
-          return act({ type: "markUnaligned" });
-        case "resetToPreAlignment":
-          return act({ type: "resetToPreAlignment" });
-        case "undo":
-          return act({ type: "undo" });
-        case "redo":
-          return act({ type: "redo" });
         case "save":
           void autosave.saveNow();
           return;
@@ -229,21 +208,7 @@ export function Editor({ payload, userId, draft }: EditorProps) {
     [act, autosave, changedTurn, editable, goToMarked, lead, lowConfidenceTurn, state.focus],
   );
 
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.isComposing) return;
-      const target = event.target instanceof Element ? event.target : null;
-      if (target?.closest("dialog")) return;
-      const command = commandFor(event);
-      if (!command) return;
-      const typing = target?.closest("input, textarea, select, [contenteditable='true']");
-      if (typing && command !== "save" && command !== "submit") return;
-      event.preventDefault();
-      run(command);
-    };
-    window.addEventListener("keydown", onKeyDown);
-    return () => window.removeEventListener("keydown", onKeyDown);
-  }, [run]);
+  useShortcuts(run);
 
   useEffect(() => {
     // Lets tests and the performance measurement know the editor is usable.
@@ -256,33 +221,14 @@ export function Editor({ payload, userId, draft }: EditorProps) {
 
   return (
     <div className="editor" data-testid="editor" data-ready="true">
-      <header className="editor-header">
-        <Link href="/" className="back-link">
-          ← Documents
-        </Link>
-        <h1>{payload.document.name}</h1>
-        <StatusIndicator
-          status={autosave.status}
-          error={autosave.error}
-          submittedAt={autosave.submittedAt}
-        />
-        <p className="progress" aria-label="Progress">
-          {counts.changed} changed · {counts.unaligned} unaligned · {counts.lowConfidence} low
-          confidence
-        </p>
-        <button type="button" onClick={() => setHelpOpen(true)} aria-keyshortcuts="?">
-          Shortcuts
-        </button>
-        <button
-          type="button"
-          className="primary"
-          onClick={() => setSubmitOpen(true)}
-          disabled={!editable}
-          aria-keyshortcuts="Control+Enter"
-        >
-          {autosave.submittedAt ? "Submitted" : "Submit"}
-        </button>
-      </header>
+      <EditorHeader
+        name={payload.document.name}
+        save={autosave}
+        counts={counts}
+        editable={editable}
+        onHelp={() => setHelpOpen(true)}
+        onSubmit={() => setSubmitOpen(true)}
+      />
       <EditorToolbar
         state={state}
         editable={editable}

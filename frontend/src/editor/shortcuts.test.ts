@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { SHORTCUTS, commandFor, describeBinding, type KeyPress } from "./shortcuts";
+import {
+  SHORTCUTS,
+  commandFor,
+  describeBinding,
+  editorActionFor,
+  type KeyPress,
+} from "./shortcuts";
 
 function press(key: string, modifiers: Partial<Omit<KeyPress, "key">> = {}): KeyPress {
   return { key, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...modifiers };
@@ -56,5 +62,15 @@ describe("describeBinding", () => {
     expect(describeBinding({ key: "ArrowUp", alt: true }, false)).toBe("Alt + ↑");
     expect(describeBinding({ key: "?" }, false)).toBe("?");
     expect(describeBinding({ key: "N", shift: true }, false)).toBe("Shift + N");
+  });
+});
+
+describe("editorActionFor", () => {
+  it("turns editing commands into state actions and leaves the others to the page", () => {
+    expect(editorActionFor("extendUp")).toEqual({ type: "moveFocus", delta: -1, extend: true });
+    expect(editorActionFor("assignBelow")).toEqual({ type: "assignAdjacent", direction: 1 });
+    expect(editorActionFor("boundaryUp")).toEqual({ type: "moveBoundary", direction: -1 });
+    expect(editorActionFor("save")).toBeNull();
+    expect(editorActionFor("help")).toBeNull();
   });
 });

@@ -1,3 +1,5 @@
+import type { EditorAction } from "./state";
+
 /**
  * Every keyboard shortcut of the editor, in one table: the key handler reads it to decide what
  * a key press does and the help overlay reads it to list them, so the two cannot disagree.
@@ -188,4 +190,36 @@ export function describeBinding(binding: Binding, isMac: boolean): string {
     KEY_NAMES[binding.key] ?? (binding.key.length === 1 ? binding.key.toUpperCase() : binding.key),
   );
   return parts.join(" + ");
+}
+
+/** The state change a command makes, for the commands that act on the turns. */
+export function editorActionFor(command: Command): EditorAction | null {
+  switch (command) {
+    case "nextTurn":
+      return { type: "moveFocus", delta: 1 };
+    case "previousTurn":
+      return { type: "moveFocus", delta: -1 };
+    case "extendDown":
+      return { type: "moveFocus", delta: 1, extend: true };
+    case "extendUp":
+      return { type: "moveFocus", delta: -1, extend: true };
+    case "assignAbove":
+      return { type: "assignAdjacent", direction: -1 };
+    case "assignBelow":
+      return { type: "assignAdjacent", direction: 1 };
+    case "boundaryUp":
+      return { type: "moveBoundary", direction: -1 };
+    case "boundaryDown":
+      return { type: "moveBoundary", direction: 1 };
+    case "markUnaligned":
+      return { type: "markUnaligned" };
+    case "resetToPreAlignment":
+      return { type: "resetToPreAlignment" };
+    case "undo":
+      return { type: "undo" };
+    case "redo":
+      return { type: "redo" };
+    default:
+      return null;
+  }
 }

@@ -1,0 +1,25 @@
+import { useEffect } from "react";
+import { commandFor, type Command } from "./shortcuts";
+
+/**
+ * Runs the editor's shortcuts from anywhere on the page, except where keys mean something
+ * else: in text fields (only save and submit apply there) and in dialogs, which handle their
+ * own keys.
+ */
+export function useShortcuts(run: (command: Command) => void): void {
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.isComposing) return;
+      const target = event.target instanceof Element ? event.target : null;
+      if (target?.closest("dialog")) return;
+      const command = commandFor(event);
+      if (!command) return;
+      const typing = target?.closest("input, textarea, select, [contenteditable='true']");
+      if (typing && command !== "save" && command !== "submit") return;
+      event.preventDefault();
+      run(command);
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, [run]);
+}
