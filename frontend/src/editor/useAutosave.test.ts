@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { UNALIGNED } from "./state";
-import { toOperation } from "./useAutosave";
+import { ApiError } from "../api/client";
+import { describeSaveError, toOperation } from "./useAutosave";
 
 describe("toOperation", () => {
   it("sends runs to a segment as assign and unaligned runs as unalign", () => {
@@ -15,5 +16,14 @@ describe("toOperation", () => {
       first_turn: 5,
       last_turn: 5,
     });
+  });
+});
+
+describe("describeSaveError", () => {
+  it("tells a signed-out annotator that nothing is lost", () => {
+    expect(describeSaveError(new ApiError(403, "Forbidden", null))).toMatch(/signed out.*kept/);
+    expect(describeSaveError(new ApiError(400, "Turn 3 would break the order.", null))).toBe(
+      "Turn 3 would break the order.",
+    );
   });
 });

@@ -12,7 +12,7 @@ import {
   type AnnotationData,
   type Operation,
 } from "../api/annotation";
-import { NetworkError } from "../api/client";
+import { ApiError, NetworkError } from "../api/client";
 import { clearDraft, storeDraft } from "./draft";
 import { UNALIGNED } from "./state";
 import { diffRuns, rebase, sameAssignments, type AssignmentRun } from "./sync";
@@ -47,6 +47,13 @@ interface AutosaveOptions {
   replaceAssignments: (assignments: readonly number[]) => void;
 }
 
+export function describeSaveError(reason: unknown): string {
+  if (reason instanceof ApiError && (reason.status === 401 || reason.status === 403)) {
+    return "you are signed out. Sign in again in another tab; your changes are kept in this browser.";
+  }
+  return reason instanceof Error ? reason.message : String(reason);
+}
+
 export function toOperation(run: AssignmentRun): Operation {
   const turns = { first_turn: run.first, last_turn: run.last };
   return run.segment === UNALIGNED
@@ -71,7 +78,7 @@ export function useAutosave({
       : null,
   );
   const [submittedAt, setSubmittedAt] = useState<string | null>(saved.submitted_at);
-  const [lastSavedAt, setLastSavedAt] = useState<Date | null>(null);
+  const [retrying, setRetrying] = useState(false);
 
   const base = useRef<readonly number[]>(saved.assignments);
   const version = useRef(saved.version);
@@ -104,7 +111,6 @@ export function useAutosave({
         base.current = annotation.assignments;
         version.current = annotation.version;
         setError(null);
-        setLastSavedAt(new Date());
         if (sameAssignments(latest.current, annotation.assignments)) {
           clearDraft(documentId, userId);
           setStatus("saved");
@@ -129,7 +135,8 @@ export function useAutosave({
           setError(reason.message);
         } else {
           setStatus("error");
-          setError(reason instanceof Error ? reason.message : String(reason));
+          setError(describeSaveError(reason));
+          setRetrying(reason instanceof ApiError && reason.status >= 500);
         }
         return false;
       },
@@ -158,9 +165,11 @@ export function useAutosave({
     timer.current = window.setTimeout(() => void saveNow(), SAVE_DELAY_MS);
   }, [assignments, documentId, saveNow, userId]);
 
-  // Offline or failing: try again every few seconds, and at once when the network is back.
+  // Offline or the server failing: try again every few seconds, and at once when the
+  // network is back. A refusal (4xx) would only be refused again, so it waits for the next
+  // edit or an explicit save.
   useEffect(() => {
-    if (status !== "offline" && status !== "error") return;
+    if (status !== "offline" && !(status === "error" && retrying)) return;
     const retry = () => void saveNow();
     const interval = window.setInterval(retry, RETRY_DELAY_MS);
     window.addEventListener("online", retry);
@@ -168,7 +177,7 @@ export function useAutosave({
       window.clearInterval(interval);
       window.removeEventListener("online", retry);
     };
-  }, [saveNow, status]);
+  }, [retrying, saveNow, status]);
 
   useEffect(() => {
     const warn = (event: BeforeUnloadEvent) => {
@@ -236,7 +245,6 @@ export function useAutosave({
     error,
     conflict,
     submittedAt,
-    lastSavedAt,
     saveNow,
     keepMine,
     takeTheirs,
