@@ -256,3 +256,36 @@ def test_unsaved_edits_survive_a_reload_while_the_server_cannot_take_them(
     wait_until_saved(page)
     expect_turn_assigned(page, 3, 1)
     assert stored_assignments(small_document, team.annotator)[3] == 1
+
+
+def test_edits_kept_in_the_browser_meet_a_newer_version_as_a_conflict(
+    live_server, browser, team, small_document
+):
+    first = browser.new_context(viewport={"width": 1280, "height": 800})
+    second = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        stranded, elsewhere = first.new_page(), second.new_page()
+        for window in (stranded, elsewhere):
+            sign_in(window, live_server)
+            open_editor(window, live_server, small_document)
+        stranded.route("**/annotation/", lambda route: route.abort())
+        go_to_turn(stranded, 3)
+        stranded.keyboard.press("Alt+ArrowDown")
+        expect(stranded.get_by_test_id("save-status")).to_contain_text("Offline")
+
+        go_to_turn(elsewhere, 7)
+        elsewhere.keyboard.press("u")
+        wait_until_saved(elsewhere)
+
+        stranded.unroute("**/annotation/")
+        stranded.on("dialog", lambda dialog: dialog.accept())
+        stranded.reload()
+        conflict = stranded.get_by_role("dialog", name="This document was changed elsewhere")
+        expect(conflict).to_contain_text("It changed 1 turn; you have 1 unsaved change")
+        conflict.get_by_role("button", name="Keep mine").click()
+        wait_until_saved(stranded)
+        merged = stored_assignments(small_document, team.annotator)
+        assert (merged[3], merged[7]) == (1, UNALIGNED)
+    finally:
+        first.close()
+        second.close()

@@ -4,8 +4,9 @@
  */
 
 export interface Draft {
-  /** The server version the edits were made on. */
+  /** The server version the edits were made on, and its assignments. */
   version: number;
+  base: number[];
   assignments: number[];
 }
 
@@ -18,7 +19,12 @@ export function loadDraft(documentId: number, userId: number): Draft | null {
     const stored = window.localStorage.getItem(draftKey(documentId, userId));
     if (!stored) return null;
     const draft = JSON.parse(stored) as Draft;
-    return Number.isInteger(draft.version) && Array.isArray(draft.assignments) ? draft : null;
+    const valid =
+      Number.isInteger(draft.version) &&
+      Array.isArray(draft.base) &&
+      Array.isArray(draft.assignments) &&
+      draft.base.length === draft.assignments.length;
+    return valid ? draft : null;
   } catch {
     return null;
   }

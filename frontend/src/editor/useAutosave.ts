@@ -13,7 +13,7 @@ import {
   type Operation,
 } from "../api/annotation";
 import { ApiError, NetworkError } from "../api/client";
-import { clearDraft, storeDraft } from "./draft";
+import { clearDraft, storeDraft, type Draft } from "./draft";
 import { UNALIGNED } from "./state";
 import { diffRuns, rebase, sameAssignments, type AssignmentRun } from "./sync";
 import { useActiveTime } from "./useActiveTime";
@@ -42,7 +42,7 @@ interface AutosaveOptions {
   /** The server's state the editor opened on. */
   saved: AnnotationData;
   /** Edits from this browser that the server has not seen, made on `saved` or an older version. */
-  restoredDraft: { version: number; assignments: number[] } | null;
+  restoredDraft: Draft | null;
   assignments: readonly number[];
   replaceAssignments: (assignments: readonly number[]) => void;
 }
@@ -74,7 +74,7 @@ export function useAutosave({
   const [error, setError] = useState<string | null>(null);
   const [conflict, setConflict] = useState<Conflict | null>(() =>
     restoredDraft && restoredDraft.version !== saved.version
-      ? { theirs: saved, base: saved.assignments, mine: restoredDraft.assignments }
+      ? { theirs: saved, base: restoredDraft.base, mine: restoredDraft.assignments }
       : null,
   );
   const [submittedAt, setSubmittedAt] = useState<string | null>(saved.submitted_at);
@@ -117,6 +117,7 @@ export function useAutosave({
         } else {
           storeDraft(documentId, userId, {
             version: annotation.version,
+            base: annotation.assignments,
             assignments: [...latest.current],
           });
           setStatus("unsaved");
@@ -158,7 +159,11 @@ export function useAutosave({
       }
       return;
     }
-    storeDraft(documentId, userId, { version: version.current, assignments: [...assignments] });
+    storeDraft(documentId, userId, {
+      version: version.current,
+      base: [...base.current],
+      assignments: [...assignments],
+    });
     if (blocked.current) return;
     setStatus((current) => (current === "saving" || current === "offline" ? current : "unsaved"));
     window.clearTimeout(timer.current);
