@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "backend.documents",
     "backend.alignments",
     "backend.jobs",
+    "backend.exports",
 ]
 
 MIDDLEWARE = [

@@ -18,6 +18,7 @@ api_v1 = [
     path("", include("backend.iterations.urls")),
     path("", include("backend.jobs.urls")),
     path("", include("backend.audit.urls")),
+    path("", include("backend.exports.urls")),
 ]
 
 urlpatterns = [

@@ -6,6 +6,7 @@ they must be as invisible as ids that do not exist.
 """
 
 import io
+import json
 
 import pytest
 
@@ -22,6 +23,16 @@ def upload_body(world: World) -> dict:
     transcript = io.BytesIO(b"1\n00:00:01,000 --> 00:00:02,000\nbonjour a tous\n")
     transcript.name = "transcript.srt"
     return {"report": report, "transcript": [transcript]}
+
+
+def public_meetings_file(world: World) -> dict:
+    side = {
+        "doc": [{"id": "0_0_0", "text": "<nom> m. dupont </nom> <p> bonjour . </p>"}],
+        "ctm": [{"id": "0_0_0", "text": "bonjour", "aligned": "0_0_0"}],
+    }
+    file = io.BytesIO(json.dumps({"m1": {"initial": side, "final": side}}).encode())
+    file.name = "meetings.json"
+    return {"file": file}
 
 
 def one_edit(world: World) -> dict:
@@ -79,6 +90,16 @@ MATRIX = [
     ("read audit trail", "get", P + "/audit-events/", None, (200, 403, 403, 401, 200)),
     ("list own tokens", "get", "/api/v1/auth/tokens/", None, (200, 200, 200, 401, 200)),
     ("create token", "post", "/api/v1/auth/tokens/", {"name": "cli"}, (201, 201, 201, 401, 201)),
+    ("preview export", "get", P + "/exports/preview/", None, (200, 403, 403, 401, 200)),
+    ("export JSONL", "get", P + "/exports/pairs.jsonl", None, (200, 403, 403, 401, 200)),
+    ("export CSV", "get", P + "/exports/pairs.csv", None, (200, 403, 403, 401, 200)),
+    ("export parallel text", "get", P + "/exports/parallel.zip", None, (200, 403, 403, 401, 200)),
+    ("export Hugging Face dataset", "get", P + "/exports/huggingface.zip", None,
+     (200, 403, 403, 401, 200)),
+    ("export public_meetings JSON", "get", P + "/exports/public-meetings.json", None,
+     (200, 403, 403, 401, 200)),
+    ("import public_meetings JSON", "post", P + "/documents/public-meetings/",
+     public_meetings_file, (201, 403, 403, 401, 201)),
 ]  # fmt: skip
 
 CASES = [
@@ -105,7 +126,7 @@ def _url(template: str, world: World) -> str:
 @pytest.mark.parametrize(("method", "url", "body", "role", "expected"), CASES)
 def test_endpoint_answers_each_role(world, method, url, body, role, expected):
     data = body(world) if callable(body) else body
-    is_upload = isinstance(data, dict) and "report" in data
+    is_upload = isinstance(data, dict) and ("report" in data or "file" in data)
     response = getattr(world.client(role), method)(
         _url(url, world), data, format="multipart" if is_upload else "json"
     )

@@ -1,0 +1,151 @@
+"""A Hugging Face `datasets` folder: `train.jsonl`, `validation.jsonl`, `test.jsonl` (each
+record also names its split) and a dataset card, `README.md`, whose YAML header tells
+`datasets.load_dataset(<folder>)` the files, the splits and the features.
+
+The card is written last, so it states the pair counts the files actually hold; a split
+with no pair is left out of the card's configuration (its file stays, empty).
+"""
+
+import json
+from collections.abc import Iterator
+
+from backend.exports.formats.records import json_line
+from backend.exports.options import ExportOptions
+from backend.exports.selectors import export_records
+from backend.exports.split import SPLITS, Split
+
+FEATURES = (
+    ("id", "string"),
+    ("split", "string"),
+    ("meeting", "string"),
+    ("document_id", "int64"),
+    ("document_name", "string"),
+    ("iteration", "int64"),
+    ("origin", "string"),
+    ("confidence", "float64"),
+    ("segment_position", "int64"),
+    ("segment_key", "string"),
+    ("segment_speaker", "string"),
+    ("turn_positions", ["int64"]),
+    ("turn_keys", ["string"]),
+    ("turn_speakers", ["string"]),
+    ("start", "float64"),
+    ("end", "float64"),
+    ("source", "string"),
+    ("target", "string"),
+    ("source_words", "int64"),
+    ("source_sentences", "int64"),
+    ("target_words", "int64"),
+    ("target_sentences", "int64"),
+)
+
+FIELD_MEANINGS = (
+    ("id", "`<document id>-<segment position>`, unique in the export"),
+    ("split", "`train`, `validation` or `test`; every pair of a meeting has the same"),
+    ("meeting", "the meeting's stable key (the document's source, else `document-<id>`)"),
+    ("document_id, document_name", "the Tandem document"),
+    ("iteration", "number of the bootstrap iteration the document is in, or null"),
+    ("origin", "`gold` (human-corrected) or `automatic` (the aligner's pre-alignment)"),
+    ("confidence", "1.0 for gold; for automatic, the lowest confidence among its turns"),
+    ("segment_position, segment_key, segment_speaker", "the report segment"),
+    ("turn_positions, turn_keys, turn_speakers", "its transcript turns, in order"),
+    ("start, end", "seconds: first turn's start, last turn's end (null when unknown)"),
+    ("source", "the turns' texts, cleaned, joined by a space: the summarizer's input"),
+    ("target", "the report segment's text, cleaned: the summary"),
+    ("source_words ... target_sentences", "the lengths the filters read"),
+)
+
+
+def huggingface_members(*, project_id: int, options: ExportOptions, title: str, language: str):
+    counts: dict[Split, int] = {}
+    for split in SPLITS:
+        yield f"{split}.jsonl", _records(project_id, options, split, counts)
+    yield "README.md", _card(title, language, options, counts)
+
+
+def _records(
+    project_id: int, options: ExportOptions, split: Split, counts: dict
+) -> Iterator[bytes]:
+    counts[split] = 0
+    for record in export_records(project_id=project_id, options=options, splits=[split]):
+        counts[split] += 1
+        yield json_line(record)
+
+
+def _card(title: str, language: str, options: ExportOptions, counts: dict) -> Iterator[bytes]:
+    filled = [split for split in SPLITS if counts.get(split)]
+    header = [
+        "---",
+        f"pretty_name: {json.dumps(title, ensure_ascii=False)}",
+        "language:",
+        f"- {json.dumps(language)}",
+        "task_categories:",
+        "- summarization",
+        "configs:",
+        "- config_name: default",
+        "  data_files:",
+        *(f"  - split: {split}\n    path: {split}.jsonl" for split in filled),
+        "dataset_info:",
+        "  features:",
+        *(_feature(name, dtype) for name, dtype in FEATURES),
+        "---",
+    ]
+    body = [
+        f"# {title}",
+        "",
+        "Pairs of a meeting's automatic transcript (source) and the part of its written report",
+        "that covers the same speaker intervention (target), aligned with Tandem.",
+        "",
+        "| split | pairs |",
+        "|---|---|",
+        *(f"| {split} | {counts.get(split, 0)} |" for split in SPLITS),
+        "",
+        "## Fields",
+        "",
+        *(f"- `{name}`: {meaning}" for name, meaning in FIELD_MEANINGS),
+        "",
+        "## Filters",
+        "",
+        _filters_prose(options),
+        "",
+        "The export's options, to request the same bytes again:",
+        "",
+        "```json",
+        json.dumps(options.as_dict(), indent=2, sort_keys=True),
+        "```",
+        "",
+        'Load it with `datasets.load_dataset("<this folder>")`.',
+        "",
+    ]
+    yield "\n".join(header + body).encode()
+
+
+def _feature(name: str, dtype: str | list[str]) -> str:
+    if isinstance(dtype, list):
+        return f"  - name: {name}\n    sequence: {dtype[0]}"
+    return f"  - name: {name}\n    dtype: {dtype}"
+
+
+def _filters_prose(options: ExportOptions) -> str:
+    pairs = (
+        f"gold pairs and automatic pairs whose confidence is at least {options.min_confidence}"
+        if options.include_automatic
+        else "gold pairs only"
+    )
+    removed = [
+        what
+        for what, on in (
+            ("markup tags", options.remove_tags),
+            ("speaker names", options.remove_speaker_names),
+            ("headings", options.remove_headings),
+            ("`<unk>`", options.remove_unk),
+        )
+        if on
+    ]
+    return (
+        f"Kept: {pairs}, with {options.min_words} <= words <= {options.max_words} and "
+        f"{options.min_sentences} <= sentences <= {options.max_sentences} on both sides. "
+        f"Removed from the texts: {', '.join(removed) or 'nothing'}. Splits by meeting with "
+        f"seed {options.split_seed!r}: validation {options.valid_ratio}, test "
+        f"{options.test_ratio}, train the rest."
+    )

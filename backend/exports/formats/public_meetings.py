@@ -1,0 +1,112 @@
+"""A project in the layout of the public_meetings package: one JSON object mapping each
+meeting's key to `{"initial": side, "final": side}`, where a side is
+`{"doc": [{"id": "0_<i>_0", "text", "validated"}], "ctm": [{"id": "0_<j>_0", "text",
+"aligned", "validated"}]}` and `aligned` is a doc id or "" for an unaligned turn.
+
+- `initial` is the document's current pre-alignment (every turn unaligned when it has none).
+- `final` is its gold, present only when the document has one; its items are `validated`.
+- Extra keys, which public_meetings readers ignore, keep what the layout has no place for:
+  on items `key` (the reader's id), `speaker`, and on turns `start`, `end` and (initial
+  side) `confidence`; per meeting, `tandem` holds the document's name, source, iteration
+  and where its pre-alignment came from.
+
+`backend.exports.public_meetings_reader` reads this back (and the package's own data).
+"""
+
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from backend.exports.pairs import SegmentRow, TurnRow
+from backend.exports.selectors import DocumentDump, document_dumps
+from workers.align.model import UNALIGNED
+
+
+def public_meetings_pieces(*, project_id: int) -> Iterator[bytes]:
+    yield b"{"
+    for index, dump in enumerate(document_dumps(project_id=project_id)):
+        key = json.dumps(meeting_key(dump.head.source, dump.head.id), ensure_ascii=False)
+        entry = json.dumps(_entry(dump), ensure_ascii=False, sort_keys=True)
+        yield f"{',' if index else ''}{key}:{entry}".encode()
+    yield b"}\n"
+
+
+def meeting_key(source: str, document_id: int) -> str:
+    """The package's keys are bare meeting hashes: documents that came from it keep theirs."""
+    if source.startswith("public_meetings:"):
+        return source.removeprefix("public_meetings:")
+    return f"document-{document_id}"
+
+
+def doc_id(position: int) -> str:
+    return f"0_{position}_0"
+
+
+def _entry(dump: DocumentDump) -> dict[str, Any]:
+    pre_alignment = dump.pre_alignment
+    initial_labels = pre_alignment.labels if pre_alignment else [UNALIGNED] * len(dump.turns)
+    entry: dict[str, Any] = {
+        "initial": _side(
+            dump.segments,
+            dump.turns,
+            initial_labels,
+            confidences=pre_alignment.confidences if pre_alignment else [],
+            validated=False,
+        ),
+        "tandem": {
+            "name": dump.head.name,
+            "source": dump.head.source,
+            "iteration": dump.head.iteration,
+            "pre_alignment": _provenance(pre_alignment),
+        },
+    }
+    if dump.gold is not None:
+        entry["final"] = _side(dump.segments, dump.turns, dump.gold, confidences=[], validated=True)
+    return entry
+
+
+def _side(
+    segments: Sequence[SegmentRow],
+    turns: Sequence[TurnRow],
+    labels: Sequence[int],
+    *,
+    confidences: Sequence[float],
+    validated: bool,
+) -> dict[str, list[dict[str, Any]]]:
+    docs = [
+        {
+            "id": doc_id(segment.position),
+            "key": segment.key,
+            "text": segment.text,
+            "speaker": segment.speaker,
+            "validated": validated,
+        }
+        for segment in segments
+    ]
+    ctm = []
+    for index, (turn, label) in enumerate(zip(turns, labels, strict=True)):
+        item = {
+            "id": doc_id(turn.position),
+            "key": turn.key,
+            "text": turn.text,
+            "speaker": turn.speaker,
+            "start": turn.start,
+            "end": turn.end,
+            "aligned": doc_id(label) if label != UNALIGNED else "",
+            "validated": validated,
+        }
+        if confidences:
+            item["confidence"] = confidences[index]
+        ctm.append(item)
+    return {"doc": docs, "ctm": ctm}
+
+
+def _provenance(pre_alignment) -> dict[str, Any] | None:
+    if pre_alignment is None:
+        return None
+    parameter_set = pre_alignment.parameter_set
+    return {
+        "parameter_set": parameter_set.name if parameter_set else None,
+        "params": pre_alignment.params,
+        "engine_version": pre_alignment.engine_version,
+    }

@@ -1,0 +1,203 @@
+"""Reads for exports, one document at a time in document-id order, so that no format holds
+more than one document and every export of unchanged data comes out in the same order.
+
+Gold is a document's submitted annotation; when several annotators submitted one, the
+latest submission wins (it is the most recent human judgement). Automatic is the document's
+current pre-alignment (the promoted parameter set's, else the latest).
+"""
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from backend.alignments.models import Annotation, PreAlignment
+from backend.alignments.selectors import current_pre_alignment
+from backend.documents.models import Document, ReportSegment, TranscriptTurn
+from backend.exports.options import ExportOptions
+from backend.exports.pairs import FILTERS, AlignedDocument, SegmentRow, TurnRow, candidates
+from backend.exports.split import SPLITS, Split, split_of
+
+NOT_EXPORTABLE = (Document.Status.IMPORTING, Document.Status.IMPORT_FAILED)
+
+
+@dataclass(frozen=True)
+class DocumentHead:
+    id: int
+    name: str
+    source: str
+    iteration: int | None
+
+    @property
+    def meeting(self) -> str:
+        """The meeting's stable key: the document's source when it names one (e.g.
+        `public_meetings:<hash>`), else the document's id."""
+        if self.source and self.source != "upload":
+            return self.source
+        return f"document-{self.id}"
+
+
+def document_heads(*, project_id: int) -> list[DocumentHead]:
+    """Ids and names only: small even for a large project."""
+    rows = (
+        Document.objects.filter(project_id=project_id)
+        .exclude(status__in=NOT_EXPORTABLE)
+        .order_by("pk")
+        .values_list("pk", "name", "source", "iteration__number")
+    )
+    return [DocumentHead(*row) for row in rows]
+
+
+def gold_labels(*, document_id: int) -> list[int] | None:
+    return (
+        Annotation.objects.filter(document_id=document_id, submitted_at__isnull=False)
+        .order_by("-submitted_at", "-pk")
+        .values_list("assignments", flat=True)
+        .first()
+    )
+
+
+def automatic_alignment(*, document_id: int) -> PreAlignment | None:
+    return current_pre_alignment(document=Document(pk=document_id))
+
+
+def segment_rows(*, document_id: int) -> list[SegmentRow]:
+    rows = ReportSegment.objects.filter(document_id=document_id).order_by("position")
+    return [SegmentRow(*row) for row in rows.values_list("position", "key", "text", "speaker")]
+
+
+def turn_rows(*, document_id: int) -> list[TurnRow]:
+    """Without the per-word ASR timings, the largest column by far."""
+    rows = TranscriptTurn.objects.filter(document_id=document_id).order_by("position")
+    fields = ("position", "key", "text", "speaker", "start", "end")
+    return [TurnRow(*row) for row in rows.values_list(*fields)]
+
+
+def split_of_head(head: DocumentHead, options: ExportOptions) -> Split:
+    return split_of(
+        head.meeting,
+        seed=options.split_seed,
+        valid_ratio=options.valid_ratio,
+        test_ratio=options.test_ratio,
+    )
+
+
+def aligned_documents(
+    *, project_id: int, options: ExportOptions, splits: Sequence[Split] = SPLITS
+) -> Iterator[AlignedDocument]:
+    """Documents with gold, and, when automatic pairs are included, the others that have a
+    pre-alignment; only those whose meeting falls in `splits`."""
+    for head in document_heads(project_id=project_id):
+        split = split_of_head(head, options)
+        if split not in splits:
+            continue
+        labels = gold_labels(document_id=head.id)
+        origin, confidences = "gold", []
+        if labels is None:
+            pre_alignment = (
+                automatic_alignment(document_id=head.id) if options.include_automatic else None
+            )
+            if pre_alignment is None:
+                continue
+            origin, labels, confidences = (
+                "automatic",
+                pre_alignment.labels,
+                pre_alignment.confidences,
+            )
+        yield AlignedDocument(
+            id=head.id,
+            name=head.name,
+            meeting=head.meeting,
+            iteration=head.iteration,
+            split=split,
+            origin=origin,
+            labels=labels,
+            confidences=confidences,
+            segments=segment_rows(document_id=head.id),
+            turns=turn_rows(document_id=head.id),
+        )
+
+
+def export_records(
+    *, project_id: int, options: ExportOptions, splits: Sequence[Split] = SPLITS
+) -> Iterator[dict[str, Any]]:
+    """The pairs that pass every filter, as flat records (see `pairs.FIELDS`)."""
+    for document in aligned_documents(project_id=project_id, options=options, splits=splits):
+        for candidate in candidates(document, options):
+            if candidate.rejected_by is None:
+                yield candidate.record
+
+
+def export_preview(*, project_id: int, options: ExportOptions) -> dict[str, Any]:
+    """How many pairs each filter keeps, applied in order, and where the kept ones go."""
+    documents: Counter[str] = Counter()
+    found: Counter[str] = Counter()
+    removed: Counter[str] = Counter()
+    kept: Counter[str] = Counter()
+    split_pairs: Counter[str] = Counter()
+    split_meetings: dict[str, set[str]] = {split: set() for split in SPLITS}
+    for document in aligned_documents(project_id=project_id, options=options):
+        documents[document.origin] += 1
+        for candidate in candidates(document, options):
+            origin = candidate.record["origin"]
+            found[origin] += 1
+            if candidate.rejected_by is not None:
+                removed[candidate.rejected_by] += 1
+                continue
+            kept[origin] += 1
+            split_pairs[document.split] += 1
+            split_meetings[document.split].add(document.meeting)
+    remaining = found.total()
+    steps = []
+    for name in FILTERS:
+        remaining -= removed[name]
+        steps.append(
+            {
+                "filter": name,
+                "value": getattr(options, name),
+                "removed": removed[name],
+                "kept": remaining,
+            }
+        )
+    return {
+        "documents": {
+            "total": len(document_heads(project_id=project_id)),
+            "gold": documents["gold"],
+            "automatic": documents["automatic"],
+        },
+        "pairs_before_filters": {"total": found.total(), **_by_origin(found)},
+        "filters": steps,
+        "pairs": {"total": kept.total(), **_by_origin(kept)},
+        "splits": {
+            split: {"meetings": len(split_meetings[split]), "pairs": split_pairs[split]}
+            for split in SPLITS
+        },
+        "options": options.as_dict(),
+    }
+
+
+def _by_origin(counts: Counter[str]) -> dict[str, int]:
+    return {"gold": counts["gold"], "automatic": counts["automatic"]}
+
+
+@dataclass(frozen=True)
+class DocumentDump:
+    """Everything the public_meetings layout carries for one document."""
+
+    head: DocumentHead
+    segments: list[SegmentRow]
+    turns: list[TurnRow]
+    pre_alignment: PreAlignment | None
+    gold: list[int] | None
+
+
+def document_dumps(*, project_id: int) -> Iterator[DocumentDump]:
+    for head in document_heads(project_id=project_id):
+        pre_alignment = automatic_alignment(document_id=head.id)
+        yield DocumentDump(
+            head=head,
+            segments=segment_rows(document_id=head.id),
+            turns=turn_rows(document_id=head.id),
+            pre_alignment=pre_alignment,
+            gold=gold_labels(document_id=head.id),
+        )
