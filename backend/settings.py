@@ -50,6 +50,8 @@ INSTALLED_APPS = [
     "backend.documents",
     "backend.alignments",
     "backend.jobs",
+    "backend.vectors",
+    "backend.tuning",
     "backend.exports",
 ]
 
@@ -166,6 +168,9 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "control_folder": str(_BROKER_FOLDER / "control"),
         "processed_folder": str(_BROKER_FOLDER / "processed"),
         "store_processed": False,
+        # An idle worker looks for new messages this often (seconds): tuning sends a stage as
+        # dozens of short tasks, which a one-second poll would space out.
+        "polling_interval": 0.1,
     }
 else:
     # Redelivery of a task whose worker died waits this long: it must exceed the longest task.
@@ -178,6 +183,14 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "default"
+# Alignment, tuning and vectors keep a process busy for seconds to minutes: on their own queue,
+# imports and small tasks never wait behind them (a worker can consume one queue or both).
+CELERY_TASK_ROUTES = {
+    "workers.tasks.alignment.*": {"queue": "cpu"},
+    "workers.tasks.vectors.*": {"queue": "cpu"},
+    "workers.tasks.tuning.evaluate_slice": {"queue": "cpu"},
+    "workers.tasks.tuning.prepare": {"queue": "cpu"},
+}
 CELERY_TASK_TRACK_STARTED = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE

@@ -13,10 +13,34 @@ from backend.alignments.selectors import annotation_state, current_pre_alignment
 from backend.audit.services import record_event
 from backend.core.errors import Conflict, InvalidInput
 from backend.documents.models import Document
+from backend.documents.selectors import document_meeting
+from backend.jobs.models import Job
+from backend.jobs.services import (
+    job_begin,
+    job_create,
+    job_fail,
+    job_lock_if_running,
+    job_report_progress,
+    job_submit,
+    job_succeed,
+)
+from backend.vectors.services import vectors_for, vectors_load
+from backend.version import VERSION
 from workers.align.model import UNALIGNED
+from workers.align.params import AlignmentParams
+from workers.align.pipeline import align_meeting
 
 Action = Literal["assign", "unalign", "reset"]
 MAX_SECONDS_PER_WRITE = 24 * 3600
+PRE_ALIGN_TASK = "workers.tasks.alignment.pre_align"
+DIAGONAL_PARAMETER_SET = "diagonal baseline"
+ENGINE_VERSION = f"tandem {VERSION}"
+ALIGNABLE = [
+    Document.Status.IMPORTED,
+    Document.Status.PRE_ALIGNED,
+    Document.Status.IN_ANNOTATION,
+    Document.Status.SUBMITTED,
+]
 
 
 @dataclass(frozen=True)
@@ -74,6 +98,128 @@ def pre_alignment_record(
         status=Document.Status.PRE_ALIGNED
     )
     return pre_alignment
+
+
+def diagonal_parameter_set(project) -> ParameterSet:
+    """The paper's first-iteration aligner: no gold to tune on yet and no vectors needed."""
+    return parameter_set_get_or_create(
+        project=project,
+        name=DIAGONAL_PARAMETER_SET,
+        params=AlignmentParams(aligner="diagonal").to_dict(),
+        engine_version=ENGINE_VERSION,
+    )
+
+
+def alignment_params(parameter_set: ParameterSet) -> AlignmentParams:
+    try:
+        return AlignmentParams.from_dict(parameter_set.params)
+    except (TypeError, ValueError) as error:
+        raise InvalidInput(
+            f"Parameter set {parameter_set.name!r} is not an aligner configuration: {error}",
+            field="parameter_set",
+        ) from error
+
+
+def pre_align_start(*, actor, project, documents, parameter_set: ParameterSet) -> Job:
+    """Queue the pre-alignment of `documents` with `parameter_set` on the cpu queue."""
+    documents = list(documents)
+    if parameter_set.project_id != project.pk:
+        raise InvalidInput(
+            f"Project {project.pk} has no parameter set {parameter_set.pk}.", field="parameter_set"
+        )
+    alignment_params(parameter_set)
+    if not documents:
+        raise InvalidInput("There is no document to pre-align.", field="documents")
+    foreign = sorted(document.pk for document in documents if document.project_id != project.pk)
+    if foreign:
+        raise InvalidInput(f"Project {project.pk} has no documents {foreign}.", field="documents")
+    unready = sorted(document.pk for document in documents if document.status not in ALIGNABLE)
+    if unready:
+        raise InvalidInput(
+            f"Documents {unready} are not imported yet (or failed to import).", field="documents"
+        )
+    with transaction.atomic():
+        job = job_create(
+            kind=Job.Kind.PRE_ALIGN,
+            project=project,
+            document=documents[0] if len(documents) == 1 else None,
+            created_by=actor,
+            arguments={
+                "parameter_set": parameter_set.pk,
+                "documents": [document.pk for document in documents],
+            },
+        )
+        record_event(
+            actor=actor,
+            action="pre_alignment.start",
+            target=job,
+            project=project,
+            parameter_set=parameter_set.pk,
+            documents=len(documents),
+        )
+    return job_submit(job=job, task_name=PRE_ALIGN_TASK)
+
+
+def pre_align_run(*, job_id: int) -> None:
+    """The pre-alignment job's body. Each document is aligned outside any transaction and
+    stored in one, so a document is never half pre-aligned; a cancel stops the job between
+    documents. A redelivered job resumes: documents it already stored are not redone."""
+    job = job_begin(job_id=job_id)
+    if job is None:
+        return
+    parameter_set = ParameterSet.objects.filter(pk=job.arguments["parameter_set"]).first()
+    if parameter_set is None:
+        job_fail(job_id=job_id, error="The parameter set was deleted before the job ran.")
+        return
+    try:
+        params = alignment_params(parameter_set)
+    except InvalidInput as error:
+        job_fail(job_id=job_id, error=error.message)
+        return
+    vectors = None
+    if params.aligner != "diagonal" and params.scoring.method == "embedding":
+        job_report_progress(job_id=job_id, progress=0.0, message="loading word vectors")
+        vectors = vectors_load(
+            vectors_id=vectors_for(project_id=job.project_id, settings=params.vectors).pk
+        )
+    document_ids = job.arguments["documents"]
+    done, resumed = [], []
+    for position, document_id in enumerate(document_ids):
+        document = Document.objects.filter(pk=document_id).first()
+        if document is None:
+            continue
+        stored = PreAlignment.objects.filter(
+            document=document, parameter_set=parameter_set, computed_at__gte=job.started_at
+        ).first()
+        if stored is None:
+            result = align_meeting(document_meeting(document), params, vectors)
+            with transaction.atomic():
+                if job_lock_if_running(job_id=job_id) is None:
+                    return
+                stored = pre_alignment_record(
+                    document=document,
+                    parameter_set=parameter_set,
+                    labels=result.labels.tolist(),
+                    confidences=result.confidence.tolist(),
+                    params=params.to_dict(),
+                    engine_version=ENGINE_VERSION,
+                )
+        else:
+            resumed.append(document_id)
+        done.append(stored.pk)
+        job_report_progress(
+            job_id=job_id,
+            progress=(position + 1) / len(document_ids),
+            message=f"{position + 1} of {len(document_ids)} documents pre-aligned",
+        )
+    with transaction.atomic():
+        if job_lock_if_running(job_id=job_id) is None:
+            return
+        job_succeed(
+            job=job,
+            result={"pre_alignments": done, "resumed": resumed, "parameter_set": parameter_set.pk},
+            message=f"{len(done)} documents pre-aligned",
+        )
 
 
 @transaction.atomic

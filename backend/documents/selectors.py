@@ -1,7 +1,10 @@
+from collections.abc import Sequence
+
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from backend.core.errors import InvalidInput, NotFound
 from backend.documents.models import Document, ReportSegment, TranscriptTurn
+from workers.align.model import Meeting, Report, Segment, Transcript, Turn
 
 
 def document_list(
@@ -61,3 +64,55 @@ def _id(value: str, field: str = "assignee") -> int:
         return int(value)
     except ValueError as error:
         raise InvalidInput(f"{field} must be an id, got {value!r}.", field=field) from error
+
+
+def document_meeting(document: Document, reference=None) -> Meeting:
+    """The document as the alignment engine reads it. `reference` (a submitted Annotation, or
+    per-turn labels) becomes the meeting's reference labels, which tuning scores against.
+
+    The meeting id is `document:<pk>`, so tuning results name the document they came from.
+    Word timings are left out: the engine does not read them, and they are the bulk of a turn.
+    """
+    segments = tuple(
+        Segment(row["key"], row["text"], tuple(row["sentences"]), row["speaker"] or None, index)
+        for index, row in enumerate(
+            ReportSegment.objects.filter(document=document)
+            .order_by("position")
+            .values("key", "text", "sentences", "speaker")
+        )
+    )
+    turns = tuple(
+        Turn(
+            row["key"],
+            row["text"],
+            tuple(row["sentences"]),
+            row["speaker"] or None,
+            row["start"],
+            row["end"],
+            index,
+        )
+        for index, row in enumerate(
+            TranscriptTurn.objects.filter(document=document)
+            .order_by("position")
+            .values("key", "text", "sentences", "speaker", "start", "end")
+        )
+    )
+    labels = _reference_labels(reference, len(turns))
+    return Meeting(
+        id=f"document:{document.pk}",
+        report=Report(segments=segments, source=document.source or document.name),
+        transcript=Transcript(turns=turns, source=document.source or document.name),
+        reference=labels,
+        initial=None,
+    )
+
+
+def _reference_labels(reference, turn_count: int) -> tuple[int, ...] | None:
+    if reference is None:
+        return None
+    labels: Sequence[int] = getattr(reference, "assignments", reference)
+    if len(labels) != turn_count:
+        raise InvalidInput(
+            f"The reference has {len(labels)} labels for {turn_count} turns.", field="reference"
+        )
+    return tuple(int(label) for label in labels)

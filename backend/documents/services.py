@@ -3,6 +3,7 @@
 import json
 import logging
 from collections.abc import Iterable, Sequence
+from functools import partial
 
 from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
@@ -24,6 +25,7 @@ from backend.jobs.services import (
     job_succeed,
 )
 from backend.projects.models import Project
+from backend.vectors.services import vectors_refresh_soon
 from workers.align.model import ReaderError, Report, Transcript
 from workers.align.readers import read_report, read_transcript
 
@@ -164,6 +166,7 @@ def document_store_parsed(*, document: Document, report: Report, transcript: Tra
     document.status = Document.Status.IMPORTED
     document.import_error = ""
     document.save()
+    transaction.on_commit(partial(vectors_refresh_soon, project_id=document.project_id))
 
 
 @transaction.atomic

@@ -19,6 +19,7 @@ class JobOutputSerializer(serializers.Serializer):
     message = serializers.CharField()
     error = serializers.CharField()
     result = serializers.JSONField()
+    retries = serializers.IntegerField()
     document = serializers.IntegerField(source="document_id", allow_null=True)
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)

@@ -10,6 +10,9 @@ class Job(models.Model):
 
     class Kind(models.TextChoices):
         IMPORT_DOCUMENT = "import_document", "Import a document"
+        PRE_ALIGN = "pre_align", "Pre-align documents"
+        TRAIN_VECTORS = "train_vectors", "Train word vectors"
+        TUNE = "tune", "Tune the aligner"
 
     class Status(models.TextChoices):
         QUEUED = "queued", "Queued"
@@ -35,7 +38,13 @@ class Job(models.Model):
     progress = models.FloatField(default=0.0)
     message = models.CharField(max_length=200, blank=True)
     error = models.TextField(blank=True)
+    arguments = models.JSONField(
+        default=dict, blank=True, help_text="What the task works on (ids), set when created."
+    )
     result = models.JSONField(default=dict, blank=True)
+    retries = models.PositiveIntegerField(
+        default=0, help_text="Times the task was retried after a transient error."
+    )
     celery_task_id = models.CharField(max_length=64, default=uuid.uuid4, unique=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -1,9 +1,11 @@
 """Job life cycle: the web tier creates and enqueues, workers start, report and finish."""
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
@@ -18,16 +20,23 @@ logger = logging.getLogger(__name__)
 ENQUEUE_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
 
 
-def job_create(*, kind: str, project=None, document=None, created_by=None) -> Job:
-    return Job.objects.create(kind=kind, project=project, document=document, created_by=created_by)
+def job_create(*, kind: str, project=None, document=None, created_by=None, arguments=None) -> Job:
+    return Job.objects.create(
+        kind=kind,
+        project=project,
+        document=document,
+        created_by=created_by,
+        arguments=arguments or {},
+    )
 
 
-def job_enqueue(*, job: Job, task_name: str) -> None:
+def job_enqueue(*, job: Job, task_name: str, queue: str | None = None) -> None:
     """Send the task once the job row is committed, so a fast worker always finds it.
 
-    Tasks are named, not imported, so the web tier does not import worker modules; a fresh
-    connection per upload (rare) means a broker that went away is noticed, not hidden by a
-    pooled connection."""
+    Tasks are named, not imported, so the web tier does not import worker modules; the queue
+    comes from CELERY_TASK_ROUTES unless `queue` names one. A fresh connection per job (rare)
+    means a broker that went away is noticed, not hidden by a pooled connection."""
+    options = {"queue": queue} if queue else {}
     try:
         with celery_app.connection_for_write() as connection:
             celery_app.send_task(
@@ -37,14 +46,32 @@ def job_enqueue(*, job: Job, task_name: str) -> None:
                 connection=connection,
                 retry=True,
                 retry_policy=ENQUEUE_RETRY_POLICY,
+                **options,
             )
     except (OperationalError, OSError) as error:
         logger.warning("Cannot enqueue job %s: %s", job.pk, error)
         raise ServiceUnavailable(
-            "The task queue is unreachable, so nothing was imported; try again in a minute "
-            "or ask an administrator to check the broker.",
+            f"The task queue is unreachable, so nothing was done ({job.get_kind_display()} "
+            "did not start); try again in a minute or ask an administrator to check the "
+            "broker.",
             reason=str(error),
         ) from error
+
+
+def job_submit(
+    *, job: Job, task_name: str, undo: Callable[[], None] | None = None, queue: str | None = None
+) -> Job:
+    """Enqueue a committed job, or answer 503: the job stays behind as a failed record and
+    `undo` removes whatever was written for it, so a down broker leaves nothing half-done.
+    Every API that starts background work goes through here."""
+    try:
+        job_enqueue(job=job, task_name=task_name, queue=queue)
+    except ServiceUnavailable as error:
+        job_fail(job_id=job.pk, error=error.message)
+        if undo is not None:
+            undo()
+        raise
+    return job
 
 
 @transaction.atomic
@@ -63,6 +90,12 @@ def job_begin(*, job_id: int) -> Job | None:
 def job_report_progress(*, job_id: int, progress: float, message: str = "") -> None:
     Job.objects.filter(pk=job_id, status=Job.Status.RUNNING).update(
         progress=max(0.0, min(1.0, progress)), message=message[:200]
+    )
+
+
+def job_note_retry(*, job_id: int, error: str) -> None:
+    Job.objects.filter(pk=job_id).exclude(status__in=Job.FINISHED).update(
+        retries=F("retries") + 1, message=f"retrying after a transient error: {error}"[:200]
     )
 
 

@@ -1,5 +1,5 @@
 """Celery tasks; each module is imported here so that `autodiscover_tasks` registers it."""
 
-from workers.tasks import imports
+from workers.tasks import alignment, imports, tuning, vectors
 
-__all__ = ["imports"]
+__all__ = ["alignment", "imports", "tuning", "vectors"]

@@ -1,0 +1,409 @@
+"""Tuning runs: started by a lead (or by closing an iteration), carried out by workers.
+
+`tuning_start` validates and records the run and its candidates, then queues `prepare` (word
+vectors, then stage 0). Each stage is a Celery chord: its slices (`evaluate_slice`, cpu queue)
+run on any worker, and the chord's callback (`finish_stage`) merges them, keeps the best share
+and starts the next stage, or ranks everything and records the best candidate.
+"""
+
+import logging
+from typing import Any
+
+from celery import chord, signature
+from django.db import transaction
+from django.utils import timezone
+
+from backend.alignments.models import Annotation, ParameterSet
+from backend.alignments.services import ENGINE_VERSION, parameter_set_get_or_create
+from backend.audit.services import record_event
+from backend.core.errors import InvalidInput
+from backend.documents.models import Document
+from backend.documents.selectors import document_meeting
+from backend.jobs.models import Job
+from backend.jobs.services import (
+    job_begin,
+    job_create,
+    job_fail,
+    job_lock_if_running,
+    job_report_progress,
+    job_submit,
+    job_succeed,
+)
+from backend.projects.models import Project
+from backend.tuning import plan
+from backend.tuning.models import TuningCandidate, TuningRun, TuningSlice
+from backend.vectors.services import vectors_for, vectors_load
+from workers.align import tune
+from workers.align.params import AlignmentParams
+from workers.celery import app as celery_app
+
+logger = logging.getLogger(__name__)
+
+PREPARE_TASK = "workers.tasks.tuning.prepare"
+SLICE_TASK = "workers.tasks.tuning.evaluate_slice"
+FINISH_STAGE_TASK = "workers.tasks.tuning.finish_stage"
+
+
+def tuning_start(
+    *,
+    actor,
+    project: Project,
+    gold_documents,
+    grid: dict[str, list[Any]] | None = None,
+    stages: list[dict[str, Any]] | None = None,
+) -> TuningRun:
+    """Validate, record the run with one candidate per grid setting, queue it (503 when the
+    broker is down, and then no run is left behind). Gold is each document's latest submitted
+    annotation; documents are evaluated in the order given."""
+    gold = _gold(project, list(gold_documents))
+    grid = plan.default_grid() if grid is None else grid
+    base = AlignmentParams()
+    settings = _expand(base, grid)
+    stages = plan.default_stages(len(gold)) if stages is None else _checked_stages(stages)
+    gold_ids = [item["document"] for item in gold]
+    with transaction.atomic():
+        job = job_create(kind=Job.Kind.TUNE, project=project, created_by=actor)
+        run = TuningRun.objects.create(
+            project=project,
+            job=job,
+            gold_documents=gold,
+            base_params=base.to_dict(),
+            grid=grid,
+            stages=stages,
+            settings_count=len(settings),
+            planned_evaluations=plan.planned_evaluations(stages, len(settings), gold_ids),
+            created_by=actor,
+        )
+        TuningCandidate.objects.bulk_create(
+            TuningCandidate(run=run, index=index, params=params.to_dict())
+            for index, params in enumerate(settings)
+        )
+        job.arguments = {"tuning_run": run.pk}
+        job.save(update_fields=["arguments"])
+        record_event(
+            actor=actor,
+            action="tuning.start",
+            target=run,
+            project=project,
+            gold_documents=gold_ids,
+            settings=len(settings),
+        )
+    job_submit(
+        job=job, task_name=PREPARE_TASK, undo=lambda: TuningRun.objects.filter(pk=run.pk).delete()
+    )
+    return run
+
+
+def tuning_candidate_parameter_set(*, actor, candidate: TuningCandidate) -> ParameterSet:
+    """A parameter set with the candidate's settings, which a lead can then promote."""
+    run = candidate.run
+    label = f"rank {candidate.rank}" if candidate.rank else f"setting {candidate.index}"
+    with transaction.atomic():
+        parameter_set = parameter_set_get_or_create(
+            project=run.project,
+            name=f"tuning run {run.pk}, {label}",
+            params=candidate.params,
+            engine_version=ENGINE_VERSION,
+            actor=actor,
+        )
+        record_event(
+            actor=actor,
+            action="tuning.candidate_to_parameter_set",
+            target=parameter_set,
+            project=run.project,
+            tuning_run=run.pk,
+            candidate=candidate.pk,
+        )
+    return parameter_set
+
+
+def tuning_prepare_run(*, job_id: int) -> None:
+    """Word vectors for the run (trained now if the project's are stale), then stage 0.
+    Running it again relaunches the stage under way, which slices and stages tolerate."""
+    job = job_begin(job_id=job_id)
+    if job is None:
+        return
+    run = TuningRun.objects.get(job=job)
+    if run.word_vectors_id is None and _needs_vectors(run):
+        job_report_progress(job_id=job_id, progress=0.0, message="training word vectors")
+        vectors = vectors_for(project_id=run.project_id, settings=_base(run).vectors)
+        TuningRun.objects.filter(pk=run.pk).update(word_vectors=vectors)
+        run.word_vectors = vectors
+    _launch_stage(run, run.stage)
+
+
+def tuning_evaluate_slice(*, slice_id: int) -> None:
+    """Score a slice's candidates on its gold documents; results written once, in one
+    transaction. A slice of a cancelled or failed run does nothing."""
+    work = TuningSlice.objects.select_related("run__job").filter(pk=slice_id).first()
+    if work is None or work.results is not None or work.run.job.status != Job.Status.RUNNING:
+        return
+    run = work.run
+    params_of = _candidate_params(run, work.candidates)
+    vectors = vectors_load(vectors_id=run.word_vectors_id) if run.word_vectors_id else None
+    results = tune.evaluate_grid_slice(
+        [_gold_meeting(run, document_id) for document_id in work.documents],
+        list(params_of.values()),
+        vectors,
+    )
+    index_of = {params: index for index, params in params_of.items()}
+    with transaction.atomic():
+        locked = TuningSlice.objects.select_for_update().get(pk=slice_id)
+        if locked.results is not None:
+            return
+        locked.results = plan.encode_results(results, index_of)
+        locked.finished_at = timezone.now()
+        locked.save(update_fields=["results", "finished_at"])
+    _report_progress(run)
+
+
+def tuning_finish_stage(*, run_id: int, stage: int) -> None:
+    """The chord's callback: merge the stage, then start the next one or finish the run.
+    A duplicate callback, or one for a stopped run, changes nothing; a slice that has no
+    results yet (its task is still being redelivered) is launched again."""
+    with transaction.atomic():
+        run = TuningRun.objects.select_for_update().get(pk=run_id)
+        job = job_lock_if_running(job_id=run.job_id)
+        if job is None or run.stage != stage:
+            return
+        slices = list(run.slices.filter(stage=stage))
+        unfinished = [work.pk for work in slices if work.results is None]
+        if unfinished:
+            transaction.on_commit(lambda: _send_chord(run.pk, stage, unfinished))
+            return
+        ranked = _rank_stage(run, stage)
+        if stage + 1 < len(run.stages):
+            keep = plan.survivors_count(len(ranked), run.stages[stage]["keep"])
+            survivors = [index for index, _ in ranked[:keep]]
+            run.candidates.filter(index__in=survivors).update(stage=stage + 1)
+            run.stage = stage + 1
+            run.save(update_fields=["stage"])
+            transaction.on_commit(lambda: _launch_stage(run, stage + 1))
+            return
+        _finish(run, job, ranked)
+
+
+def _finish(run: TuningRun, job: Job, ranked: list[tuple[int, tune.SettingResult]]) -> None:
+    by_index = {candidate.index: candidate for candidate in run.candidates.all()}
+    order = [index for index, _ in ranked]
+    dropped = sorted(
+        (candidate for candidate in by_index.values() if candidate.index not in set(order)),
+        key=lambda candidate: (-candidate.stage, -(candidate.objective or 0.0), candidate.index),
+    )
+    order += [candidate.index for candidate in dropped]
+    for position, index in enumerate(order, start=1):
+        by_index[index].rank = position
+    TuningCandidate.objects.bulk_update(by_index.values(), ["rank"], batch_size=500)
+    best = by_index[order[0]]
+    run.best = best
+    run.finished_at = timezone.now()
+    run.save(update_fields=["best", "finished_at"])
+    job_succeed(
+        job=job,
+        result={
+            "tuning_run": run.pk,
+            "best_candidate": best.pk,
+            "params": best.params,
+            "segment_accuracy": best.segment_accuracy,
+            "word_accuracy": best.word_accuracy,
+            "window_diff": best.window_diff,
+            "objective": best.objective,
+            "documents": best.documents_evaluated,
+        },
+        message=f"best of {run.settings_count} settings found",
+    )
+
+
+def _rank_stage(run: TuningRun, stage: int) -> list[tuple[int, tune.SettingResult]]:
+    """Every result so far of the stage's candidates, merged and ranked; their scores are
+    saved on the candidates."""
+    candidates = {c.index: c for c in run.candidates.filter(stage__gte=stage)}
+    params_of = {index: AlignmentParams.from_dict(c.params) for index, c in candidates.items()}
+    index_of = {params: index for index, params in params_of.items()}
+    slices = [
+        plan.decode_results(results, params_of)
+        for results in run.slices.filter(stage__lte=stage)
+        .order_by("stage", "index")
+        .values_list("results", flat=True)
+    ]
+    ranked = plan.rank(slices, index_of)
+    for result in ranked:
+        summary, candidate = result.summary, candidates[index_of[result.params]]
+        candidate.documents_evaluated = len(result.per_meeting)
+        candidate.segment_accuracy = summary.segment_accuracy
+        candidate.word_accuracy = summary.word_accuracy
+        candidate.window_diff = summary.windowdiff
+        candidate.objective = tune.objective(summary)
+    TuningCandidate.objects.bulk_update(
+        candidates.values(),
+        ["documents_evaluated", "segment_accuracy", "word_accuracy", "window_diff", "objective"],
+        batch_size=500,
+    )
+    return [(index_of[result.params], result) for result in ranked]
+
+
+def _launch_stage(run: TuningRun, stage: int) -> None:
+    """Record the stage's slices (once) and send them as a chord; a stage with no new
+    documents goes straight to its merge."""
+    documents = plan.stage_documents(run.stages, stage, run.gold_document_ids)
+    params_of = _candidate_params(run, None, stage=stage)
+    for index, (slice_documents, candidates) in enumerate(plan.cut_stage(documents, params_of)):
+        TuningSlice.objects.get_or_create(
+            run=run,
+            stage=stage,
+            index=index,
+            defaults={"documents": slice_documents, "candidates": candidates},
+        )
+    pending = list(
+        run.slices.filter(stage=stage, results__isnull=True).values_list("pk", flat=True)
+    )
+    job_report_progress(
+        job_id=run.job_id,
+        progress=_progress(run),
+        message=f"stage {stage + 1} of {len(run.stages)}: {len(params_of)} settings",
+    )
+    if pending:
+        _send_chord(run.pk, stage, pending)
+    else:
+        tuning_finish_stage(run_id=run.pk, stage=stage)
+
+
+def _send_chord(run_id: int, stage: int, slice_ids: list[int]) -> None:
+    try:
+        header = [
+            signature(SLICE_TASK, args=(slice_id,), immutable=True, app=celery_app)
+            for slice_id in slice_ids
+        ]
+        callback = signature(
+            FINISH_STAGE_TASK, args=(run_id, stage), immutable=True, app=celery_app
+        )
+        chord(header)(callback)
+    except Exception as error:
+        logger.exception("Cannot queue stage %s of tuning run %s", stage, run_id)
+        run = TuningRun.objects.get(pk=run_id)
+        job_fail(job_id=run.job_id, error=f"Cannot queue stage {stage + 1}: {error}")
+        raise
+
+
+def _report_progress(run: TuningRun) -> None:
+    stage = TuningRun.objects.values_list("stage", flat=True).get(pk=run.pk)
+    job_report_progress(
+        job_id=run.job_id,
+        progress=_progress(run),
+        message=f"stage {stage + 1} of {len(run.stages)}",
+    )
+
+
+def _progress(run: TuningRun) -> float:
+    done = sum(
+        len(documents) * len(candidates)
+        for documents, candidates in run.slices.filter(results__isnull=False).values_list(
+            "documents", "candidates"
+        )
+    )
+    return min(0.99, done / run.planned_evaluations) if run.planned_evaluations else 0.0
+
+
+def _candidate_params(
+    run: TuningRun, indices: list[int] | None, stage: int | None = None
+) -> dict[int, AlignmentParams]:
+    candidates = run.candidates.order_by("index")
+    if indices is not None:
+        candidates = candidates.filter(index__in=indices)
+    if stage is not None:
+        candidates = candidates.filter(stage__gte=stage)
+    return {
+        index: AlignmentParams.from_dict(params)
+        for index, params in candidates.values_list("index", "params")
+    }
+
+
+def _gold_meeting(run: TuningRun, document_id: int):
+    annotation_id = next(
+        gold["annotation"] for gold in run.gold_documents if gold["document"] == document_id
+    )
+    annotation = Annotation.objects.get(pk=annotation_id)
+    return document_meeting(Document.objects.get(pk=document_id), reference=annotation)
+
+
+def _base(run: TuningRun) -> AlignmentParams:
+    return AlignmentParams.from_dict(run.base_params)
+
+
+def _needs_vectors(run: TuningRun) -> bool:
+    return any(
+        params.aligner != "diagonal" and params.scoring.method == "embedding"
+        for params in _candidate_params(run, None).values()
+    )
+
+
+def _gold(project: Project, documents: list[Document]) -> list[dict[str, int]]:
+    if not documents:
+        raise InvalidInput("Tuning needs at least one gold document.", field="gold_documents")
+    seen: set[int] = set()
+    gold = []
+    for document in documents:
+        if document.project_id != project.pk:
+            raise InvalidInput(
+                f"Project {project.pk} has no document {document.pk}.", field="gold_documents"
+            )
+        if document.pk in seen:
+            continue
+        seen.add(document.pk)
+        annotation = (
+            Annotation.objects.filter(document=document, submitted_at__isnull=False)
+            .order_by("-submitted_at", "-id")
+            .first()
+        )
+        if annotation is None:
+            raise InvalidInput(
+                f"Document {document.pk} ({document.name}) has no submitted annotation to tune on.",
+                field="gold_documents",
+            )
+        gold.append({"document": document.pk, "annotation": annotation.pk})
+    return gold
+
+
+def _expand(base: AlignmentParams, grid: Any) -> list[AlignmentParams]:
+    if not isinstance(grid, dict) or not grid:
+        raise InvalidInput("The grid must map parameter names to lists of values.", field="grid")
+    for name, values in grid.items():
+        if not isinstance(values, list) or not values:
+            raise InvalidInput(f"Grid entry {name!r} must be a non-empty list.", field="grid")
+    try:
+        settings = tune.expand_grid(base, grid)
+        for params in settings:
+            AlignmentParams.from_dict(params.to_dict())
+    except (TypeError, ValueError) as error:
+        raise InvalidInput(
+            f"The grid is not valid for the aligner: {error}", field="grid"
+        ) from error
+    if len(settings) > plan.MAX_SETTINGS:
+        raise InvalidInput(
+            f"The grid has {len(settings)} settings; at most {plan.MAX_SETTINGS} are allowed.",
+            field="grid",
+        )
+    if len({params.vectors for params in settings}) > 1:
+        raise InvalidInput(
+            "A tuning run trains one set of word vectors: the grid must not vary vectors__*.",
+            field="grid",
+        )
+    return settings
+
+
+def _checked_stages(stages: Any) -> list[dict[str, Any]]:
+    problem = "Stages must be a list of {documents: n >= 1, keep: share in [0, 1)}"
+    if not isinstance(stages, list) or not stages:
+        raise InvalidInput(f"{problem}.", field="stages")
+    checked = []
+    for stage in stages:
+        try:
+            documents, keep = int(stage["documents"]), float(stage["keep"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise InvalidInput(f"{problem}; got {stage!r}.", field="stages") from error
+        if documents < 1 or not 0 <= keep < 1:
+            raise InvalidInput(f"{problem}; got {stage!r}.", field="stages")
+        checked.append({"documents": documents, "keep": keep})
+    if checked[-1]["keep"] != 0:
+        raise InvalidInput("The last stage must keep 0: it ranks, it does not cut.", field="stages")
+    return checked

@@ -1,0 +1,41 @@
+"""Word vectors trained on a project's own texts, stored in the database.
+
+The database, not Django's file storage: workers on other machines share only PostgreSQL and
+Redis with the web server, while the default storage is a folder on one machine. A project's
+vectors are a few megabytes (17k words x 100 floats for the 22 public_meetings meetings), and a
+worker loads them once per version and keeps them in memory.
+"""
+
+from django.db import models
+
+
+class WordVectors(models.Model):
+    """One training of gensim's Word2Vec on every sentence of a project's documents.
+
+    `training_key` is the engine's hash of the sentences and settings: the same texts and
+    settings give the same key and, training being deterministic, the same vectors.
+    `data` is an .npz archive of the vocabulary and the vector matrix (no pickle).
+    """
+
+    project = models.ForeignKey(
+        "projects.Project", on_delete=models.CASCADE, related_name="word_vectors"
+    )
+    training_key = models.CharField(max_length=64)
+    settings = models.JSONField(help_text="The engine's TrainingSettings.")
+    document_count = models.PositiveIntegerField()
+    sentence_count = models.PositiveIntegerField()
+    vocabulary_size = models.PositiveIntegerField()
+    dimensions = models.PositiveIntegerField()
+    data = models.BinaryField()
+    trained_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["project", "-trained_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["project", "training_key"], name="one_word_vectors_per_training_key"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"word vectors {self.training_key[:8]} of project {self.project_id}"

@@ -1,0 +1,42 @@
+"""What every job-running task shares: retries with backoff for transient errors, and a job
+that ends failed, with the error, when the task gives up.
+
+Permanent errors (a bad file, an invalid parameter set) never reach here: services fail their
+job with a clear message and return, so the task does not retry what cannot succeed.
+"""
+
+from typing import Any
+
+from celery import Task
+from django.db import InterfaceError
+from django.db import OperationalError as DatabaseOperationalError
+from kombu.exceptions import OperationalError as BrokerOperationalError
+
+TRANSIENT_ERRORS = (DatabaseOperationalError, InterfaceError, BrokerOperationalError)
+
+
+class JobTask(Task):
+    """Its first argument is a Job id; subclasses for other arguments override `job_id_of`."""
+
+    autoretry_for = TRANSIENT_ERRORS
+    retry_backoff = 2
+    retry_backoff_max = 60
+    retry_jitter = True
+    max_retries = 5
+
+    def job_id_of(self, args: tuple[Any, ...]) -> int | None:
+        return args[0] if args else None
+
+    def on_retry(self, exc, task_id, args, kwargs, einfo) -> None:
+        from backend.jobs.services import job_note_retry
+
+        job_id = self.job_id_of(tuple(args))
+        if job_id is not None:
+            job_note_retry(job_id=job_id, error=f"{type(exc).__name__}: {exc}")
+
+    def on_failure(self, exc, task_id, args, kwargs, einfo) -> None:
+        from backend.jobs.services import job_fail
+
+        job_id = self.job_id_of(tuple(args))
+        if job_id is not None:
+            job_fail(job_id=job_id, error=f"internal error: {type(exc).__name__}: {exc}")
