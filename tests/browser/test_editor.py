@@ -121,8 +121,22 @@ def test_an_edit_that_breaks_the_order_is_offered_as_a_boundary_move(
     expect_turn_assigned(page, 2, 0)
     page.keyboard.press("Alt+Shift+ArrowUp")
     expect_turn_assigned(page, 2, 1)
+
+    # Any segment by its number: `a`, the number, Enter.
+    go_to_turn(page, 9)
+    page.keyboard.press("a")
+    page.keyboard.type("7")
+    page.keyboard.press("Enter")
+    expect_turn_assigned(page, 9, 6)
+    expect_focused_turn(page, 9)
     wait_until_saved(page)
-    assert stored_assignments(small_document, team.annotator)[:5] == [0, 0, 1, 1, 1]
+    stored = stored_assignments(small_document, team.annotator)
+    assert stored[:5] == [0, 0, 1, 1, 1]
+    assert stored[9] == 6
+
+    # From a segment, its turns are one click away.
+    page.get_by_role("button", name="Select turn 10 of segment 7").click()
+    expect_focused_turn(page, 9)
 
 
 def test_two_windows_editing_at_once_lose_nothing(live_server, browser, team, small_document):

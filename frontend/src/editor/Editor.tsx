@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import type { EditorPayload } from "../api/annotation";
+import { AssignToForm } from "./AssignToForm";
 import { CheckNavigator } from "./CheckNavigator";
 import { ConflictDialog } from "./ConflictDialog";
 import { EditorHeader } from "./EditorHeader";
@@ -73,6 +74,7 @@ export function Editor({ payload, userId, draft }: EditorProps) {
   const segmentList = useRef<VirtualListHandle>(null);
   const searchInput = useRef<HTMLInputElement>(null);
   const goToInput = useRef<HTMLInputElement>(null);
+  const assignToInput = useRef<HTMLInputElement>(null);
   const [linked, setLinked] = useState(true);
   const { lead } = useLinkedScroll(turnList, segmentList, state.assignments, linked);
   const [query, setQuery] = useState("");
@@ -191,6 +193,9 @@ export function Editor({ payload, userId, draft }: EditorProps) {
           searchInput.current?.focus();
           searchInput.current?.select();
           return;
+        case "assignTo":
+          assignToInput.current?.focus();
+          return;
         case "goTo":
           goToInput.current?.focus();
           goToInput.current?.select();
@@ -234,7 +239,19 @@ export function Editor({ payload, userId, draft }: EditorProps) {
         editable={editable}
         selectionLabel={selectionLabel}
         onAction={act}
-      />
+      >
+        <AssignToForm
+          segmentCount={model.segments.length}
+          selectionLabel={selectionLabel}
+          editable={editable}
+          inputRef={assignToInput}
+          onAssign={(segment) => {
+            act({ type: "assign", segment });
+            focusTurns();
+          }}
+          onCancel={focusTurns}
+        />
+      </EditorToolbar>
       <div className="find-row">
         <FindBar
           model={model}
@@ -293,6 +310,11 @@ export function Editor({ payload, userId, draft }: EditorProps) {
             query={query}
             listRef={segmentList}
             onAssign={(segment) => act({ type: "assign", segment })}
+            onShowTurns={(first, last) => {
+              lead("turns");
+              dispatch({ type: "selectRange", first, last });
+              focusTurns();
+            }}
           />
         </section>
       </main>

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { canRedo, canUndo, type EditorAction, type EditorState } from "./state";
 
 interface EditorToolbarProps {
@@ -5,10 +6,18 @@ interface EditorToolbarProps {
   editable: boolean;
   selectionLabel: string;
   onAction: (action: EditorAction) => void;
+  /** More tools for the selection, shown after the buttons. */
+  children?: ReactNode;
 }
 
 /** The edits, as buttons acting on the selected turns; each names its shortcut. */
-export function EditorToolbar({ state, editable, selectionLabel, onAction }: EditorToolbarProps) {
+export function EditorToolbar({
+  state,
+  editable,
+  selectionLabel,
+  onAction,
+  children,
+}: EditorToolbarProps) {
   return (
     <div className="toolbar" role="toolbar" aria-label="Edit the alignment">
       <div className="tool-group" role="group" aria-label="History">
@@ -87,6 +96,7 @@ export function EditorToolbar({ state, editable, selectionLabel, onAction }: Edi
           ▼
         </button>
       </div>
+      {children}
     </div>
   );
 }

@@ -14,6 +14,7 @@ interface SegmentCardProps {
   query: string;
   measure: (element: Element | null) => void;
   onAssign: (segment: number) => void;
+  onShowTurns: (first: number, last: number) => void;
 }
 
 export const SegmentCard = memo(function SegmentCard({
@@ -25,6 +26,7 @@ export const SegmentCard = memo(function SegmentCard({
   query,
   measure,
   onAssign,
+  onShowTurns,
 }: SegmentCardProps) {
   const number = segment.index + 1;
   const turnsText = turns
@@ -50,7 +52,18 @@ export const SegmentCard = memo(function SegmentCard({
           <span className="segment-number">§ {number}</span>
           {segment.speaker && <span className="speaker">{segment.speaker}</span>}
         </h3>
-        <span className="segment-turns">{turnsText}</span>
+        {turns ? (
+          <button
+            type="button"
+            className="link-button segment-turns"
+            onClick={() => onShowTurns(turns.first, turns.last)}
+            aria-label={`Select ${turnsText} of segment ${number}`}
+          >
+            {turnsText}
+          </button>
+        ) : (
+          <span className="segment-turns">{turnsText}</span>
+        )}
         {selectionLabel && (
           <button
             type="button"

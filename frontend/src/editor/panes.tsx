@@ -107,6 +107,7 @@ interface ReportPaneProps {
   query: string;
   listRef: Ref<VirtualListHandle>;
   onAssign: (segment: number) => void;
+  onShowTurns: (first: number, last: number) => void;
 }
 
 export function ReportPane({
@@ -117,6 +118,7 @@ export function ReportPane({
   query,
   listRef,
   onAssign,
+  onShowTurns,
 }: ReportPaneProps) {
   const turns = useMemo(
     () => turnsBySegment(assignments, segments.length),
@@ -150,6 +152,7 @@ export function ReportPane({
           query={query}
           measure={measure}
           onAssign={onAssign}
+          onShowTurns={onShowTurns}
         />
       )}
     />

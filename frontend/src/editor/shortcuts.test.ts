@@ -31,6 +31,7 @@ describe("commandFor", () => {
   it("tells a letter from the same letter with a modifier", () => {
     expect(commandFor(press("z"))).toBeNull();
     expect(commandFor(press("u"))).toBe("markUnaligned");
+    expect(commandFor(press("a"))).toBe("assignTo");
     expect(commandFor(press("u", { ctrlKey: true }))).toBeNull();
     expect(commandFor(press("n"))).toBe("nextLowConfidence");
     expect(commandFor(press("N", { shiftKey: true }))).toBe("previousLowConfidence");

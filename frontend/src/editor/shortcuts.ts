@@ -26,6 +26,7 @@ export type Command =
   | "previousChanged"
   | "search"
   | "goTo"
+  | "assignTo"
   | "help"
   | "escape";
 
@@ -144,6 +145,11 @@ export const SHORTCUTS: readonly Shortcut[] = [
     command: "goTo",
     description: "Go to a turn or segment by number",
     bindings: [{ key: "g" }],
+  },
+  {
+    command: "assignTo",
+    description: "Assign the selection to a segment by number",
+    bindings: [{ key: "a" }],
   },
   { command: "help", description: "Show or hide this list", bindings: [{ key: "?" }] },
   {
