@@ -2,6 +2,7 @@
 drive the editor the way an annotator does."""
 
 import re
+import time
 from dataclasses import dataclass
 
 import pytest
@@ -15,6 +16,7 @@ from backend.projects.models import Membership, Project, Role
 PASSWORD = "correct horse battery staple"
 SMALL_MEETING = "0b9ec6f049e68d4a35fae75792e2a84e"
 """60 turns and 41 segments, with the corpus's own pre-alignment."""
+PRE_ALIGN_TIMEOUT_SECONDS = 120
 LARGEST_MEETING = "199073d27fc61f6a76cb1f9c1d977aa6"
 """The largest public_meetings meeting: ~842 turns, 358 segments, ~145k words."""
 
@@ -108,23 +110,26 @@ def stored_assignments(document: Document, annotator) -> list[int]:
     return Annotation.objects.get(document=document, annotator=annotator).assignments
 
 
-def record_engine_pre_alignment(team: Team, document: Document, meeting_id: str) -> list[float]:
-    """Pre-aligns the document with the engine (tf-idf scoring, no word vectors to train), so
-    that turns carry real confidences; returns them."""
-    from backend.alignments.services import parameter_set_get_or_create, pre_alignment_record
-    from workers.align.corpus import load_public_meetings
+def pre_align_on_the_worker(team: Team, document: Document) -> list[float]:
+    """Pre-aligns the document the way a lead does, with a job the Celery worker runs (tf-idf
+    scoring: no word vectors to train), so that turns carry the engine's confidences."""
+    from backend.alignments.models import PreAlignment
+    from backend.alignments.services import parameter_set_get_or_create, pre_align_start
+    from backend.jobs.models import Job
     from workers.align.params import AlignmentParams
-    from workers.align.pipeline import align_meeting
 
-    params = AlignmentParams().with_changes(scoring__method="tfidf")
-    result = align_meeting(load_public_meetings([meeting_id])[0], params)
-    confidences = [float(value) for value in result.confidence]
-    pre_alignment_record(
-        document=document,
-        parameter_set=parameter_set_get_or_create(
-            project=team.project, name="tf-idf", params=params.to_dict(), engine_version=""
-        ),
-        labels=[int(label) for label in result.labels],
-        confidences=confidences,
+    parameter_set = parameter_set_get_or_create(
+        project=team.project,
+        name="tf-idf",
+        params=AlignmentParams().with_changes(scoring__method="tfidf").to_dict(),
+        engine_version="",
     )
-    return confidences
+    job = pre_align_start(
+        actor=team.lead, project=team.project, documents=[document], parameter_set=parameter_set
+    )
+    deadline = time.monotonic() + PRE_ALIGN_TIMEOUT_SECONDS
+    while job.status not in Job.FINISHED and time.monotonic() < deadline:
+        time.sleep(0.25)
+        job.refresh_from_db()
+    assert job.status == Job.Status.SUCCEEDED, f"{job.status}: {job.error}"
+    return PreAlignment.objects.get(document=document, parameter_set=parameter_set).confidences

@@ -11,16 +11,15 @@ from django.conf import settings
 from playwright.sync_api import expect
 
 from tests.browser.conftest import (
-    SMALL_MEETING,
     expect_focused_turn,
     open_editor,
-    record_engine_pre_alignment,
+    pre_align_on_the_worker,
     sign_in,
     turn,
     wait_until_saved,
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 LOW_CONFIDENCE = 0.4
 """The editor's threshold (frontend/src/editor/model.ts)."""
@@ -28,9 +27,9 @@ SCREENSHOT = Path(settings.BASE_DIR) / "docs" / "screenshots" / "editor.png"
 
 
 def test_low_confidence_and_changed_turns_search_and_go_to(
-    live_server, page, team, small_document, tmp_path
+    live_server, page, team, small_document, tmp_path, celery_worker_process
 ):
-    confidences = record_engine_pre_alignment(team, small_document, SMALL_MEETING)
+    confidences = pre_align_on_the_worker(team, small_document)
     doubtful = [index for index, value in enumerate(confidences) if value < LOW_CONFIDENCE]
     assert len(doubtful) >= 2
     sign_in(page, live_server)

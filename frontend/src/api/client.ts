@@ -42,6 +42,7 @@ function currentCsrfToken(): string | null {
 type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
 export interface RequestOptions {
+  /** JSON, or a FormData sent as multipart (file uploads). */
   body?: unknown;
   signal?: AbortSignal;
   /** Keeps the request alive while the page unloads, for a last save. */
@@ -54,7 +55,8 @@ export async function apiRequest<T>(
   { body, signal, keepalive }: RequestOptions = {},
 ): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const multipart = body instanceof FormData;
+  if (body !== undefined && !multipart) headers["Content-Type"] = "application/json";
   if (method !== "GET") {
     const token = currentCsrfToken();
     if (token) headers["X-CSRFToken"] = token;
@@ -64,7 +66,7 @@ export async function apiRequest<T>(
     response = await fetch(`/api/v1/${path}`, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined || multipart ? (body as FormData | undefined) : JSON.stringify(body),
       credentials: "same-origin",
       signal,
       keepalive,

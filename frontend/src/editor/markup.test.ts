@@ -36,6 +36,10 @@ describe("tidySpacing", () => {
     );
   });
 
+  it("joins an apostrophe the ASR set apart", () => {
+    expect(tidySpacing("aujourd ' hui")).toBe("aujourd'hui");
+  });
+
   it("keeps the French space before double punctuation", () => {
     expect(tidySpacing("question : oui ?")).toBe("question : oui ?");
   });

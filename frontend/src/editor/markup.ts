@@ -43,6 +43,7 @@ export function parseBlocks(text: string): Block[] {
 export function tidySpacing(text: string): string {
   return text
     .replace(/\s+/g, " ")
+    .replace(/(\w) (['’]) (?=\w)/g, "$1$2")
     .replace(/(\w[’'])\s+/g, "$1")
     .replace(/\s+([,.)\]…])/g, "$1")
     .replace(/([([])\s+/g, "$1")

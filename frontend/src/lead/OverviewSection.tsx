@@ -1,0 +1,177 @@
+import { useState, type FormEvent } from "react";
+import type { ProjectRole } from "../api/documents";
+import { addMember, changeMemberRole, removeMember, updateProject, type Member } from "./api";
+import { useProject } from "./ProjectContext";
+import { messageOf } from "./useLoad";
+
+export function OverviewSection() {
+  return (
+    <>
+      <ProjectForm />
+      <MembersPanel />
+    </>
+  );
+}
+
+function ProjectForm() {
+  const { project, reload } = useProject();
+  const [name, setName] = useState(project.name);
+  const [description, setDescription] = useState(project.description);
+  const [notice, setNotice] = useState<{ error: boolean; text: string } | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    try {
+      await updateProject(project.id, { name: name.trim(), description });
+      setNotice({ error: false, text: "Saved." });
+      reload();
+    } catch (reason) {
+      setNotice({ error: true, text: messageOf(reason) });
+    }
+  };
+
+  return (
+    <form className="lead-form" onSubmit={submit} aria-labelledby="project-form-heading">
+      <h2 id="project-form-heading">Project</h2>
+      <label htmlFor="project-name">Name</label>
+      <input
+        id="project-name"
+        required
+        maxLength={200}
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+      />
+      <label htmlFor="project-description">Description</label>
+      <textarea
+        id="project-description"
+        rows={2}
+        value={description}
+        onChange={(event) => setDescription(event.target.value)}
+      />
+      <button type="submit" className="primary" disabled={!name.trim()}>
+        Save project
+      </button>
+      {notice && (
+        <p role={notice.error ? "alert" : "status"} className={notice.error ? "error" : ""}>
+          {notice.text}
+        </p>
+      )}
+    </form>
+  );
+}
+
+function MembersPanel() {
+  const { project, members, reload } = useProject();
+  const [error, setError] = useState<string | null>(null);
+
+  const act = async (action: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await action();
+      reload();
+    } catch (reason) {
+      setError(messageOf(reason));
+    }
+  };
+
+  return (
+    <section aria-labelledby="members-heading" className="lead-section">
+      <h2 id="members-heading">Members</h2>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      <table className="lead-table">
+        <thead>
+          <tr>
+            <th scope="col">User</th>
+            <th scope="col">Role</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {members.map((member) => (
+            <MemberRow
+              key={member.id}
+              member={member}
+              onRole={(role) => act(() => changeMemberRole(project.id, member.id, role))}
+              onRemove={() => act(() => removeMember(project.id, member.id))}
+            />
+          ))}
+        </tbody>
+      </table>
+      <InviteForm onInvite={(user, role) => act(() => addMember(project.id, user, role))} />
+    </section>
+  );
+}
+
+function MemberRow({
+  member,
+  onRole,
+  onRemove,
+}: {
+  member: Member;
+  onRole: (role: ProjectRole) => void;
+  onRemove: () => void;
+}) {
+  return (
+    <tr>
+      <th scope="row">
+        {member.username} <span className="muted">(id {member.user})</span>
+      </th>
+      <td>
+        <select
+          aria-label={`Role of ${member.username}`}
+          value={member.role}
+          onChange={(event) => onRole(event.target.value as ProjectRole)}
+        >
+          <option value="annotator">annotator</option>
+          <option value="lead">lead</option>
+        </select>
+      </td>
+      <td>
+        <button type="button" onClick={onRemove} aria-label={`Remove ${member.username}`}>
+          Remove
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+/** By user id: the API has no user search, so the lead asks the person for their id. */
+function InviteForm({ onInvite }: { onInvite: (user: number, role: ProjectRole) => void }) {
+  const [user, setUser] = useState("");
+  const [role, setRole] = useState<ProjectRole>("annotator");
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onInvite(Number(user), role);
+    setUser("");
+  };
+  return (
+    <form className="inline-form" onSubmit={submit} aria-label="Add a member">
+      <label htmlFor="invite-user">User id</label>
+      <input
+        id="invite-user"
+        inputMode="numeric"
+        pattern="\d+"
+        required
+        size={6}
+        value={user}
+        onChange={(event) => setUser(event.target.value)}
+      />
+      <label htmlFor="invite-role">as</label>
+      <select
+        id="invite-role"
+        value={role}
+        onChange={(event) => setRole(event.target.value as ProjectRole)}
+      >
+        <option value="annotator">annotator</option>
+        <option value="lead">lead</option>
+      </select>
+      <button type="submit">Add member</button>
+    </form>
+  );
+}

@@ -1,0 +1,93 @@
+import { useState, type FormEvent } from "react";
+import { fetchProjects } from "../api/documents";
+import { Link, navigate } from "../app/router";
+import { createProject } from "./api";
+import { leadProjectPath } from "./routes";
+import { messageOf, useLoad } from "./useLoad";
+import "./lead.css";
+
+/** The projects the caller leads (all of them for an administrator), and a new one. */
+export function ProjectsPage({ isAdmin }: { isAdmin: boolean }) {
+  const [loaded] = useLoad(fetchProjects, []);
+  const led =
+    loaded.state === "ready"
+      ? loaded.data.filter((project) => isAdmin || project.role === "lead")
+      : [];
+
+  return (
+    <main className="lead-page">
+      <h1>Projects you lead</h1>
+      {loaded.state === "loading" && (
+        <p role="status" aria-busy="true">
+          Loading projects…
+        </p>
+      )}
+      {loaded.state === "failed" && (
+        <p role="alert">Projects could not be loaded: {loaded.message}</p>
+      )}
+      {loaded.state === "ready" &&
+        (led.length === 0 ? (
+          <p>You lead no project yet. Create one below; you become its lead.</p>
+        ) : (
+          <ul className="project-list">
+            {led.map((project) => (
+              <li key={project.id}>
+                <Link href={leadProjectPath(project.id)}>{project.name}</Link>
+                {project.description && <span className="muted"> — {project.description}</span>}
+              </li>
+            ))}
+          </ul>
+        ))}
+      <NewProjectForm />
+    </main>
+  );
+}
+
+function NewProjectForm() {
+  const [name, setName] = useState("");
+  const [description, setDescription] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const project = await createProject({ name: name.trim(), description });
+      navigate(leadProjectPath(project.id));
+    } catch (reason) {
+      setError(messageOf(reason));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="lead-form" onSubmit={submit} aria-labelledby="new-project-heading">
+      <h2 id="new-project-heading">New project</h2>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      <label htmlFor="new-project-name">Name</label>
+      <input
+        id="new-project-name"
+        required
+        maxLength={200}
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+      />
+      <label htmlFor="new-project-description">Description</label>
+      <textarea
+        id="new-project-description"
+        rows={2}
+        value={description}
+        onChange={(event) => setDescription(event.target.value)}
+      />
+      <button type="submit" className="primary" disabled={busy || !name.trim()}>
+        Create project
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { describeFiles, fileRole, planUploads, stemOf } from "./pairing";
+
+const files = (...names: string[]) => names.map((name) => ({ name }));
+
+describe("stemOf", () => {
+  it("drops the extension, a .ctm part number and a trailing role word", () => {
+    expect(stemOf("Council-2019.docx")).toBe("council-2019");
+    expect(stemOf("council-2019.12.ctm")).toBe("council-2019");
+    expect(stemOf("talk_report.md")).toBe("talk");
+    expect(stemOf("talk-transcript.srt")).toBe("talk");
+    expect(stemOf("v1.2.srt")).toBe("v1.2");
+    expect(stemOf("report.txt")).toBe("report");
+  });
+});
+
+describe("fileRole", () => {
+  it("knows the formats the engine reads", () => {
+    expect(fileRole("a.DOCX")).toBe("report");
+    expect(fileRole("a.vtt")).toBe("transcript");
+    expect(fileRole("a.pdf")).toBe("unreadable");
+    expect(fileRole("noextension")).toBe("unreadable");
+  });
+});
+
+describe("planUploads", () => {
+  it("pairs reports with their transcripts, .ctm parts in part order", () => {
+    const plan = planUploads(
+      describeFiles(files("b.10.ctm", "a.docx", "b.docx", "b.2.ctm", "a.srt", "notes.pdf")),
+    );
+    expect(plan.map((upload) => upload.key)).toEqual(["b", "a"]);
+    expect(plan[0]!.report).toEqual({ name: "b.docx" });
+    expect(plan[0]!.transcripts.map((file) => file.name)).toEqual(["b.2.ctm", "b.10.ctm"]);
+    expect(plan.every((upload) => upload.problem === null)).toBe(true);
+  });
+
+  it("says what is wrong with a pair it cannot send", () => {
+    const plan = planUploads(
+      describeFiles(files("lonely.docx", "orphan.srt", "twice.srt", "twice.vtt", "twice.md")),
+    );
+    const problems = Object.fromEntries(plan.map((upload) => [upload.key, upload.problem]));
+    expect(problems.lonely).toMatch(/^No transcript/);
+    expect(problems.orphan).toMatch(/^No report/);
+    expect(problems.twice).toMatch(/^Several transcripts/);
+  });
+
+  it("follows the lead's corrections of the pairing", () => {
+    const dropped = describeFiles(files("minutes.docx", "recording.srt", "extra.md"));
+    dropped[1]!.key = "minutes";
+    const plan = planUploads(dropped);
+    expect(plan.map((upload) => [upload.key, upload.problem])).toEqual([
+      ["minutes", null],
+      ["extra", expect.stringMatching(/^No transcript/)],
+    ]);
+    dropped[2]!.key = "minutes";
+    expect(planUploads(dropped)[0]!.problem).toMatch(/^Two reports/);
+  });
+});

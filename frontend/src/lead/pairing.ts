@@ -1,0 +1,95 @@
+/**
+ * Dropped files become (report, transcript) uploads by name stem, so a lead can drop a whole
+ * folder at once: `council-2019.docx` goes with `council-2019.1.ctm` and `council-2019.2.ctm`,
+ * `talk_report.md` with `talk_transcript.srt`. The lead corrects what the names get wrong
+ * before anything is sent.
+ */
+
+export const REPORT_EXTENSIONS = [".docx", ".txt", ".md"] as const;
+export const TRANSCRIPT_EXTENSIONS = [".ctm", ".srt", ".vtt", ".json"] as const;
+
+export type FileRole = "report" | "transcript" | "unreadable";
+
+export interface NamedFile {
+  name: string;
+}
+
+export interface DroppedFile<F extends NamedFile = File> {
+  file: F;
+  role: FileRole;
+  /** The upload it belongs to; starts as the name's stem. */
+  key: string;
+}
+
+export interface PlannedUpload<F extends NamedFile = File> {
+  key: string;
+  report: F | null;
+  reports: number;
+  transcripts: F[];
+  /** Why it cannot be sent as it is, or null when it can. */
+  problem: string | null;
+}
+
+function extension(name: string): string {
+  const dot = name.lastIndexOf(".");
+  return dot < 0 ? "" : name.slice(dot).toLowerCase();
+}
+
+export function fileRole(name: string): FileRole {
+  const ext = extension(name);
+  if ((REPORT_EXTENSIONS as readonly string[]).includes(ext)) return "report";
+  if ((TRANSCRIPT_EXTENSIONS as readonly string[]).includes(ext)) return "transcript";
+  return "unreadable";
+}
+
+const PART_NUMBER = /\.\d+$/;
+const ROLE_WORD = /[\s._-]+(report|minutes|transcript|transcription|asr|captions|subtitles)$/;
+
+/** The name without its extension, a .ctm part number or a trailing role word. */
+export function stemOf(name: string): string {
+  const ext = extension(name);
+  let stem = name.slice(0, name.length - ext.length).toLowerCase();
+  if (ext === ".ctm") stem = stem.replace(PART_NUMBER, "");
+  return stem.replace(ROLE_WORD, "") || stem;
+}
+
+export function describeFiles<F extends NamedFile>(files: F[]): DroppedFile<F>[] {
+  return files.map((file) => ({ file, role: fileRole(file.name), key: stemOf(file.name) }));
+}
+
+const byNaturalName = (left: NamedFile, right: NamedFile) =>
+  left.name.localeCompare(right.name, undefined, { numeric: true });
+
+/** Uploads in the order their keys first appear; unreadable files are left out. */
+export function planUploads<F extends NamedFile>(dropped: DroppedFile<F>[]): PlannedUpload<F>[] {
+  const groups = new Map<string, DroppedFile<F>[]>();
+  for (const item of dropped) {
+    if (item.role === "unreadable") continue;
+    groups.set(item.key, [...(groups.get(item.key) ?? []), item]);
+  }
+  return [...groups].map(([key, items]) => {
+    const reports = items.filter((item) => item.role === "report").map((item) => item.file);
+    const transcripts = items
+      .filter((item) => item.role === "transcript")
+      .map((item) => item.file)
+      .sort(byNaturalName);
+    return {
+      key,
+      report: reports[0] ?? null,
+      reports: reports.length,
+      transcripts,
+      problem: problemOf(reports.length, transcripts),
+    };
+  });
+}
+
+function problemOf(reports: number, transcripts: NamedFile[]): string | null {
+  if (reports === 0) return "No report: add a .docx, .txt or .md file, or pair one here.";
+  if (reports > 1) return "Two reports: a pair takes one; move the other to its own pair.";
+  if (transcripts.length === 0) return "No transcript: add .ctm parts, or a .srt, .vtt or .json.";
+  const formats = new Set(transcripts.map((file) => extension(file.name)));
+  if (formats.size > 1 || (transcripts.length > 1 && !formats.has(".ctm"))) {
+    return "Several transcripts: only .ctm recordings come in parts; keep one file otherwise.";
+  }
+  return null;
+}

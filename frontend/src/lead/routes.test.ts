@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { iterationPath, leadProjectPath, parseLeadRoute } from "./routes";
+
+describe("parseLeadRoute", () => {
+  it("reads every lead page back from the path it builds", () => {
+    expect(parseLeadRoute("/lead")).toEqual({ name: "leadProjects" });
+    expect(parseLeadRoute(leadProjectPath(4))).toEqual({
+      name: "leadProject",
+      projectId: 4,
+      section: "overview",
+    });
+    for (const section of ["documents", "iterations", "dashboard"] as const) {
+      expect(parseLeadRoute(leadProjectPath(4, section))).toEqual({
+        name: "leadProject",
+        projectId: 4,
+        section,
+      });
+    }
+    expect(parseLeadRoute(iterationPath(4, 9) + "/")).toEqual({
+      name: "leadIteration",
+      projectId: 4,
+      iterationId: 9,
+    });
+  });
+
+  it("leaves other paths to the annotator's router", () => {
+    expect(parseLeadRoute("/projects/4")).toBeNull();
+    expect(parseLeadRoute("/lead/projects/4/unknown")).toBeNull();
+    expect(parseLeadRoute("/lead/projects/x")).toBeNull();
+  });
+});
