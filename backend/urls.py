@@ -17,6 +17,8 @@ api_v1 = [
     path("", include("backend.alignments.urls")),
     path("", include("backend.iterations.urls")),
     path("", include("backend.jobs.urls")),
+    path("", include("backend.vectors.urls")),
+    path("", include("backend.tuning.urls")),
     path("", include("backend.audit.urls")),
     path("", include("backend.exports.urls")),
 ]

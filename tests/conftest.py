@@ -66,10 +66,13 @@ def _wait_for_worker(worker: WorkerProcess) -> None:
     pytest.fail(f"The Celery worker did not answer within {waited}s:\n{worker.log()}")
 
 
-def start_worker(log_dir: Path, concurrency: int = 2) -> WorkerProcess:
+def start_worker(
+    log_dir: Path, concurrency: int = 2, env: dict[str, str] | None = None
+) -> WorkerProcess:
+    """`env` adds to the test process's environment, e.g. a short CELERY_VISIBILITY_TIMEOUT."""
     name = f"test-{uuid.uuid4().hex[:8]}@%h"
     log_path = log_dir / f"{name.split('@')[0]}.log"
-    env = {**os.environ, "DATABASE_URL": test_database_url()}
+    env = {**os.environ, "DATABASE_URL": test_database_url(), **(env or {})}
     command = [
         sys.executable, "-m", "celery", "-A", "workers", "worker",
         "--loglevel", "INFO", "--concurrency", str(concurrency), "--queues", "default,cpu",

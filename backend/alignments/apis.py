@@ -5,16 +5,20 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.alignments.models import ParameterSet
 from backend.alignments.selectors import editor_payload_json, parameter_set_list
 from backend.alignments.services import (
     AssignmentOperation,
     annotation_apply,
     annotation_submit,
     parameter_set_get_or_create,
+    pre_align_start,
 )
-from backend.core.errors import Conflict
+from backend.core.errors import Conflict, InvalidInput
 from backend.core.pagination import paginated_response
+from backend.documents.models import Document
 from backend.documents.selectors import document_get
+from backend.jobs.apis import JobOutputSerializer, accepted
 from backend.projects.permissions import LEAD_OR_ADMIN, MEMBER_OR_ADMIN, sees_only_assigned
 from backend.projects.selectors import project_get
 
@@ -175,3 +179,54 @@ class ParameterSetListApi(APIView):
             project=project, actor=request.user, **serializer.validated_data
         )
         return Response(self.OutputSerializer(parameter_set).data, status=status.HTTP_201_CREATED)
+
+
+class PreAlignmentStartApi(APIView):
+    """Queue the pre-alignment of an iteration's documents, or of listed documents."""
+
+    permission_classes = LEAD_OR_ADMIN
+
+    class InputSerializer(serializers.Serializer):
+        parameter_set = serializers.IntegerField()
+        documents = serializers.ListField(
+            child=serializers.IntegerField(), required=False, min_length=1, max_length=10000
+        )
+        iteration = serializers.IntegerField(required=False)
+
+        def validate(self, attrs):
+            if ("documents" in attrs) == ("iteration" in attrs):
+                raise serializers.ValidationError("Send either `documents` or `iteration`.")
+            return attrs
+
+    @extend_schema(request=InputSerializer, responses={202: JobOutputSerializer})
+    def post(self, request: Request, project_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        project = project_get(project_id=project_id)
+        parameter_set = ParameterSet.objects.filter(
+            project_id=project_id, pk=data["parameter_set"]
+        ).first()
+        if parameter_set is None:
+            raise InvalidInput(
+                f"Project {project_id} has no parameter set {data['parameter_set']}.",
+                field="parameter_set",
+            )
+        if "iteration" in data:
+            documents = Document.objects.filter(
+                project_id=project_id, iteration_id=data["iteration"]
+            )
+        else:
+            documents = Document.objects.filter(project_id=project_id, pk__in=data["documents"])
+            missing = sorted(set(data["documents"]) - {document.pk for document in documents})
+            if missing:
+                raise InvalidInput(
+                    f"Project {project_id} has no documents {missing}.", field="documents"
+                )
+        job = pre_align_start(
+            actor=request.user,
+            project=project,
+            documents=documents.order_by("pk").defer("segments_json", "turns_json"),
+            parameter_set=parameter_set,
+        )
+        return accepted(job)

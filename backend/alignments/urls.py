@@ -5,6 +5,7 @@ from backend.alignments.apis import (
     AnnotationSubmitApi,
     EditorApi,
     ParameterSetListApi,
+    PreAlignmentStartApi,
 )
 
 DOCUMENT = "projects/<int:project_id>/documents/<int:document_id>/"
@@ -17,5 +18,10 @@ urlpatterns = [
         "projects/<int:project_id>/parameter-sets/",
         ParameterSetListApi.as_view(),
         name="parameter-set-list",
+    ),
+    path(
+        "projects/<int:project_id>/pre-alignments/",
+        PreAlignmentStartApi.as_view(),
+        name="pre-alignment-start",
     ),
 ]

@@ -1,5 +1,5 @@
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -24,6 +24,13 @@ class JobOutputSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+
+
+def accepted(job: Job) -> Response:
+    """202 with the job and, in `Location`, the URL to poll."""
+    response = Response(JobOutputSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+    response["Location"] = f"/api/v1/projects/{job.project_id}/jobs/{job.pk}/"
+    return response
 
 
 class JobListApi(APIView):

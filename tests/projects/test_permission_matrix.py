@@ -10,6 +10,10 @@ import json
 
 import pytest
 
+from backend.alignments.models import ParameterSet
+from backend.alignments.services import annotation_submit
+from backend.jobs.models import Job
+from backend.tuning.models import TuningRun
 from tests.domain import World
 
 ROLES = ("lead", "annotator", "outsider", "anonymous", "admin")
@@ -37,6 +41,30 @@ def public_meetings_file(world: World) -> dict:
 
 def one_edit(world: World) -> dict:
     return {"version": 0, "operations": [{"action": "unalign", "first_turn": 0, "last_turn": 1}]}
+
+
+def pre_align_body(world: World) -> dict:
+    parameter_set = ParameterSet.objects.get(project=world.project, name="engine")
+    return {"parameter_set": parameter_set.pk, "documents": [world.document.pk]}
+
+
+def tuning_body(world: World) -> dict:
+    annotation_submit(annotator=world.annotator, document=world.document, version=0)
+    return {"gold_documents": [world.document.pk], "grid": {"power": [1.0, 2.0]}}
+
+
+def tuning_run(project) -> TuningRun:
+    """A recorded run, enough to read; starting one is the worker tests' business."""
+    return TuningRun.objects.create(
+        project=project,
+        job=Job.objects.create(project=project, kind=Job.Kind.TUNE),
+        gold_documents=[],
+        base_params={},
+        grid={},
+        stages=[],
+        settings_count=0,
+        planned_evaluations=0,
+    )
 
 
 # (what, method, url, body or body factory, expected status for ROLES)
@@ -87,6 +115,16 @@ MATRIX = [
     ("cancel job", "post", P + "/jobs/{job}/cancel/", None, (200, 403, 403, 401, 200)),
     ("cancel job of other project", "post", P + "/jobs/{other_job}/cancel/", None,
      (404, 403, 403, 401, 404)),
+    ("start pre-alignment", "post", P + "/pre-alignments/", pre_align_body,
+     (202, 403, 403, 401, 202)),
+    ("list word vectors", "get", P + "/word-vectors/", None, (200, 403, 403, 401, 200)),
+    ("retrain word vectors", "post", P + "/word-vectors/", None, (202, 403, 403, 401, 202)),
+    ("list tuning runs", "get", P + "/tuning-runs/", None, (200, 403, 403, 401, 200)),
+    ("start tuning run", "post", P + "/tuning-runs/", tuning_body, (202, 403, 403, 401, 202)),
+    ("read tuning run", "get", P + "/tuning-runs/{tuning_run}/", None,
+     (200, 403, 403, 401, 200)),
+    ("read tuning run of other project", "get", P + "/tuning-runs/{other_tuning_run}/", None,
+     (404, 403, 403, 401, 404)),
     ("read audit trail", "get", P + "/audit-events/", None, (200, 403, 403, 401, 200)),
     ("list own tokens", "get", "/api/v1/auth/tokens/", None, (200, 200, 200, 401, 200)),
     ("create token", "post", "/api/v1/auth/tokens/", {"name": "cli"}, (201, 201, 201, 401, 201)),
@@ -120,7 +158,17 @@ def _url(template: str, world: World) -> str:
         other_membership=world.other_membership.pk,
         job=world.job.pk,
         other_job=world.other_job.pk,
+        **_tuning_runs(template, world),
     )
+
+
+def _tuning_runs(template: str, world: World) -> dict:
+    if "tuning_run}" not in template:
+        return {}
+    return {
+        "tuning_run": tuning_run(world.project).pk,
+        "other_tuning_run": tuning_run(world.other_project).pk,
+    }
 
 
 @pytest.mark.parametrize(("method", "url", "body", "role", "expected"), CASES)

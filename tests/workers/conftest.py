@@ -27,13 +27,43 @@ def wait_for_job(job_id: int, timeout: float = JOB_TIMEOUT_SECONDS) -> Job:
     pytest.fail(f"job {job_id} did not finish within {timeout}s: {Job.objects.get(pk=job_id)}")
 
 
-def gold_project(meetings: int = 4) -> tuple[Project, object, list]:
-    """A project with a lead and `meetings` small public_meetings meetings as gold."""
+def gold_project(meetings: int | list[str] = 4) -> tuple[Project, object, list]:
+    """A project with a lead and public_meetings meetings as gold: the first `meetings`
+    small ones, or those listed."""
     lead = make_user(f"lead-{time.monotonic_ns()}")
     project = Project.objects.create(name="tuning")
     Membership.objects.create(project=project, user=lead, role=Role.LEAD)
     documents = [
         public_meeting_gold_import(actor=lead, project=project, meeting_id=meeting)
-        for meeting in SMALL_MEETINGS[:meetings]
+        for meeting in (SMALL_MEETINGS[:meetings] if isinstance(meetings, int) else meetings)
     ]
     return project, lead, documents
+
+
+BIG_MEETINGS = [
+    "199073d27fc61f6a76cb1f9c1d977aa6",  # 842 turns
+    "398ab01c54479bcd841b467dadca1222",  # 752
+    "78ea37f9bf10bee29355e823669c8133",  # 764
+]
+
+
+@pytest.fixture
+def dedicated_cpu_worker(celery_worker_process, tmp_path):
+    """Start workers of one's own for the cpu queue: the session's worker stops consuming it
+    meanwhile, so a test knows which process runs its task (and may kill it)."""
+    from tests.conftest import start_worker, stop_worker
+    from workers.celery import app as celery_app
+
+    session = [celery_worker_process.name]
+    celery_app.control.cancel_consumer("cpu", destination=session, reply=True, timeout=5)
+    started = []
+
+    def start(**env: str):
+        worker = start_worker(tmp_path, concurrency=1, env=env)
+        started.append(worker)
+        return worker
+
+    yield start
+    for worker in started:
+        stop_worker(worker)
+    celery_app.control.add_consumer("cpu", destination=session, reply=True, timeout=5)

@@ -8,7 +8,7 @@ job with a clear message and return, so the task does not retry what cannot succ
 from typing import Any
 
 from celery import Task
-from django.db import InterfaceError
+from django.db import InterfaceError, close_old_connections
 from django.db import OperationalError as DatabaseOperationalError
 from kombu.exceptions import OperationalError as BrokerOperationalError
 
@@ -27,6 +27,12 @@ class JobTask(Task):
     def job_id_of(self, args: tuple[Any, ...]) -> int | None:
         return args[0] if args else None
 
+    def retry(self, *args, **kwargs):
+        """The result backend records the retry in the database, through the connection that
+        may have just died: replace a broken one first, or the retry itself fails."""
+        close_old_connections()
+        return super().retry(*args, **kwargs)
+
     def on_retry(self, exc, task_id, args, kwargs, einfo) -> None:
         from backend.jobs.services import job_note_retry
 
@@ -37,6 +43,7 @@ class JobTask(Task):
     def on_failure(self, exc, task_id, args, kwargs, einfo) -> None:
         from backend.jobs.services import job_fail
 
+        close_old_connections()
         job_id = self.job_id_of(tuple(args))
         if job_id is not None:
             job_fail(job_id=job_id, error=f"internal error: {type(exc).__name__}: {exc}")

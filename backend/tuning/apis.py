@@ -1,0 +1,132 @@
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from backend.core.errors import InvalidInput
+from backend.core.pagination import paginated_response
+from backend.documents.models import Document
+from backend.jobs.apis import JobOutputSerializer
+from backend.projects.permissions import LEAD_OR_ADMIN
+from backend.projects.selectors import project_get
+from backend.tuning.selectors import (
+    CANDIDATE_ORDERINGS,
+    tuning_candidates,
+    tuning_run_get,
+    tuning_run_list,
+)
+from backend.tuning.services import tuning_start
+
+MAX_CANDIDATES = 1000
+
+
+class CandidateOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    index = serializers.IntegerField()
+    rank = serializers.IntegerField(allow_null=True)
+    stage = serializers.IntegerField()
+    documents_evaluated = serializers.IntegerField()
+    segment_accuracy = serializers.FloatField(allow_null=True)
+    word_accuracy = serializers.FloatField(allow_null=True)
+    window_diff = serializers.FloatField(allow_null=True)
+    objective = serializers.FloatField(allow_null=True)
+    params = serializers.JSONField()
+
+
+class RunOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.CharField()
+    job = JobOutputSerializer()
+    gold_documents = serializers.JSONField()
+    grid = serializers.JSONField()
+    stages = serializers.JSONField()
+    stage = serializers.IntegerField()
+    settings_count = serializers.IntegerField()
+    word_vectors = serializers.IntegerField(source="word_vectors_id", allow_null=True)
+    best = CandidateOutputSerializer(allow_null=True)
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class TuningRunListApi(APIView):
+    permission_classes = LEAD_OR_ADMIN
+
+    class InputSerializer(serializers.Serializer):
+        gold_documents = serializers.ListField(
+            child=serializers.IntegerField(), min_length=1, max_length=10000
+        )
+        grid = serializers.DictField(child=serializers.ListField(), required=False)
+        stages = serializers.ListField(child=serializers.DictField(), required=False)
+
+    @extend_schema(responses=RunOutputSerializer(many=True))
+    def get(self, request: Request, project_id: int) -> Response:
+        return paginated_response(
+            queryset=tuning_run_list(project_id=project_id),
+            serializer_class=RunOutputSerializer,
+            request=request,
+            view=self,
+        )
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={202: RunOutputSerializer},
+        description="Gold is each document's latest submitted annotation. Without `grid`, "
+        "the engine's shipped grid; without `stages`, the paper's two rounds.",
+    )
+    def post(self, request: Request, project_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        wanted = data["gold_documents"]
+        found = {d.pk: d for d in Document.objects.filter(project_id=project_id, pk__in=wanted)}
+        missing = sorted(set(wanted) - set(found))
+        if missing:
+            raise InvalidInput(
+                f"Project {project_id} has no documents {missing}.", field="gold_documents"
+            )
+        run = tuning_start(
+            actor=request.user,
+            project=project_get(project_id=project_id),
+            gold_documents=[found[pk] for pk in wanted],
+            grid=data.get("grid"),
+            stages=data.get("stages"),
+        )
+        response = Response(RunOutputSerializer(run).data, status=status.HTTP_202_ACCEPTED)
+        response["Location"] = f"/api/v1/projects/{project_id}/tuning-runs/{run.pk}/"
+        return response
+
+
+class TuningRunDetailApi(APIView):
+    """The run and its candidates, sorted by `ordering` (each metric best first)."""
+
+    permission_classes = LEAD_OR_ADMIN
+
+    class OutputSerializer(RunOutputSerializer):
+        candidates = CandidateOutputSerializer(many=True)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("ordering", str, enum=list(CANDIDATE_ORDERINGS)),
+            OpenApiParameter("limit", int, description=f"At most {MAX_CANDIDATES}; 50 if unset."),
+        ],
+        responses=OutputSerializer,
+    )
+    def get(self, request: Request, project_id: int, run_id: int) -> Response:
+        run = tuning_run_get(project_id=project_id, run_id=run_id)
+        limit = _limit(request.query_params.get("limit", "50"))
+        ordering = request.query_params.get("ordering", "rank")
+        candidates = tuning_candidates(run=run, ordering=ordering)[:limit]
+        data = RunOutputSerializer(run).data
+        data["candidates"] = CandidateOutputSerializer(candidates, many=True).data
+        return Response(data)
+
+
+def _limit(raw: str) -> int:
+    try:
+        limit = int(raw)
+    except ValueError as error:
+        raise InvalidInput(f"limit must be a number, got {raw!r}.", field="limit") from error
+    if not 1 <= limit <= MAX_CANDIDATES:
+        raise InvalidInput(f"limit must be within 1..{MAX_CANDIDATES}.", field="limit")
+    return limit

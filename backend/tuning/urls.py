@@ -1,0 +1,16 @@
+from django.urls import path
+
+from backend.tuning.apis import TuningRunDetailApi, TuningRunListApi
+
+urlpatterns = [
+    path(
+        "projects/<int:project_id>/tuning-runs/",
+        TuningRunListApi.as_view(),
+        name="tuning-run-list",
+    ),
+    path(
+        "projects/<int:project_id>/tuning-runs/<int:run_id>/",
+        TuningRunDetailApi.as_view(),
+        name="tuning-run-detail",
+    ),
+]

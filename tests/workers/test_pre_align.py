@@ -1,0 +1,89 @@
+"""Pre-alignment jobs through a real worker: the engine's labels, stored per document."""
+
+import numpy as np
+import pytest
+from rest_framework.test import APIClient
+
+from backend.alignments.models import PreAlignment
+from backend.alignments.services import (
+    diagonal_parameter_set,
+    parameter_set_get_or_create,
+    pre_align_run,
+)
+from backend.documents.models import Document
+from backend.documents.selectors import document_meeting
+from backend.jobs.models import Job
+from backend.jobs.services import job_cancel
+from backend.vectors.models import WordVectors
+from backend.vectors.services import vectors_load
+from tests.workers.conftest import gold_project, wait_for_job
+from workers.align.params import AlignmentParams
+from workers.align.pipeline import align_meeting
+
+
+def start(lead, project, parameter_set, documents):
+    client = APIClient()
+    client.force_login(lead)
+    response = client.post(
+        f"/api/v1/projects/{project.pk}/pre-alignments/",
+        {"parameter_set": parameter_set.pk, "documents": [d.pk for d in documents]},
+        format="json",
+    )
+    assert response.status_code == 202, response.json()
+    assert response["Location"].endswith(f"/jobs/{response.json()['id']}/")
+    return response.json()["id"]
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_the_diagonal_baseline_pre_aligns_each_document_without_vectors(celery_worker_process):
+    project, lead, documents = gold_project(2)
+    diagonal = diagonal_parameter_set(project)
+    assert diagonal_parameter_set(project).pk == diagonal.pk
+
+    job = wait_for_job(start(lead, project, diagonal, documents))
+
+    assert job.status == Job.Status.SUCCEEDED, job.error
+    assert job.result["resumed"] == []
+    for document in documents:
+        stored = PreAlignment.objects.get(document=document, parameter_set=diagonal)
+        expected = align_meeting(document_meeting(document), AlignmentParams(aligner="diagonal"))
+        assert stored.labels == expected.labels.tolist()
+        assert stored.confidences == pytest.approx(expected.confidence.tolist())
+        assert stored.params["aligner"] == "diagonal"
+
+
+@pytest.mark.worker
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_an_embedding_parameter_set_uses_the_projects_stored_vectors(celery_worker_process):
+    project, lead, documents = gold_project(1)
+    params = AlignmentParams()
+    parameter_set = parameter_set_get_or_create(
+        project=project, name="embedding", params=params.to_dict(), engine_version="test"
+    )
+
+    job = wait_for_job(start(lead, project, parameter_set, documents))
+
+    assert job.status == Job.Status.SUCCEEDED, job.error
+    vectors = WordVectors.objects.get(project=project)
+    expected = align_meeting(
+        document_meeting(documents[0]), params, vectors_load(vectors_id=vectors.pk)
+    )
+    stored = PreAlignment.objects.get(document=documents[0], parameter_set=parameter_set)
+    assert stored.labels == expected.labels.tolist()
+    assert np.allclose(stored.confidences, expected.confidence)
+    assert Document.objects.get(pk=documents[0].pk).status == Document.Status.SUBMITTED
+
+
+@pytest.mark.django_db
+def test_a_cancelled_pre_alignment_stores_nothing():
+    project, lead, documents = gold_project(2)
+    diagonal = diagonal_parameter_set(project)
+    job_id = start(lead, project, diagonal, documents)
+    job_cancel(actor=lead, job=Job.objects.get(pk=job_id))
+
+    pre_align_run(job_id=job_id)
+
+    assert not PreAlignment.objects.filter(parameter_set=diagonal).exists()
+    assert Job.objects.get(pk=job_id).status == Job.Status.CANCELLED
