@@ -122,6 +122,7 @@ class AnnotationApi(_AnnotationWriteApi):
 class AnnotationSubmitApi(_AnnotationWriteApi):
     class InputSerializer(serializers.Serializer):
         version = serializers.IntegerField(min_value=0)
+        seconds_spent = serializers.IntegerField(min_value=0, required=False, default=0)
 
     @extend_schema(request=InputSerializer, responses={200: AnnotationOutputSerializer, 409: None})
     def post(self, request: Request, project_id: int, document_id: int) -> Response:
@@ -131,6 +132,7 @@ class AnnotationSubmitApi(_AnnotationWriteApi):
             annotator=request.user,
             document=self._document(request, project_id, document_id),
             version=serializer.validated_data["version"],
+            seconds_spent=serializer.validated_data["seconds_spent"],
         )
         return Response(AnnotationOutputSerializer(annotation).data)
 

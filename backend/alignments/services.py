@@ -253,12 +253,19 @@ def annotation_apply(
 
 
 @transaction.atomic
-def annotation_submit(*, annotator, document: Document, version: int) -> Annotation:
+def annotation_submit(
+    *, annotator, document: Document, version: int, seconds_spent: int = 0
+) -> Annotation:
+    """Close the annotation; `seconds_spent` is the time since the last save, which no
+    edit carried to the server."""
     annotation, baseline = _editable(annotator, document, version)
     if annotation is None:
         annotation = _save(annotator, document, None, version, baseline, baseline, 0)
     updated = Annotation.objects.filter(pk=annotation.pk, version=annotation.version).update(
-        submitted_at=timezone.now(), version=F("version") + 1, updated_at=timezone.now()
+        submitted_at=timezone.now(),
+        version=F("version") + 1,
+        updated_at=timezone.now(),
+        seconds_spent=F("seconds_spent") + max(0, min(int(seconds_spent), MAX_SECONDS_PER_WRITE)),
     )
     if not updated:
         _stale(annotator, document)

@@ -162,3 +162,22 @@ def test_submit_with_a_stale_version_is_409(world, annotator):
 
     assert response.status_code == 409
     assert Annotation.objects.get().submitted_at is None
+
+
+def test_submit_adds_the_time_spent_since_the_last_save(world, annotator):
+    saved = edit(
+        annotator,
+        world,
+        0,
+        {"action": "unalign", "first_turn": 0, "last_turn": 0},
+        seconds_spent=30,
+    )
+    assert saved.status_code == 200
+
+    submitted = annotator.post(
+        url(world, "submit/"), {"version": 1, "seconds_spent": 12}, format="json"
+    )
+
+    assert submitted.status_code == 200
+    assert submitted.json()["seconds_spent"] == 42
+    assert Annotation.objects.get().seconds_spent == 42

@@ -99,10 +99,11 @@ export function submitAnnotation(
   projectId: number,
   documentId: number,
   version: number,
+  secondsSpent: number,
 ): Promise<AnnotationData> {
   return withConflicts(() =>
     apiRequest<AnnotationData>("POST", `${documentPath(projectId, documentId)}annotation/submit/`, {
-      body: { version },
+      body: { version, seconds_spent: secondsSpent },
     }),
   );
 }

@@ -227,12 +227,14 @@ export function useAutosave({
 
   const submit = useCallback(async (): Promise<void> => {
     if (!(await saveNow())) throw new Error("Your latest changes are not saved yet.");
+    const seconds = time.take();
     try {
-      const annotation = await submitAnnotation(projectId, documentId, version.current);
+      const annotation = await submitAnnotation(projectId, documentId, version.current, seconds);
       version.current = annotation.version;
       blocked.current = true;
       setSubmittedAt(annotation.submitted_at);
     } catch (reason) {
+      time.giveBack(seconds);
       if (reason instanceof ConflictError) {
         blocked.current = true;
         setConflict({ theirs: reason.current, base: base.current, mine: latest.current });
@@ -243,7 +245,7 @@ export function useAutosave({
       }
       throw reason;
     }
-  }, [documentId, projectId, saveNow]);
+  }, [documentId, projectId, saveNow, time]);
 
   return {
     status,
