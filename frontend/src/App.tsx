@@ -1,6 +1,8 @@
 import { useSession, SessionProvider } from "./app/session";
 import { parseRoute, usePathname, Link } from "./app/router";
 import { EditorPage } from "./editor/EditorPage";
+import { LeadNavLink } from "./lead/LeadNavLink";
+import { LeadPages } from "./lead/LeadPages";
 import { DocumentListPage } from "./pages/DocumentListPage";
 import { SignInPage } from "./pages/SignInPage";
 
@@ -45,6 +47,7 @@ function Shell() {
         <Link href="/" className="brand">
           Tandem
         </Link>
+        <LeadNavLink isAdmin={user.is_superuser} />
         <span className="user">Signed in as {user.username}</span>
         <button type="button" onClick={() => void signOut()}>
           Sign out
@@ -59,6 +62,8 @@ function Shell() {
         />
       ) : route.name === "documents" ? (
         <DocumentListPage userId={user.id} projectId={route.projectId} />
+      ) : route.name !== "notFound" ? (
+        <LeadPages route={route} isAdmin={user.is_superuser} />
       ) : (
         <main className="page-message">
           <h1>Page not found</h1>

@@ -1,12 +1,14 @@
 /**
- * A client-side router small enough to read at a glance: three kinds of page do not need a
- * library. Links push history entries; everything else reads the current path.
+ * A client-side router small enough to read at a glance: a handful of pages do not need a
+ * library (the lead's are parsed in lead/routes.ts). Links push history entries; everything else reads the current path.
  */
 import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from "react";
+import { parseLeadRoute, type LeadRoute } from "../lead/routes";
 
 export type Route =
   | { name: "documents"; projectId?: number }
   | { name: "editor"; projectId: number; documentId: number }
+  | LeadRoute
   | { name: "notFound" };
 
 const EDITOR_PATH = /^\/projects\/(\d+)\/documents\/(\d+)\/?$/;
@@ -19,7 +21,7 @@ export function parseRoute(pathname: string): Route {
   const editor = EDITOR_PATH.exec(pathname);
   if (editor)
     return { name: "editor", projectId: Number(editor[1]), documentId: Number(editor[2]) };
-  return { name: "notFound" };
+  return parseLeadRoute(pathname) ?? { name: "notFound" };
 }
 
 export function editorPath(projectId: number, documentId: number): string {

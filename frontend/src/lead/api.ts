@@ -213,7 +213,11 @@ export const fetchIteration = (projectId: number, iterationId: number, signal?: 
 
 export const openIteration = (
   projectId: number,
-  body: { name: string; documents: number[]; assignments: { document: number; annotators: number[] }[] },
+  body: {
+    name: string;
+    documents: number[];
+    assignments: { document: number; annotators: number[] }[];
+  },
 ) => apiRequest<IterationDetail>("POST", `${project(projectId)}iterations/`, { body });
 
 export const closeIteration = (projectId: number, iterationId: number) =>
@@ -245,12 +249,7 @@ export const fetchParameterSets = (projectId: number, signal?: AbortSignal) =>
   fetchAllPages<ParameterSet>(`${project(projectId)}parameter-sets/`, signal);
 
 export type CandidateOrdering =
-  | "rank"
-  | "index"
-  | "segment_accuracy"
-  | "word_accuracy"
-  | "window_diff"
-  | "documents_evaluated";
+  "rank" | "index" | "segment_accuracy" | "word_accuracy" | "window_diff" | "documents_evaluated";
 
 export type CandidatePage = Page<Candidate> & { run: TuningBrief };
 

@@ -1,0 +1,87 @@
+import { useState } from "react";
+import type { AccuracyMetric } from "../lead/api";
+import { percent } from "../lead/format";
+import type { IterationAccuracy } from "./api";
+import { BoxPlot } from "./charts/BoxPlot";
+
+export const METRIC_LABELS: Record<AccuracyMetric, string> = {
+  human_turn_accuracy: "Human-evaluated accuracy, turns",
+  human_word_accuracy: "Human-evaluated accuracy, words",
+  segment_accuracy: "Segment accuracy",
+  word_accuracy: "Word accuracy",
+  windowdiff: "WindowDiff (lower is better)",
+};
+
+/** The paper's Figure 3 (a box per iteration) over its Table 2 (mean and median). */
+export function AccuracyPanel({
+  metrics,
+  iterations,
+}: {
+  metrics: AccuracyMetric[];
+  iterations: IterationAccuracy[];
+}) {
+  const [metric, setMetric] = useState<AccuracyMetric>(metrics[0] ?? "human_turn_accuracy");
+  const title = `${METRIC_LABELS[metric]} of the pre-alignment, per iteration`;
+  return (
+    <section aria-labelledby="accuracy-heading" className="dashboard-panel">
+      <h2 id="accuracy-heading">Accuracy per iteration</h2>
+      <label htmlFor="accuracy-metric">Measure</label>{" "}
+      <select
+        id="accuracy-metric"
+        value={metric}
+        onChange={(event) => setMetric(event.target.value as AccuracyMetric)}
+      >
+        {metrics.map((name) => (
+          <option key={name} value={name}>
+            {METRIC_LABELS[name]}
+          </option>
+        ))}
+      </select>
+      {iterations.length === 0 ? (
+        <p>No iteration yet.</p>
+      ) : (
+        <>
+          <BoxPlot
+            title={title}
+            groups={iterations.map((row) => ({
+              label: `#${row.number}`,
+              values: row.documents.map((document) => document[metric]),
+              summary: row.summary[metric],
+            }))}
+          />
+          <table className="lead-table compact" aria-label={title} data-testid="accuracy-table">
+            <thead>
+              <tr>
+                <th scope="col">Iteration</th>
+                <th scope="col">Documents</th>
+                <th scope="col">Mean</th>
+                <th scope="col">Median</th>
+                <th scope="col">Q1</th>
+                <th scope="col">Q3</th>
+                <th scope="col">Min</th>
+                <th scope="col">Max</th>
+              </tr>
+            </thead>
+            <tbody>
+              {iterations.map((row) => {
+                const summary = row.summary[metric];
+                return (
+                  <tr key={row.iteration}>
+                    <th scope="row">#{row.number}</th>
+                    <td className="number">{summary.count}</td>
+                    <td className="number">{percent(summary.mean)}</td>
+                    <td className="number">{percent(summary.median)}</td>
+                    <td className="number">{percent(summary.q1)}</td>
+                    <td className="number">{percent(summary.q3)}</td>
+                    <td className="number">{percent(summary.min)}</td>
+                    <td className="number">{percent(summary.max)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
+  );
+}

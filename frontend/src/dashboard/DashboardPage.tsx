@@ -1,0 +1,49 @@
+import { CandidateTable } from "../lead/CandidateTable";
+import { useProject } from "../lead/ProjectContext";
+import { useLoad } from "../lead/useLoad";
+import { AccuracyPanel } from "./AccuracyPanel";
+import { fetchAccuracy, fetchCorpus, fetchEffort } from "./api";
+import { CorpusPanel } from "./CorpusPanel";
+import { EffortPanel } from "./EffortPanel";
+import { JobsPanel } from "./JobsPanel";
+import "./dashboard.css";
+
+/** The lead's view of the loop: is each iteration's pre-alignment better, at what cost, and
+ * how large the corpus has grown. */
+export function DashboardPage() {
+  const { project } = useProject();
+  const [loaded] = useLoad(
+    async (signal) => {
+      const [accuracy, effort, corpus] = await Promise.all([
+        fetchAccuracy(project.id, signal),
+        fetchEffort(project.id, signal),
+        fetchCorpus(project.id, signal),
+      ]);
+      return { accuracy, effort, corpus };
+    },
+    [project.id],
+  );
+  return (
+    <div className="dashboard" data-testid="dashboard">
+      {loaded.state === "loading" && <p aria-busy="true">Loading the dashboard…</p>}
+      {loaded.state === "failed" && (
+        <p role="alert">The dashboard could not be loaded: {loaded.message}</p>
+      )}
+      {loaded.state === "ready" && (
+        <>
+          <AccuracyPanel
+            metrics={loaded.data.accuracy.metrics}
+            iterations={loaded.data.accuracy.iterations}
+          />
+          <section aria-labelledby="candidates-heading" className="dashboard-panel">
+            <h2 id="candidates-heading">Candidate models of the latest tuning</h2>
+            <CandidateTable projectId={project.id} />
+          </section>
+          <EffortPanel rows={loaded.data.effort.rows} />
+          <CorpusPanel growth={loaded.data.corpus} />
+        </>
+      )}
+      <JobsPanel projectId={project.id} />
+    </div>
+  );
+}

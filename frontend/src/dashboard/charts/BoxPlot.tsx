@@ -1,0 +1,120 @@
+import type { Distribution } from "../../lead/api";
+import { linearScale, percentDomain } from "./scale";
+
+export interface BoxGroup {
+  label: string;
+  values: number[];
+  summary: Distribution;
+}
+
+const WIDTH = 640;
+const HEIGHT = 260;
+const MARGIN = { top: 12, right: 12, bottom: 34, left: 44 };
+const BOX_WIDTH = 36;
+
+/**
+ * One box per group (the paper's Figure 3): quartiles, median line, whiskers to the extremes,
+ * a diamond at the mean and every document as a dot. Empty groups keep their slot, labelled.
+ */
+export function BoxPlot({
+  groups,
+  title,
+  unit = "%",
+}: {
+  groups: BoxGroup[];
+  title: string;
+  unit?: string;
+}) {
+  const y = linearScale(percentDomain(groups.flatMap(({ values }) => values)), [
+    HEIGHT - MARGIN.bottom,
+    MARGIN.top,
+  ]);
+  const slot = (WIDTH - MARGIN.left - MARGIN.right) / Math.max(1, groups.length);
+  const centre = (index: number) => MARGIN.left + slot * (index + 0.5);
+  const summaryText = groups
+    .map(({ label, summary }) =>
+      summary.count === 0
+        ? `${label}: no documents scored`
+        : `${label}: mean ${summary.mean!.toFixed(1)}${unit}, median ${summary.median!.toFixed(1)}${unit}, ${summary.count} documents`,
+    )
+    .join("; ");
+
+  return (
+    <svg
+      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+      className="chart"
+      role="img"
+      aria-label={`${title}. ${summaryText}.`}
+      data-testid="box-plot"
+    >
+      {y.ticks.map((tick) => (
+        <g key={tick} className="grid">
+          <line x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={y(tick)} y2={y(tick)} />
+          <text x={MARGIN.left - 6} y={y(tick)} textAnchor="end" dominantBaseline="middle">
+            {tick}
+            {unit}
+          </text>
+        </g>
+      ))}
+      {groups.map(({ label, values, summary }, index) => {
+        const x = centre(index);
+        return (
+          <g key={label} className="box">
+            <text x={x} y={HEIGHT - 12} textAnchor="middle" className="axis-label">
+              {label}
+            </text>
+            {summary.count === 0 ? (
+              <text x={x} y={(HEIGHT - MARGIN.bottom + MARGIN.top) / 2} textAnchor="middle">
+                open
+              </text>
+            ) : (
+              <>
+                <line className="whisker" x1={x} x2={x} y1={y(summary.min!)} y2={y(summary.max!)} />
+                <line
+                  className="whisker"
+                  x1={x - 8}
+                  x2={x + 8}
+                  y1={y(summary.min!)}
+                  y2={y(summary.min!)}
+                />
+                <line
+                  className="whisker"
+                  x1={x - 8}
+                  x2={x + 8}
+                  y1={y(summary.max!)}
+                  y2={y(summary.max!)}
+                />
+                <rect
+                  x={x - BOX_WIDTH / 2}
+                  width={BOX_WIDTH}
+                  y={y(summary.q3!)}
+                  height={Math.max(1, y(summary.q1!) - y(summary.q3!))}
+                />
+                <line
+                  className="median"
+                  x1={x - BOX_WIDTH / 2}
+                  x2={x + BOX_WIDTH / 2}
+                  y1={y(summary.median!)}
+                  y2={y(summary.median!)}
+                />
+                <path
+                  className="mean"
+                  d={`M ${x} ${y(summary.mean!) - 5} l 5 5 l -5 5 l -5 -5 z`}
+                />
+                {values.map((value, position) => (
+                  <circle
+                    key={position}
+                    className="dot"
+                    cx={x + BOX_WIDTH / 2 + 8 + (position % 4) * 4}
+                    cy={y(value)}
+                    r={2.5}
+                  />
+                ))}
+              </>
+            )}
+          </g>
+        );
+      })}
+    </svg>
+  );
+}

@@ -1,0 +1,173 @@
+import { useState } from "react";
+import type { DocumentStatus } from "../api/annotation";
+import { Link } from "../app/router";
+import { assignDocument, fetchDocuments, fetchIterations, type LeadDocument } from "./api";
+import { annotatorsOf, usernameOf, useProject } from "./ProjectContext";
+import { iterationPath } from "./routes";
+import { UploadPanel } from "./UploadPanel";
+import { messageOf, useLoad } from "./useLoad";
+
+export const DOCUMENT_STATUS_TEXT: Record<DocumentStatus, string> = {
+  importing: "Importing",
+  import_failed: "Import failed",
+  imported: "Imported",
+  pre_aligned: "Pre-aligned",
+  in_annotation: "In annotation",
+  submitted: "Submitted",
+};
+
+export function DocumentsSection() {
+  const { project } = useProject();
+  const [loaded, reload] = useLoad(
+    async (signal) => {
+      const [documents, iterations] = await Promise.all([
+        fetchDocuments(project.id, signal),
+        fetchIterations(project.id, signal),
+      ]);
+      return { documents, numbers: new Map(iterations.map((it) => [it.id, it.number])) };
+    },
+    [project.id],
+  );
+  return (
+    <>
+      <UploadPanel projectId={project.id} onImported={reload} />
+      <section aria-labelledby="documents-heading" className="lead-section">
+        <h2 id="documents-heading">Documents</h2>
+        {loaded.state === "loading" && <p aria-busy="true">Loading documents…</p>}
+        {loaded.state === "failed" && (
+          <p role="alert">Documents could not be loaded: {loaded.message}</p>
+        )}
+        {loaded.state === "ready" && (
+          <DocumentTable
+            documents={loaded.data.documents}
+            numbers={loaded.data.numbers}
+            onChanged={reload}
+          />
+        )}
+      </section>
+    </>
+  );
+}
+
+function DocumentTable({
+  documents,
+  numbers,
+  onChanged,
+}: {
+  documents: LeadDocument[];
+  numbers: Map<number, number>;
+  onChanged: () => void;
+}) {
+  const { project } = useProject();
+  const [error, setError] = useState<string | null>(null);
+  if (documents.length === 0) return <p>No documents yet: upload pairs above.</p>;
+
+  const assign = async (document: LeadDocument, assignees: number[]) => {
+    setError(null);
+    try {
+      await assignDocument(project.id, document.id, assignees);
+      onChanged();
+    } catch (reason) {
+      setError(`${document.name}: ${messageOf(reason)}`);
+    }
+  };
+
+  return (
+    <>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      <table className="lead-table" aria-label="All documents">
+        <thead>
+          <tr>
+            <th scope="col">Document</th>
+            <th scope="col">Status</th>
+            <th scope="col">Iteration</th>
+            <th scope="col">Size</th>
+            <th scope="col">Assignees</th>
+          </tr>
+        </thead>
+        <tbody>
+          {documents.map((document) => (
+            <tr key={document.id} data-testid="lead-document-row">
+              <th scope="row">{document.name}</th>
+              <td>
+                <span className={`status-badge status-${document.status}`}>
+                  {DOCUMENT_STATUS_TEXT[document.status]}
+                </span>
+                {document.import_error && (
+                  <div className="error small">{document.import_error}</div>
+                )}
+              </td>
+              <td>
+                {document.iteration === null ? (
+                  <span className="muted">none</span>
+                ) : (
+                  <Link href={iterationPath(project.id, document.iteration)}>
+                    #{numbers.get(document.iteration) ?? "?"}
+                  </Link>
+                )}
+              </td>
+              <td>
+                {document.turn_count} turns, {document.segment_count} segments
+              </td>
+              <td>
+                <AssigneePicker
+                  documentName={document.name}
+                  assignees={document.assignees}
+                  onChange={(assignees) => assign(document, assignees)}
+                />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+/** Chips to remove, a menu to add: reassigning is one of each. */
+export function AssigneePicker({
+  documentName,
+  assignees,
+  onChange,
+}: {
+  documentName: string;
+  assignees: number[];
+  onChange: (assignees: number[]) => void;
+}) {
+  const { members } = useProject();
+  const addable = annotatorsOf(members).filter((member) => !assignees.includes(member.user));
+  return (
+    <span className="assignees">
+      {assignees.map((user) => (
+        <span key={user} className="chip">
+          {usernameOf(members, user)}
+          <button
+            type="button"
+            aria-label={`Unassign ${usernameOf(members, user)} from ${documentName}`}
+            onClick={() => onChange(assignees.filter((other) => other !== user))}
+          >
+            ×
+          </button>
+        </span>
+      ))}
+      {addable.length > 0 && (
+        <select
+          aria-label={`Assign an annotator to ${documentName}`}
+          value=""
+          onChange={(event) => onChange([...assignees, Number(event.target.value)])}
+        >
+          <option value="">assign…</option>
+          {addable.map((member) => (
+            <option key={member.user} value={member.user}>
+              {member.username}
+            </option>
+          ))}
+        </select>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,28 @@
+import { DashboardPage } from "../dashboard/DashboardPage";
+import { DocumentsSection } from "./DocumentsSection";
+import { IterationPage } from "./IterationPage";
+import { IterationsSection } from "./IterationsSection";
+import { OverviewSection } from "./OverviewSection";
+import { ProjectShell } from "./ProjectShell";
+import { ProjectsPage } from "./ProjectsPage";
+import type { LeadRoute } from "./routes";
+
+export function LeadPages({ route, isAdmin }: { route: LeadRoute; isAdmin: boolean }) {
+  if (route.name === "leadProjects") return <ProjectsPage isAdmin={isAdmin} />;
+  const section = route.name === "leadIteration" ? "iterations" : route.section;
+  return (
+    <ProjectShell projectId={route.projectId} section={section} isAdmin={isAdmin}>
+      {route.name === "leadIteration" ? (
+        <IterationPage key={route.iterationId} iterationId={route.iterationId} />
+      ) : route.section === "documents" ? (
+        <DocumentsSection />
+      ) : route.section === "iterations" ? (
+        <IterationsSection />
+      ) : route.section === "dashboard" ? (
+        <DashboardPage />
+      ) : (
+        <OverviewSection />
+      )}
+    </ProjectShell>
+  );
+}

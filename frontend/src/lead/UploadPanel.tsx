@@ -1,0 +1,177 @@
+import { useState, type DragEvent } from "react";
+import { uploadDocument } from "./api";
+import { describeFiles, planUploads, type DroppedFile, type PlannedUpload } from "./pairing";
+import { UploadProgress, type UploadTask } from "./UploadProgress";
+import { messageOf } from "./useLoad";
+
+/**
+ * Drop files (or choose them), check the pairing, send: each pair is its own request and
+ * import job, so one bad file fails alone with the server's words while the others import.
+ */
+export function UploadPanel({
+  projectId,
+  onImported,
+}: {
+  projectId: number;
+  onImported: () => void;
+}) {
+  const [dropped, setDropped] = useState<DroppedFile[]>([]);
+  const [tasks, setTasks] = useState<UploadTask[]>([]);
+  const [dragging, setDragging] = useState(false);
+
+  const add = (files: FileList | null) => {
+    if (files && files.length > 0)
+      setDropped((current) => [...current, ...describeFiles([...files])]);
+  };
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    add(event.dataTransfer.files);
+  };
+  const plan = planUploads(dropped);
+  const ready = plan.filter((upload) => upload.problem === null);
+  const unreadable = dropped.filter((item) => item.role === "unreadable");
+
+  const send = () => {
+    const sent = new Set(ready.map((upload) => upload.key));
+    setDropped((current) => current.filter((item) => !sent.has(item.key)));
+    for (const upload of ready) void start(upload);
+  };
+
+  const start = async (upload: PlannedUpload) => {
+    const id = `${upload.key}-${Date.now()}-${Math.random()}`;
+    const update = (change: Partial<UploadTask>) =>
+      setTasks((current) =>
+        current.map((task) => (task.id === id ? { ...task, ...change } : task)),
+      );
+    setTasks((current) => [...current, { id, name: upload.key, jobId: null, error: null }]);
+    try {
+      const job = await uploadDocument(projectId, {
+        name: upload.key,
+        report: upload.report!,
+        transcripts: upload.transcripts,
+      });
+      update({ jobId: job.id });
+    } catch (reason) {
+      update({ error: messageOf(reason) });
+    }
+  };
+
+  const moveFile = (item: DroppedFile, key: string) =>
+    setDropped((current) => current.map((other) => (other === item ? { ...other, key } : other)));
+
+  return (
+    <section aria-labelledby="upload-heading" className="lead-section">
+      <h2 id="upload-heading">Upload document pairs</h2>
+      <div
+        className={`drop-zone${dragging ? " dragging" : ""}`}
+        data-testid="drop-zone"
+        onDragOver={(event) => {
+          event.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+      >
+        <p>
+          Drop reports (.docx, .txt, .md) and transcripts (.ctm parts, .srt, .vtt, .json) here;
+          files pair by name.
+        </p>
+        <label className="button">
+          Choose files…
+          <input
+            type="file"
+            multiple
+            className="visually-hidden"
+            accept=".docx,.txt,.md,.ctm,.srt,.vtt,.json"
+            onChange={(event) => {
+              add(event.target.files);
+              event.target.value = "";
+            }}
+          />
+        </label>
+      </div>
+      {unreadable.length > 0 && (
+        <p role="alert" className="error">
+          Not a format Tandem reads, left out: {unreadable.map((item) => item.file.name).join(", ")}
+        </p>
+      )}
+      {plan.length > 0 && <PairingTable plan={plan} dropped={dropped} onMove={moveFile} />}
+      {plan.length > 0 && (
+        <p>
+          <button type="button" className="primary" disabled={ready.length === 0} onClick={send}>
+            Upload {ready.length} {ready.length === 1 ? "pair" : "pairs"}
+          </button>{" "}
+          <button type="button" onClick={() => setDropped([])}>
+            Clear
+          </button>
+        </p>
+      )}
+      {tasks.length > 0 && (
+        <ul className="upload-tasks" aria-label="Uploads">
+          {tasks.map((task) => (
+            <UploadProgress
+              key={task.id}
+              projectId={projectId}
+              task={task}
+              onImported={onImported}
+            />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function PairingTable({
+  plan,
+  dropped,
+  onMove,
+}: {
+  plan: PlannedUpload[];
+  dropped: DroppedFile[];
+  onMove: (item: DroppedFile, key: string) => void;
+}) {
+  const keys = plan.map((upload) => upload.key);
+  return (
+    <table className="lead-table pairing" aria-label="Pairs to upload">
+      <thead>
+        <tr>
+          <th scope="col">Document</th>
+          <th scope="col">Files (change a file&apos;s pair if the names misled)</th>
+          <th scope="col">Ready?</th>
+        </tr>
+      </thead>
+      <tbody>
+        {plan.map((upload) => (
+          <tr key={upload.key} data-testid="planned-upload">
+            <th scope="row">{upload.key}</th>
+            <td>
+              <ul className="plain">
+                {dropped
+                  .filter((item) => item.key === upload.key && item.role !== "unreadable")
+                  .map((item) => (
+                    <li key={`${item.file.name}-${dropped.indexOf(item)}`}>
+                      {item.role}: {item.file.name}{" "}
+                      <select
+                        aria-label={`Pair of ${item.file.name}`}
+                        value={item.key}
+                        onChange={(event) => onMove(item, event.target.value)}
+                      >
+                        {keys.map((key) => (
+                          <option key={key} value={key}>
+                            {key}
+                          </option>
+                        ))}
+                      </select>
+                    </li>
+                  ))}
+              </ul>
+            </td>
+            <td>{upload.problem ?? "Ready"}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

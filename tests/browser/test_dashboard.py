@@ -1,0 +1,93 @@
+"""The lead's dashboard in the browser, on two iterations of real public_meetings meetings
+pre-aligned, corrected and closed through the services on the real worker; it also takes the
+README's screenshot (set TANDEM_UPDATE_SCREENSHOTS=1 to rewrite it)."""
+
+import os
+import re
+from pathlib import Path
+from statistics import mean, median
+
+import pytest
+from django.conf import settings
+
+from backend.tuning.models import TuningCandidate
+from tests.browser.conftest import sign_in
+from tests.browser.lead_builders import TINY_GRID, closed_iteration, import_meetings
+
+pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+MEETINGS = [
+    "686239f069621dada25c3408f1867d66",  # 33 turns
+    "0b9ec6f049e68d4a35fae75792e2a84e",  # 60 turns
+    "2f3f95e2eb2b4532169904b186a8cdf0",  # 65 turns
+    "5860bd5928985249ce967af710051e06",  # 112 turns
+]
+SCREENSHOT = Path(settings.BASE_DIR) / "docs" / "screenshots" / "dashboard.png"
+
+
+def kept(turns: int, unaligned: int) -> float:
+    return 100 * (turns - unaligned) / turns
+
+
+def test_dashboard_shows_each_iterations_accuracy_tuning_effort_and_corpus(
+    page, live_server, celery_worker_process, team, tmp_path
+):
+    from playwright.sync_api import expect
+
+    first_batch = dict(zip(import_meetings(team, MEETINGS), [3, 12, 1, 10], strict=True))
+    last = list(first_batch)[-1]
+    second_batch = {last: first_batch.pop(last)}
+    closed_iteration(
+        team, {document: (moved, 60 * moved) for document, moved in first_batch.items()}
+    )
+    second = closed_iteration(team, {last: (second_batch[last], 90)}, grid=TINY_GRID)
+    first_values = [kept(document.turn_count, moved) for document, moved in first_batch.items()]
+    second_value = kept(last.turn_count, second_batch[last])
+
+    sign_in(page, live_server, "lead")
+    page.get_by_role("link", name="Projects you lead").click()
+    page.get_by_role("link", name=team.project.name).click()
+    page.get_by_role("link", name="Dashboard").click()
+
+    box_plot = page.get_by_role("img", name=re.compile("Human-evaluated accuracy, turns"))
+    expect(box_plot).to_have_attribute(
+        "aria-label",
+        re.compile(
+            rf"#1: mean {mean(first_values):.1f}%, median {median(first_values):.1f}%, "
+            rf"3 documents; #2: mean {second_value:.1f}%, median {second_value:.1f}%, 1 documents"
+        ),
+    )
+    table = page.get_by_test_id("accuracy-table")
+    for number, values in ((1, first_values), (2, [second_value])):
+        cells = table.get_by_role("row", name=re.compile(rf"^#{number} ")).get_by_role("cell")
+        expect(cells.nth(0)).to_have_text(str(len(values)))
+        expect(cells.nth(1)).to_have_text(f"{mean(values):.1f}%")
+        expect(cells.nth(2)).to_have_text(f"{median(values):.1f}%")
+    # Four documents scored, two boxes; each document is a dot.
+    expect(box_plot.locator("rect")).to_have_count(2)
+    expect(box_plot.locator("circle.dot")).to_have_count(4)
+
+    candidates = page.get_by_role("table", name="Tuning candidates").get_by_test_id("candidate")
+    expect(candidates).to_have_count(2)
+    by_word = sorted(
+        TuningCandidate.objects.filter(run=second.tuning_run), key=lambda c: -c.word_accuracy
+    )
+    assert by_word[0].word_accuracy != by_word[-1].word_accuracy
+    page.get_by_role("button", name="Word %").click()
+    expect(candidates.first).to_contain_text(f"{by_word[0].word_accuracy:.1f}%")
+    page.get_by_role("button", name="Word % ▼").click()
+    expect(candidates.first).to_contain_text(f"{by_word[-1].word_accuracy:.1f}%")
+
+    effort = page.get_by_role("img", name=re.compile("Turns changed per document"))
+    expect(effort).to_have_attribute(
+        "aria-label", re.compile(r"#1: annotator 5\.3; #2: annotator 10\b")
+    )
+    corpus = page.get_by_role("img", name=re.compile("Gold pairs and trusted automatic pairs"))
+    expect(corpus).to_be_visible()
+    expect(page.get_by_role("heading", name="Running jobs")).to_be_visible()
+
+    shot = tmp_path / "dashboard.png"
+    page.set_viewport_size({"width": 1280, "height": 2400})
+    page.get_by_test_id("dashboard").screenshot(path=shot)
+    if os.environ.get("TANDEM_UPDATE_SCREENSHOTS") == "1":
+        SCREENSHOT.write_bytes(shot.read_bytes())
