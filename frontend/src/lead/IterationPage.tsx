@@ -10,6 +10,7 @@ import {
 } from "./api";
 import { BatchTable } from "./BatchTable";
 import { CandidateTable } from "./CandidateTable";
+import { CloseIterationForm } from "./CloseIterationForm";
 import { describeParams, percent } from "./format";
 import { ITERATION_STATUS_TEXT } from "./IterationsSection";
 import { JobProgress } from "./JobProgress";
@@ -100,23 +101,17 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
       <BatchTable iteration={iteration} onChanged={reload} />
 
       {iteration.status === "annotating" && (
-        <p>
-          <button
-            type="button"
-            className="primary"
-            onClick={() =>
-              act(
-                () => closeIteration(project.id, iteration.id),
-                "Closed: accuracy recorded, tuning on all gold so far started.",
-              )
-            }
-          >
-            Close iteration {iteration.number}
-          </button>{" "}
-          <span className="muted">
-            Records each document&apos;s accuracy and tunes the aligner on all gold so far.
-          </span>
-        </p>
+        <CloseIterationForm
+          number={iteration.number}
+          onClose={(options) =>
+            act(
+              () => closeIteration(project.id, iteration.id, options),
+              options.tune
+                ? "Closed: accuracy recorded, tuning on all gold so far started."
+                : "Closed: accuracy recorded.",
+            )
+          }
+        />
       )}
 
       {iteration.closed_at && <AccuracySummary iteration={iteration} />}

@@ -71,8 +71,9 @@ export function ProjectShell({
       <main className="lead-page">
         <h1>{project.name}</h1>
         <p role="alert" data-testid="leads-only">
-          Only the project&apos;s leads manage it; you are {project.role ?? "not"} a member
-          {project.role ? " here" : ""}. Your assigned documents are on your document list.
+          Only the project&apos;s leads manage it;{" "}
+          {project.role ? `you are an ${project.role} here` : "you are not a member"}. Your assigned
+          documents are on your document list.
         </p>
         <p>
           <Link href={`/projects/${project.id}`}>Go to your documents</Link>

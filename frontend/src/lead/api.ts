@@ -220,9 +220,13 @@ export const openIteration = (
   },
 ) => apiRequest<IterationDetail>("POST", `${project(projectId)}iterations/`, { body });
 
-export const closeIteration = (projectId: number, iterationId: number) =>
+export const closeIteration = (
+  projectId: number,
+  iterationId: number,
+  options: { tune: boolean; grid?: Record<string, unknown[]> },
+) =>
   apiRequest<IterationDetail>("POST", `${project(projectId)}iterations/${iterationId}/close/`, {
-    body: {},
+    body: options,
   });
 
 export const restartPreAlignment = (projectId: number, iterationId: number) =>

@@ -1,0 +1,32 @@
+"""Annotators find no way into the lead's pages, and are told so when they type the address;
+leads find them from the app bar."""
+
+import pytest
+
+from tests.browser.conftest import sign_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_annotator_sees_no_lead_link_and_a_clear_message(page, live_server, team):
+    from playwright.sync_api import expect
+
+    sign_in(page, live_server, "annotator")
+    page.wait_for_load_state("networkidle")  # the app bar has learnt the caller's roles
+    expect(page.get_by_role("link", name="Projects you lead")).to_have_count(0)
+
+    page.goto(f"{live_server.url}/lead/projects/{team.project.pk}/dashboard")
+    expect(page.get_by_test_id("leads-only")).to_contain_text(
+        "Only the project's leads manage it; you are an annotator here"
+    )
+    expect(page.get_by_test_id("dashboard")).to_have_count(0)
+
+
+def test_lead_reaches_the_project_from_the_app_bar(page, live_server, team):
+    from playwright.sync_api import expect
+
+    sign_in(page, live_server, "lead")
+    page.get_by_role("link", name="Projects you lead").click()
+    page.get_by_role("link", name=team.project.name).click()
+    expect(page.get_by_role("heading", name="Members")).to_be_visible()
+    expect(page.get_by_label("Role of annotator")).to_have_value("annotator")

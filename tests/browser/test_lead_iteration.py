@@ -1,0 +1,80 @@
+"""One turn of the bootstrap loop as the lead drives it in the browser, on real meetings and
+the real worker: open an iteration with a batch and assignees, follow the pre-alignment and
+the annotator, close (refused while a document is unsubmitted), tune, promote the proposal."""
+
+import json
+import re
+
+import pytest
+
+from backend.iterations.models import Iteration
+from backend.projects.models import Project
+from tests.browser.conftest import sign_in
+from tests.browser.lead_builders import TINY_GRID, correct_and_submit, import_meetings
+
+pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+MEETINGS = ["686239f069621dada25c3408f1867d66", "0b9ec6f049e68d4a35fae75792e2a84e"]
+JOB_TIMEOUT_MS = 120_000
+
+
+def test_lead_opens_follows_closes_tunes_and_promotes(
+    page, live_server, celery_worker_process, team
+):
+    from playwright.sync_api import expect
+
+    first, second = import_meetings(team, MEETINGS)
+    sign_in(page, live_server, "lead")
+    page.goto(f"{live_server.url}/lead/projects/{team.project.pk}/iterations")
+    expect(page.get_by_text("(none yet: the diagonal aligner)")).to_be_visible()
+    page.get_by_label(f"Put {first.name} in the batch").check()
+    page.get_by_label(f"Put {second.name} in the batch").check()
+    page.get_by_role("button", name="Spread the batch over the annotators").click()
+    expect(page.get_by_label(f"Annotator of {second.name}")).to_have_value(str(team.annotator.pk))
+    page.get_by_role("button", name="Open iteration 1 with 2 documents").click()
+
+    status = page.get_by_test_id("iteration-status")
+    expect(status).to_have_text("Annotating", timeout=JOB_TIMEOUT_MS)
+    iteration = Iteration.objects.get(project=team.project, number=1)
+    assert iteration.parameters["params"]["aligner"] == "diagonal"
+    batch = page.get_by_test_id("batch-document")
+    expect(batch).to_have_count(2)
+    expect(batch.filter(has_text=first.name)).to_contain_text("annotator")
+    expect(batch.filter(has_text=first.name)).to_contain_text("not started")
+
+    correct_and_submit(team, first, unaligned=3, seconds=120)
+    expect(batch.filter(has_text=first.name)).to_contain_text(
+        "annotator: 3 of 33 turns changed, 2 min, submitted"
+    )
+    page.get_by_role("button", name="Close iteration 1").click()
+    expect(page.get_by_role("alert")).to_contain_text("have no submitted annotation yet")
+    assert Iteration.objects.get(pk=iteration.pk).closed_at is None
+
+    correct_and_submit(team, second, unaligned=0, seconds=0)
+    page.get_by_text("Tuning options").click()
+    page.get_by_label("Grid (JSON").fill(json.dumps(TINY_GRID))
+    page.get_by_role("button", name="Close iteration 1").click()
+    expect(status).to_have_text("Closed", timeout=JOB_TIMEOUT_MS)
+
+    accuracy = page.get_by_role("table", name="Accuracy of iteration 1")
+    expected_mean = (100 * 30 / 33 + 100) / 2
+    expect(accuracy.get_by_role("row", name=re.compile("^Human-evaluated, turns"))).to_contain_text(
+        f"{expected_mean:.1f}%"
+    )
+    expect(
+        page.get_by_role("table", name="Tuning candidates").get_by_test_id("candidate")
+    ).to_have_count(2)
+
+    page.get_by_role("button", name="Promote the proposal").click()
+    expect(page.get_by_role("status")).to_have_text("Proposal promoted.")
+    iteration.refresh_from_db()
+    proposal = iteration.tuning_run.best
+    promoted = Project.objects.get(pk=team.project.pk).promoted_parameter_set
+    assert promoted is not None
+    assert promoted.params == proposal.params
+    expect(page.get_by_test_id("project-promoted")).to_have_text(promoted.name)
+
+    page.get_by_role("link", name="All iterations").click()
+    expect(page.get_by_role("row", name=re.compile(r"^#1 Closed 2"))).to_be_visible()
+    expect(page.get_by_role("heading", name="Open iteration 2")).to_be_visible()
+    expect(page.get_by_text("Every imported document is already in an iteration")).to_be_visible()
