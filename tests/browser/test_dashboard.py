@@ -78,6 +78,9 @@ def test_dashboard_shows_each_iterations_accuracy_tuning_effort_and_corpus(
     page.get_by_role("button", name="Word % ▼").click()
     expect(candidates.first).to_contain_text(f"{by_word[-1].word_accuracy:.1f}%")
 
+    page.get_by_role("button", name="Rank").click()
+    expect(candidates.first).to_contain_text("(proposed)")
+
     effort = page.get_by_role("img", name=re.compile("Turns changed per document"))
     expect(effort).to_have_attribute(
         "aria-label", re.compile(r"#1: annotator 5\.3; #2: annotator 10\b")

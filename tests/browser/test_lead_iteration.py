@@ -46,6 +46,7 @@ def test_lead_opens_follows_closes_tunes_and_promotes(
     expect(batch.filter(has_text=first.name)).to_contain_text(
         "annotator: 3 of 33 turns changed, 2 min, submitted"
     )
+    expect(page.get_by_test_id("batch-progress")).to_have_text("1 of 2 submitted")
     page.get_by_role("button", name="Close iteration 1").click()
     expect(page.get_by_role("alert")).to_contain_text("have no submitted annotation yet")
     assert Iteration.objects.get(pk=iteration.pk).closed_at is None

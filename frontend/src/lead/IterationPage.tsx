@@ -97,7 +97,12 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
         </dd>
       </dl>
 
-      <h3>Batch</h3>
+      <h3>
+        Batch:{" "}
+        <span data-testid="batch-progress">
+          {submittedCount(iteration)} of {iteration.documents.length} submitted
+        </span>
+      </h3>
       <BatchTable iteration={iteration} onChanged={reload} />
 
       {iteration.status === "annotating" && (
@@ -190,6 +195,12 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
       )}
     </article>
   );
+}
+
+function submittedCount(iteration: IterationDetail): number {
+  return iteration.documents.filter((document) =>
+    document.annotations.some((annotation) => annotation.submitted_at !== null),
+  ).length;
 }
 
 function AccuracySummary({ iteration }: { iteration: IterationDetail }) {
