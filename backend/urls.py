@@ -16,6 +16,7 @@ api_v1 = [
     path("", include("backend.documents.urls")),
     path("", include("backend.alignments.urls")),
     path("", include("backend.iterations.urls")),
+    path("", include("backend.dashboards.urls")),
     path("", include("backend.jobs.urls")),
     path("", include("backend.vectors.urls")),
     path("", include("backend.tuning.urls")),

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 WORKER_START_TIMEOUT_SECONDS = 90
+WORKER_QUEUES = "default,cpu"
 CHROMIUM_PATH = os.environ.get("TANDEM_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -75,7 +76,7 @@ def start_worker(
     env = {**os.environ, "DATABASE_URL": test_database_url(), **(env or {})}
     command = [
         sys.executable, "-m", "celery", "-A", "workers", "worker",
-        "--loglevel", "INFO", "--concurrency", str(concurrency), "--queues", "default,cpu",
+        "--loglevel", "INFO", "--concurrency", str(concurrency), "--queues", WORKER_QUEUES,
         "--hostname", name, "--without-mingle", "--without-gossip",
     ]  # fmt: skip
     with log_path.open("wb") as log:
@@ -103,11 +104,24 @@ def _hostname() -> str:
     return socket.gethostname()
 
 
+def purge_queues() -> None:
+    """Tests without a worker still queue tasks (uploads, pre-alignments, tuning) that nobody
+    consumes. A worker started later would run them on jobs of other tests: SQLite reuses the
+    ids of rolled-back rows, so a stale pre-alignment message can name a later import job."""
+    from workers.celery import app as celery_app
+
+    with celery_app.connection_for_write() as connection:
+        for queue in WORKER_QUEUES.split(","):
+            connection.default_channel.queue_purge(queue)
+
+
 @pytest.fixture(scope="session")
 def celery_worker_process(
     django_db_setup, django_db_blocker, tmp_path_factory
 ) -> Iterator[WorkerProcess]:
-    """A real worker on the test database; stopped before the test database is dropped."""
+    """A real worker on the test database, starting on empty queues; stopped before the test
+    database is dropped."""
+    purge_queues()
     with django_db_blocker.unblock():
         worker = start_worker(tmp_path_factory.mktemp("worker"))
     yield worker

@@ -4,11 +4,13 @@ hand-built readers' output, so most tests need neither files nor a worker."""
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from backend.alignments.services import parameter_set_get_or_create, pre_alignment_record
 from backend.documents.models import Document
 from backend.documents.services import document_store_parsed
+from backend.iterations.models import Iteration
 from backend.jobs.models import Job
 from backend.projects.models import Membership, Project, Role
 from workers.align.model import Report, Segment, Transcript, Turn
@@ -65,7 +67,8 @@ def evenly(turns: int, segments: int) -> list[int]:
 
 @dataclass
 class World:
-    """Project A with a lead, an assigned annotator and documents; project B elsewhere."""
+    """Project A with a lead, an assigned annotator, documents and a closed (empty) first
+    iteration; project B elsewhere."""
 
     lead: object
     annotator: object
@@ -76,10 +79,12 @@ class World:
     unassigned_document: Document
     annotator_membership: Membership
     job: Job
+    iteration: Iteration
     other_project: Project
     other_document: Document
     other_membership: Membership
     other_job: Job
+    other_iteration: Iteration
 
     def client(self, who: str) -> APIClient:
         client = APIClient()
@@ -115,8 +120,10 @@ def build_world() -> World:
         unassigned_document=make_document(project, name="unassigned"),
         annotator_membership=annotator_membership,
         job=Job.objects.create(project=project, kind=Job.Kind.IMPORT_DOCUMENT),
+        iteration=Iteration.objects.create(project=project, number=1, closed_at=timezone.now()),
         other_project=other_project,
         other_document=make_document(other_project, name="elsewhere"),
         other_membership=other_membership,
         other_job=Job.objects.create(project=other_project, kind=Job.Kind.IMPORT_DOCUMENT),
+        other_iteration=Iteration.objects.create(project=other_project, number=1),
     )

@@ -44,6 +44,9 @@ class Iteration(models.Model):
     closed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    tuning_run = models.ForeignKey(
+        "tuning.TuningRun", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     corpus_at_close = models.JSONField(
         default=dict, blank=True, help_text="Gold and trusted automatic pairs when it closed."
     )
@@ -77,7 +80,9 @@ class Iteration(models.Model):
             job = self.pre_align_job
             pre_aligned = job is not None and job.status == Job.Status.SUCCEEDED
             return IterationStatus.ANNOTATING if pre_aligned else IterationStatus.OPEN
-        return IterationStatus.CLOSED
+        run = self.tuning_run
+        tuning = run is not None and run.job.status not in Job.FINISHED
+        return IterationStatus.CLOSING if tuning else IterationStatus.CLOSED
 
 
 class AccuracyRecord(models.Model):

@@ -18,7 +18,13 @@ RECORD_METRICS = (
 def iteration_list(*, project_id: int) -> QuerySet[Iteration]:
     return (
         Iteration.objects.filter(project_id=project_id)
-        .select_related("pre_align_job", "parameter_set", "promoted_parameter_set")
+        .select_related(
+            "pre_align_job",
+            "parameter_set",
+            "promoted_parameter_set",
+            "tuning_run__job",
+            "tuning_run__best",
+        )
         .annotate(document_count=Count("documents", distinct=True))
         .order_by("number")
         .prefetch_related(

@@ -1,11 +1,29 @@
 from django.urls import path
 
-from backend.iterations.apis import IterationListApi
+from backend.iterations.apis import (
+    IterationCloseApi,
+    IterationDetailApi,
+    IterationListApi,
+    IterationPreAlignApi,
+    IterationPromoteApi,
+    IterationRecordApi,
+    IterationTuneApi,
+)
+
+ITERATION = "projects/<int:project_id>/iterations/<int:iteration_id>/"
 
 urlpatterns = [
     path(
-        "projects/<int:project_id>/iterations/",
-        IterationListApi.as_view(),
-        name="iteration-list",
+        "projects/<int:project_id>/iterations/", IterationListApi.as_view(), name="iteration-list"
+    ),
+    path(ITERATION, IterationDetailApi.as_view(), name="iteration-detail"),
+    path(f"{ITERATION}close/", IterationCloseApi.as_view(), name="iteration-close"),
+    path(f"{ITERATION}pre-align/", IterationPreAlignApi.as_view(), name="iteration-pre-align"),
+    path(f"{ITERATION}tune/", IterationTuneApi.as_view(), name="iteration-tune"),
+    path(f"{ITERATION}promote/", IterationPromoteApi.as_view(), name="iteration-promote"),
+    path(
+        f"{ITERATION}documents/<int:document_id>/",
+        IterationRecordApi.as_view(),
+        name="iteration-record",
     ),
 ]

@@ -17,7 +17,9 @@ def test_an_annotator_lists_only_assigned_documents(world):
 def test_filters_by_status_assignee_iteration_and_text(world):
     lead = world.client("lead")
     iteration = lead.post(
-        f"/api/v1/projects/{world.project.pk}/iterations/", {}, format="json"
+        f"/api/v1/projects/{world.project.pk}/iterations/",
+        {"documents": [world.unassigned_document.pk]},
+        format="json",
     ).json()
     lead.patch(
         f"{list_url(world)}{world.unassigned_document.pk}/",

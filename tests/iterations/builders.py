@@ -1,14 +1,17 @@
 """Iterations in a given state without a worker: the state's jobs are written as finished,
 as a worker would leave them."""
 
+from django.db.models import Max
+
 from backend.documents.models import Document
 from backend.iterations.models import Iteration
 from backend.jobs.models import Job
 
 
-def annotating_iteration(project, documents: list[Document], number: int = 1) -> Iteration:
-    job = Job.objects.create(project=project, kind=Job.Kind.IMPORT_DOCUMENT, status="succeeded")
-    iteration = Iteration.objects.create(project=project, number=number, pre_align_job=job)
+def annotating_iteration(project, documents: list[Document]) -> Iteration:
+    job = Job.objects.create(project=project, kind=Job.Kind.PRE_ALIGN, status=Job.Status.SUCCEEDED)
+    last = Iteration.objects.filter(project=project).aggregate(last=Max("number"))["last"]
+    iteration = Iteration.objects.create(project=project, number=(last or 0) + 1, pre_align_job=job)
     Document.objects.filter(pk__in=[document.pk for document in documents]).update(
         iteration=iteration
     )

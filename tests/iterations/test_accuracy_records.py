@@ -57,7 +57,8 @@ def test_closing_records_human_and_automatic_accuracy_of_the_corrected_meeting(w
     assert [record.gold_labels[turn] for turn in CORRECTIONS] == list(CORRECTIONS.values())
     assert record.pre_alignment_labels[21:23] == [0, 1]
     iteration.refresh_from_db()
-    assert iteration.status == IterationStatus.CLOSED
+    assert iteration.status == IterationStatus.CLOSING
+    assert iteration.tuning_run.gold_document_ids == [document.pk]
     assert iteration.corpus_at_close["gold_documents"] == 1
     assert iteration.corpus_at_close["gold_pairs"] == 10  # segments 3 and 8 have no turn
 

@@ -19,6 +19,7 @@ from tests.domain import World
 ROLES = ("lead", "annotator", "outsider", "anonymous", "admin")
 P = "/api/v1/projects/{project}"
 D = P + "/documents/{document}"
+IT = P + "/iterations/{iteration}"
 
 
 def upload_body(world: World) -> dict:
@@ -104,7 +105,22 @@ MATRIX = [
     ("submit annotation", "post", D + "/annotation/submit/", {"version": 0},
      (200, 200, 403, 401, 200)),
     ("list iterations", "get", P + "/iterations/", None, (200, 200, 403, 401, 200)),
-    ("create iteration", "post", P + "/iterations/", {"name": "first"}, (201, 403, 403, 401, 201)),
+    ("open iteration", "post", P + "/iterations/",
+     lambda w: {"documents": [w.unassigned_document.pk]}, (201, 403, 403, 401, 201)),
+    ("read iteration", "get", IT + "/", None, (200, 200, 403, 401, 200)),
+    ("close closed iteration", "post", IT + "/close/", {}, (409, 403, 403, 401, 409)),
+    ("pre-align closed iteration", "post", IT + "/pre-align/", None, (409, 403, 403, 401, 409)),
+    ("tune iteration without gold", "post", IT + "/tune/", {}, (400, 403, 403, 401, 400)),
+    ("promote without tuning run", "post", IT + "/promote/", {}, (409, 403, 403, 401, 409)),
+    ("read missing record", "get", IT + "/documents/{document}/", None, (404, 403, 403, 401, 404)),
+    ("read iteration of other project", "get", P + "/iterations/{other_iteration}/", None,
+     (404, 404, 403, 401, 404)),
+    ("accuracy dashboard", "get", P + "/dashboard/accuracy/", None, (200, 403, 403, 401, 200)),
+    ("tuning dashboard before any run", "get", P + "/dashboard/tuning/", None,
+     (404, 403, 403, 401, 404)),
+    ("effort dashboard", "get", P + "/dashboard/effort/", None, (200, 403, 403, 401, 200)),
+    ("corpus dashboard", "get", P + "/dashboard/corpus/", None, (200, 403, 403, 401, 200)),
+    ("jobs dashboard", "get", P + "/dashboard/jobs/", None, (200, 403, 403, 401, 200)),
     ("list parameter sets", "get", P + "/parameter-sets/", None, (200, 200, 403, 401, 200)),
     ("create parameter set", "post", P + "/parameter-sets/", {"name": "x", "params": {}},
      (201, 403, 403, 401, 201)),
@@ -157,6 +173,8 @@ def _url(template: str, world: World) -> str:
         membership=world.annotator_membership.pk,
         other_membership=world.other_membership.pk,
         job=world.job.pk,
+        iteration=world.iteration.pk,
+        other_iteration=world.other_iteration.pk,
         other_job=world.other_job.pk,
         **_tuning_runs(template, world),
     )

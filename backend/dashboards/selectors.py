@@ -1,0 +1,188 @@
+"""Reads behind the lead's dashboards, shaped for charts: one series per iteration, values
+per document (for box plots and histograms) beside their summaries.
+
+Nothing here writes or caches: every figure is recomputed from the records closing wrote,
+the annotations and the jobs, so a dashboard never disagrees with the iteration pages.
+"""
+
+from collections import defaultdict
+from typing import Any
+
+from django.db.models import F, QuerySet
+
+from backend.alignments.models import Annotation
+from backend.core.errors import InvalidInput, NotFound
+from backend.iterations.accuracy import summarise
+from backend.iterations.gold import corpus_counts
+from backend.iterations.models import AccuracyRecord, Iteration
+from backend.iterations.selectors import RECORD_METRICS
+from backend.jobs.models import Job
+from backend.tuning.models import TuningCandidate, TuningRun
+
+CANDIDATE_ORDERINGS = (
+    "rank",
+    "index",
+    "segment_accuracy",
+    "word_accuracy",
+    "window_diff",
+    "objective",
+    "documents_evaluated",
+)
+
+
+def accuracy_by_iteration(*, project_id: int) -> list[dict[str, Any]]:
+    """Per iteration (closed ones have values): each document's figures and, per metric,
+    their distribution; the paper's Figure 3 and Table 2."""
+    records = defaultdict(list)
+    for record in (
+        AccuracyRecord.objects.filter(iteration__project_id=project_id)
+        .select_related("document")
+        .defer(
+            "pre_alignment_labels", "gold_labels", "document__segments_json", "document__turns_json"
+        )
+        .order_by("iteration_id", "document__name", "document_id")
+    ):
+        records[record.iteration_id].append(record)
+    return [
+        {
+            "iteration": iteration,
+            "documents": [
+                {
+                    "document": record.document_id,
+                    "name": record.document.name,
+                    **{metric: getattr(record, metric) for metric in RECORD_METRICS},
+                }
+                for record in records[iteration.pk]
+            ],
+            "summary": {
+                metric: summarise([getattr(record, metric) for record in records[iteration.pk]])
+                for metric in RECORD_METRICS
+            },
+        }
+        for iteration in _iterations(project_id)
+    ]
+
+
+def tuning_run_for(*, project_id: int, iteration_id: int | None) -> TuningRun:
+    """The iteration's tuning run, or the project's latest."""
+    runs = TuningRun.objects.filter(project_id=project_id).select_related("job", "best")
+    if iteration_id is None:
+        run = runs.order_by("-created_at", "-id").first()
+        if run is None:
+            raise NotFound(f"Project {project_id} has no tuning run yet.")
+        return run
+    run_id = (
+        Iteration.objects.filter(project_id=project_id, pk=iteration_id)
+        .values_list("tuning_run_id", flat=True)
+        .first()
+    )
+    run = runs.filter(pk=run_id).first() if run_id else None
+    if run is None:
+        raise NotFound(f"Project {project_id} has no tuning run for iteration {iteration_id}.")
+    return run
+
+
+def tuning_candidates(*, run: TuningRun, ordering: str = "rank") -> QuerySet[TuningCandidate]:
+    """Sortable by any score (`-name` descending); candidates without a score (not evaluated
+    yet) sort last either way, then by grid position."""
+    field = ordering.removeprefix("-")
+    if field not in CANDIDATE_ORDERINGS:
+        raise InvalidInput(
+            f"Cannot sort candidates by {ordering!r}; use one of {', '.join(CANDIDATE_ORDERINGS)} "
+            "(with - for descending).",
+            field="ordering",
+        )
+    expression = (
+        F(field).desc(nulls_last=True)
+        if ordering.startswith("-")
+        else F(field).asc(nulls_last=True)
+    )
+    return run.candidates.order_by(expression, "index")
+
+
+def annotator_effort(*, project_id: int) -> list[dict[str, Any]]:
+    """Per iteration and annotator: documents, turns changed and seconds, in total and per
+    document, with each document's own figures for a scatter or histogram."""
+    rows: dict[tuple[int, int], dict[str, Any]] = {}
+    annotations = (
+        Annotation.objects.filter(
+            document__project_id=project_id, document__iteration__isnull=False
+        )
+        .select_related("annotator", "document__iteration")
+        .only(
+            "changed", "seconds_spent", "submitted_at", "annotator__username",
+            "document__name", "document__turn_count", "document__iteration__number",
+        )
+        .order_by("document__iteration__number", "annotator__username", "document__name")
+    )  # fmt: skip
+    for annotation in annotations:
+        iteration = annotation.document.iteration
+        key = (iteration.pk, annotation.annotator_id)
+        row = rows.setdefault(
+            key,
+            {
+                "iteration": iteration.pk,
+                "number": iteration.number,
+                "annotator": annotation.annotator_id,
+                "username": annotation.annotator.username,
+                "documents": [],
+            },
+        )
+        row["documents"].append(
+            {
+                "document": annotation.document_id,
+                "name": annotation.document.name,
+                "turns": annotation.document.turn_count,
+                "turns_changed": sum(annotation.changed),
+                "seconds_spent": annotation.seconds_spent,
+                "submitted": annotation.submitted_at is not None,
+            }
+        )
+    return [_effort_totals(row) for row in rows.values()]
+
+
+def _effort_totals(row: dict[str, Any]) -> dict[str, Any]:
+    documents = row["documents"]
+    count = len(documents)
+    changed = sum(document["turns_changed"] for document in documents)
+    seconds = sum(document["seconds_spent"] for document in documents)
+    return {
+        **row,
+        "document_count": count,
+        "submitted_count": sum(document["submitted"] for document in documents),
+        "turns_changed": changed,
+        "seconds_spent": seconds,
+        "turns_changed_per_document": changed / count,
+        "seconds_per_document": seconds / count,
+    }
+
+
+def corpus_growth(*, project) -> dict[str, Any]:
+    """Gold and trusted automatic pairs as each iteration closed, and now."""
+    return {
+        "iterations": [
+            {
+                "iteration": iteration.pk,
+                "number": iteration.number,
+                "closed_at": iteration.closed_at,
+                **iteration.corpus_at_close,
+            }
+            for iteration in _iterations(project.pk)
+            if iteration.closed_at is not None and iteration.corpus_at_close
+        ],
+        "now": corpus_counts(project=project).as_dict(),
+    }
+
+
+def active_jobs(*, project_id: int) -> QuerySet[Job]:
+    return Job.objects.filter(
+        project_id=project_id, status__in=[Job.Status.QUEUED, Job.Status.RUNNING]
+    ).order_by("created_at", "id")
+
+
+def _iterations(project_id: int) -> list[Iteration]:
+    return list(
+        Iteration.objects.filter(project_id=project_id)
+        .select_related("pre_align_job", "tuning_run__job")
+        .order_by("number")
+    )

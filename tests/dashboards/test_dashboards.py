@@ -1,0 +1,168 @@
+"""The lead's dashboards on iterations closed through the services, with known corrections:
+each 10-turn document has some of its turns moved by its annotator."""
+
+import pytest
+
+from backend.alignments.services import AssignmentOperation, annotation_apply, annotation_submit
+from backend.iterations.services import iteration_close, iteration_tune_again
+from backend.jobs.models import Job
+from backend.projects.models import Membership, Role
+from tests.domain import evenly, make_document, make_user
+from tests.iterations.builders import annotating_iteration
+
+TURNS, SEGMENTS = 10, 4
+
+
+def corrected_iteration(world, changes: dict[str, tuple[object, int, int]]):
+    """`changes`: document name -> (annotator, turns moved to segment 3, seconds spent)."""
+    documents = []
+    for name, (annotator, moved, seconds) in changes.items():
+        document = make_document(
+            world.project, name=name, assignees=[annotator], pre_alignment=evenly(TURNS, SEGMENTS)
+        )
+        documents.append((document, annotator, moved, seconds))
+    iteration = annotating_iteration(world.project, [document for document, *_ in documents])
+    for document, annotator, moved, seconds in documents:
+        version = 0
+        if moved:
+            version = annotation_apply(
+                annotator=annotator,
+                document=document,
+                version=0,
+                operations=[AssignmentOperation("assign", TURNS - moved, TURNS - 1, 3)],
+                seconds_spent=seconds,
+            ).version
+        annotation_submit(annotator=annotator, document=document, version=version)
+    return iteration_close(actor=world.lead, iteration=iteration, tune=False)
+
+
+@pytest.fixture
+def two_iterations(world):
+    second_annotator = make_user("second")
+    Membership.objects.create(project=world.project, user=second_annotator, role=Role.ANNOTATOR)
+    # evenly(10, 4) is 0 0 0 1 1 2 2 2 3 3: moving the last k turns to segment 3 changes
+    # k - 2 of them, and with k = 5 segment 2 loses all its turns.
+    first = corrected_iteration(
+        world,
+        {
+            "a": (world.annotator, 3, 60),
+            "b": (world.annotator, 4, 90),
+            "c": (second_annotator, 5, 30),
+        },
+    )
+    second = corrected_iteration(world, {"d": (second_annotator, 0, 0)})
+    return first, second, second_annotator
+
+
+def get(world, chart: str, **params):
+    response = world.client("lead").get(
+        f"/api/v1/projects/{world.project.pk}/dashboard/{chart}/", params
+    )
+    assert response.status_code == 200, response.json()
+    return response.json()
+
+
+def test_accuracy_gives_values_per_document_and_box_plot_figures_per_iteration(
+    world, two_iterations
+):
+    first, second, _ = two_iterations
+
+    data = get(world, "accuracy")
+
+    assert data["metrics"][0] == "human_turn_accuracy"
+    rows = {row["number"]: row for row in data["iterations"]}
+    assert set(rows) == {world.iteration.number, first.number, second.number}
+    assert [d["human_turn_accuracy"] for d in rows[first.number]["documents"]] == [90, 80, 70]
+    summary = rows[first.number]["summary"]["human_turn_accuracy"]
+    assert summary == {
+        "count": 3, "mean": 80.0, "median": 80.0, "min": 70.0, "q1": 75.0, "q3": 85.0,
+        "max": 90.0,
+    }  # fmt: skip
+    assert rows[second.number]["summary"]["human_turn_accuracy"]["median"] == 100.0
+    assert rows[world.iteration.number]["summary"]["human_turn_accuracy"]["count"] == 0
+
+
+def test_effort_sums_changed_turns_and_time_per_annotator_and_iteration(world, two_iterations):
+    first, second, _ = two_iterations
+
+    rows = get(world, "effort")["rows"]
+
+    by_key = {(row["number"], row["username"]): row for row in rows}
+    assert set(by_key) == {
+        (first.number, "annotator"),
+        (first.number, "second"),
+        (second.number, "second"),
+    }
+    mine = by_key[(first.number, "annotator")]
+    assert (mine["document_count"], mine["submitted_count"]) == (2, 2)
+    assert (mine["turns_changed"], mine["seconds_spent"]) == (1 + 2, 60 + 90)
+    assert mine["seconds_per_document"] == 75.0
+    assert mine["turns_changed_per_document"] == 1.5
+    assert [d["turns_changed"] for d in by_key[(first.number, "second")]["documents"]] == [3]
+
+
+def test_corpus_growth_counts_gold_per_close_and_trusted_pairs_now(world, two_iterations):
+    first, second, _ = two_iterations
+
+    before = get(world, "corpus")
+    world.project.settings = {"trusted_confidence": 0.5}
+    world.project.save()
+    trusting = get(world, "corpus")
+
+    assert [row["gold_documents"] for row in before["iterations"]] == [3, 4]
+    assert [row["number"] for row in before["iterations"]] == [first.number, second.number]
+    assert before["now"]["gold_documents"] == 4
+    assert before["now"]["gold_pairs"] == 4 * SEGMENTS - 1  # c left segment 2 empty
+    # world.document is pre-aligned (confidence 0.5 everywhere), not gold: trusted at 0.5 only.
+    assert (before["now"]["automatic_documents"], before["now"]["trusted_pairs"]) == (1, 0)
+    assert trusting["now"]["trusted_pairs"] == SEGMENTS
+
+
+def test_jobs_lists_only_queued_and_running_ones_oldest_first(world):
+    running = Job.objects.create(
+        project=world.project, kind=Job.Kind.PRE_ALIGN, status=Job.Status.RUNNING, progress=0.4
+    )
+    Job.objects.create(project=world.project, kind=Job.Kind.TUNE, status=Job.Status.SUCCEEDED)
+    Job.objects.create(project=world.other_project, kind=Job.Kind.TUNE)
+
+    jobs = get(world, "jobs")["jobs"]
+
+    assert [(job["id"], job["status"]) for job in jobs] == [
+        (world.job.pk, "queued"),
+        (running.pk, "running"),
+    ]
+    assert jobs[1]["progress"] == 0.4
+
+
+def test_the_candidate_table_sorts_by_any_score_and_refuses_unknown_orderings(
+    world, two_iterations
+):
+    first, *_ = two_iterations
+    iteration_tune_again(
+        actor=world.lead,
+        iteration=first,
+        grid={"aligner": ["gapped"], "match_offset": [0.3, 0.35, 0.4]},
+    )
+    run = first.tuning_run
+    # Scores as a finished run leaves them: the middle setting best, the last not evaluated.
+    for index, (segment, rank) in enumerate([(50.0, 2), (70.0, 1), (None, 3)]):
+        run.candidates.filter(index=index).update(segment_accuracy=segment, rank=rank)
+
+    default = get(world, "tuning")
+    best_first = get(world, "tuning", ordering="-segment_accuracy")
+    worst_first = get(world, "tuning", ordering="segment_accuracy", iteration=first.pk)
+    bad = world.client("lead").get(
+        f"/api/v1/projects/{world.project.pk}/dashboard/tuning/", {"ordering": "params"}
+    )
+    missing = world.client("lead").get(
+        f"/api/v1/projects/{world.project.pk}/dashboard/tuning/", {"iteration": first.pk + 99}
+    )
+
+    assert default["run"]["id"] == run.pk
+    assert default["count"] == 3
+    assert [row["index"] for row in default["results"]] == [1, 0, 2]
+    assert [row["segment_accuracy"] for row in best_first["results"]] == [70.0, 50.0, None]
+    assert [row["segment_accuracy"] for row in worst_first["results"]] == [50.0, 70.0, None]
+    assert bad.status_code == 400
+    assert "segment_accuracy" in bad.json()["detail"]
+    assert missing.status_code == 404
