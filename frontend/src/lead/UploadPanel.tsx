@@ -44,10 +44,10 @@ export function UploadPanel({
       setTasks((current) =>
         current.map((task) => (task.id === id ? { ...task, ...change } : task)),
       );
-    setTasks((current) => [...current, { id, name: upload.key, jobId: null, error: null }]);
+    setTasks((current) => [...current, { id, name: upload.name, jobId: null, error: null }]);
     try {
       const job = await uploadDocument(projectId, {
-        name: upload.key,
+        name: upload.name,
         report: upload.report!,
         transcripts: upload.transcripts,
       });
@@ -132,7 +132,6 @@ function PairingTable({
   dropped: DroppedFile[];
   onMove: (item: DroppedFile, key: string) => void;
 }) {
-  const keys = plan.map((upload) => upload.key);
   return (
     <table className="lead-table pairing" aria-label="Pairs to upload">
       <thead>
@@ -145,7 +144,7 @@ function PairingTable({
       <tbody>
         {plan.map((upload) => (
           <tr key={upload.key} data-testid="planned-upload">
-            <th scope="row">{upload.key}</th>
+            <th scope="row">{upload.name}</th>
             <td>
               <ul className="plain">
                 {dropped
@@ -158,9 +157,9 @@ function PairingTable({
                         value={item.key}
                         onChange={(event) => onMove(item, event.target.value)}
                       >
-                        {keys.map((key) => (
-                          <option key={key} value={key}>
-                            {key}
+                        {plan.map((target) => (
+                          <option key={target.key} value={target.key}>
+                            {target.name}
                           </option>
                         ))}
                       </select>

@@ -11,6 +11,15 @@ describe("stemOf", () => {
     expect(stemOf("talk-transcript.srt")).toBe("talk");
     expect(stemOf("v1.2.srt")).toBe("v1.2");
     expect(stemOf("report.txt")).toBe("report");
+    expect(stemOf("Talk_Transcript.SRT")).toBe("talk");
+  });
+
+  it("keeps the report's own spelling as the document's name", () => {
+    const [upload] = planUploads(
+      describeFiles(files("Council-2019_Report.docx", "council-2019.1.ctm")),
+    );
+    expect(upload!.key).toBe("council-2019");
+    expect(upload!.name).toBe("Council-2019");
   });
 });
 

@@ -23,6 +23,8 @@ export interface DroppedFile<F extends NamedFile = File> {
 
 export interface PlannedUpload<F extends NamedFile = File> {
   key: string;
+  /** The report's name without extension, as the document's name. */
+  name: string;
   report: F | null;
   reports: number;
   transcripts: F[];
@@ -43,14 +45,21 @@ export function fileRole(name: string): FileRole {
 }
 
 const PART_NUMBER = /\.\d+$/;
-const ROLE_WORD = /[\s._-]+(report|minutes|transcript|transcription|asr|captions|subtitles)$/;
+const ROLE_WORD_ANY_CASE =
+  /[\s._-]+(report|minutes|transcript|transcription|asr|captions|subtitles)$/i;
 
-/** The name without its extension, a .ctm part number or a trailing role word. */
-export function stemOf(name: string): string {
+/** The name without its extension, a .ctm part number or a trailing role word: the
+ * document's name as the lead wrote it. */
+export function documentNameOf(name: string): string {
   const ext = extension(name);
-  let stem = name.slice(0, name.length - ext.length).toLowerCase();
+  let stem = name.slice(0, name.length - ext.length);
   if (ext === ".ctm") stem = stem.replace(PART_NUMBER, "");
-  return stem.replace(ROLE_WORD, "") || stem;
+  return stem.replace(ROLE_WORD_ANY_CASE, "") || stem;
+}
+
+/** What pairs files: their document name, whatever its case. */
+export function stemOf(name: string): string {
+  return documentNameOf(name).toLowerCase();
 }
 
 export function describeFiles<F extends NamedFile>(files: F[]): DroppedFile<F>[] {
@@ -75,6 +84,7 @@ export function planUploads<F extends NamedFile>(dropped: DroppedFile<F>[]): Pla
       .sort(byNaturalName);
     return {
       key,
+      name: reports[0] ? documentNameOf(reports[0].name) : key,
       report: reports[0] ?? null,
       reports: reports.length,
       transcripts,
