@@ -1,6 +1,7 @@
 """One turn of the bootstrap loop as the lead drives it in the browser, on real meetings and
 the real worker: open an iteration with a batch and assignees, follow the pre-alignment and
-the annotator, close (refused while a document is unsubmitted), tune, promote the proposal."""
+the annotator, close (refused while a document is unsubmitted), take the unsubmitted one out,
+close, tune, promote the proposal."""
 
 import json
 import re
@@ -14,7 +15,11 @@ from tests.browser.lead_builders import TINY_GRID, correct_and_submit, import_me
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
-MEETINGS = ["686239f069621dada25c3408f1867d66", "0b9ec6f049e68d4a35fae75792e2a84e"]
+MEETINGS = [
+    "686239f069621dada25c3408f1867d66",  # 33 turns
+    "0b9ec6f049e68d4a35fae75792e2a84e",  # 60 turns
+    "2f3f95e2eb2b4532169904b186a8cdf0",  # 65 turns
+]
 JOB_TIMEOUT_MS = 120_000
 
 
@@ -23,22 +28,23 @@ def test_lead_opens_follows_closes_tunes_and_promotes(
 ):
     from playwright.sync_api import expect
 
-    first, second = import_meetings(team, MEETINGS)
+    first, second, third = import_meetings(team, MEETINGS)
     sign_in(page, live_server, "lead")
     page.goto(f"{live_server.url}/lead/projects/{team.project.pk}/iterations")
     expect(page.get_by_text("(none yet: the diagonal aligner)")).to_be_visible()
     page.get_by_label(f"Put {first.name} in the batch").check()
     page.get_by_label(f"Put {second.name} in the batch").check()
+    page.get_by_label(f"Put {third.name} in the batch").check()
     page.get_by_role("button", name="Spread the batch over the annotators").click()
     expect(page.get_by_label(f"Annotator of {second.name}")).to_have_value(str(team.annotator.pk))
-    page.get_by_role("button", name="Open iteration 1 with 2 documents").click()
+    page.get_by_role("button", name="Open iteration 1 with 3 documents").click()
 
     status = page.get_by_test_id("iteration-status")
     expect(status).to_have_text("Annotating", timeout=JOB_TIMEOUT_MS)
     iteration = Iteration.objects.get(project=team.project, number=1)
     assert iteration.parameters["params"]["aligner"] == "diagonal"
     batch = page.get_by_test_id("batch-document")
-    expect(batch).to_have_count(2)
+    expect(batch).to_have_count(3)
     expect(batch.filter(has_text=first.name)).to_contain_text("annotator")
     expect(batch.filter(has_text=first.name)).to_contain_text("not started")
 
@@ -46,12 +52,17 @@ def test_lead_opens_follows_closes_tunes_and_promotes(
     expect(batch.filter(has_text=first.name)).to_contain_text(
         "annotator: 3 of 33 turns changed, 2 min, submitted"
     )
-    expect(page.get_by_test_id("batch-progress")).to_have_text("1 of 2 submitted")
+    expect(page.get_by_test_id("batch-progress")).to_have_text("1 of 3 submitted")
     page.get_by_role("button", name="Close iteration 1").click()
     expect(page.get_by_role("alert")).to_contain_text("have no submitted annotation yet")
     assert Iteration.objects.get(pk=iteration.pk).closed_at is None
 
     correct_and_submit(team, second, unaligned=0, seconds=0)
+    expect(page.get_by_test_id("batch-progress")).to_have_text("2 of 3 submitted")
+    batch.filter(has_text=third.name).get_by_role(
+        "button", name="Take out of the iteration"
+    ).click()
+    expect(page.get_by_test_id("batch-progress")).to_have_text("2 of 2 submitted")
     page.get_by_text("Tuning options").click()
     page.get_by_label("Grid (JSON").fill(json.dumps(TINY_GRID))
     page.get_by_role("button", name="Close iteration 1").click()
@@ -78,4 +89,5 @@ def test_lead_opens_follows_closes_tunes_and_promotes(
     page.get_by_role("link", name="All iterations").click()
     expect(page.get_by_role("row", name=re.compile(r"^#1 Closed 2"))).to_be_visible()
     expect(page.get_by_role("heading", name="Open iteration 2")).to_be_visible()
-    expect(page.get_by_text("Every imported document is already in an iteration")).to_be_visible()
+    expect(page.get_by_label(f"Put {third.name} in the batch")).not_to_be_checked()
+    expect(page.get_by_label(f"Put {first.name} in the batch")).to_have_count(0)

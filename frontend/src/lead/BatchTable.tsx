@@ -1,12 +1,18 @@
 import { useState } from "react";
-import { assignDocument, type BatchDocument, type IterationDetail } from "./api";
+import {
+  assignDocument,
+  removeFromIteration,
+  type BatchDocument,
+  type IterationDetail,
+} from "./api";
 import { AssigneePicker, DOCUMENT_STATUS_TEXT } from "./DocumentsSection";
 import { duration, percent } from "./format";
 import { usernameOf, useProject } from "./ProjectContext";
 import { messageOf } from "./useLoad";
 
 /** The batch as the lead follows it: who corrects what, how far along, and once closed, how
- * good the pre-alignment was. Assignees change until the iteration closes. */
+ * good the pre-alignment was. Until it closes, assignees change and a document nobody will
+ * submit can be taken out (closing waits for every document). */
 export function BatchTable({
   iteration,
   onChanged,
@@ -18,10 +24,10 @@ export function BatchTable({
   const [error, setError] = useState<string | null>(null);
   const closed = iteration.closed_at !== null;
 
-  const assign = async (document: BatchDocument, assignees: number[]) => {
+  const change = async (document: BatchDocument, request: () => Promise<unknown>) => {
     setError(null);
     try {
-      await assignDocument(project.id, document.id, assignees);
+      await request();
       onChanged();
     } catch (reason) {
       setError(`${document.name}: ${messageOf(reason)}`);
@@ -60,12 +66,25 @@ export function BatchTable({
                   <AssigneePicker
                     documentName={document.name}
                     assignees={document.assignees}
-                    onChange={(assignees) => assign(document, assignees)}
+                    onChange={(assignees) =>
+                      change(document, () => assignDocument(project.id, document.id, assignees))
+                    }
                   />
                 )}
               </td>
               <td>
                 <Corrections document={document} />
+                {!closed && (
+                  <button
+                    type="button"
+                    className="link-button small"
+                    onClick={() =>
+                      change(document, () => removeFromIteration(project.id, document.id))
+                    }
+                  >
+                    Take out of the iteration
+                  </button>
+                )}
               </td>
               {closed && (
                 <td className="number">{percent(document.record?.human_turn_accuracy)}</td>

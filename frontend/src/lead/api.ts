@@ -188,6 +188,12 @@ export const assignDocument = (projectId: number, documentId: number, assignees:
     body: { assignees },
   });
 
+/** Out of its iteration: the way to close an iteration without a document nobody submits. */
+export const removeFromIteration = (projectId: number, documentId: number) =>
+  apiRequest<LeadDocument>("PATCH", `${project(projectId)}documents/${documentId}/`, {
+    body: { iteration: null },
+  });
+
 /** One document pair: answers with the import job to follow. */
 export function uploadDocument(
   projectId: number,
