@@ -94,3 +94,26 @@ def test_dashboard_shows_each_iterations_accuracy_tuning_effort_and_corpus(
     page.get_by_test_id("dashboard").screenshot(path=shot)
     if os.environ.get("TANDEM_UPDATE_SCREENSHOTS") == "1":
         SCREENSHOT.write_bytes(shot.read_bytes())
+
+
+def test_running_jobs_show_their_progress_and_a_lead_cancels_one(page, live_server, team):
+    """A recorded job that was never sent to the broker stays queued, whatever workers run."""
+    from playwright.sync_api import expect
+
+    from backend.jobs.models import Job
+    from backend.jobs.services import job_create
+
+    job = job_create(kind=Job.Kind.TUNE, project=team.project, created_by=team.lead)
+    Job.objects.filter(pk=job.pk).update(progress=0.4, message="stage 1 of 2")
+
+    sign_in(page, live_server, "lead")
+    page.goto(f"{live_server.url}/lead/projects/{team.project.pk}/dashboard")
+    running = page.get_by_role("list", name="Running jobs")
+    expect(running).to_contain_text(f"Tuning {job.pk}: Queued")
+    expect(running.get_by_role("progressbar", name=f"Tuning {job.pk}: 40%")).to_be_visible()
+    expect(running).to_contain_text("stage 1 of 2")
+
+    page.get_by_role("button", name=f"Cancel Tuning {job.pk}").click()
+    expect(page.get_by_text("No job is queued or running.")).to_be_visible()
+    job.refresh_from_db()
+    assert job.status == Job.Status.CANCELLED

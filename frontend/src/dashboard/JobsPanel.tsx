@@ -1,5 +1,7 @@
+import { useState } from "react";
+import { cancelJob } from "../lead/api";
 import { JobProgress } from "../lead/JobProgress";
-import { useLoad } from "../lead/useLoad";
+import { messageOf, useLoad } from "../lead/useLoad";
 import { fetchActiveJobs } from "./api";
 
 const POLL_MS = 3000;
@@ -11,9 +13,10 @@ const KIND_TEXT: Record<string, string> = {
   tune: "Tuning",
 };
 
-/** Queued and running jobs, polled while the dashboard is open. */
+/** Queued and running jobs, polled while the dashboard is open; a lead cancels one. */
 export function JobsPanel({ projectId }: { projectId: number }) {
-  const [loaded] = useLoad((signal) => fetchActiveJobs(projectId, signal), [projectId], {
+  const [error, setError] = useState<string | null>(null);
+  const [loaded, reload] = useLoad((signal) => fetchActiveJobs(projectId, signal), [projectId], {
     ms: POLL_MS,
     while: () => true,
   });
@@ -21,6 +24,11 @@ export function JobsPanel({ projectId }: { projectId: number }) {
     <section aria-labelledby="jobs-heading" className="dashboard-panel">
       <h2 id="jobs-heading">Running jobs</h2>
       {loaded.state === "failed" && <p role="alert">Jobs could not be loaded: {loaded.message}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
       {loaded.state === "ready" &&
         (loaded.data.jobs.length === 0 ? (
           <p>No job is queued or running.</p>
@@ -29,7 +37,19 @@ export function JobsPanel({ projectId }: { projectId: number }) {
             {loaded.data.jobs.map((job) => (
               <li key={job.id}>
                 {KIND_TEXT[job.kind] ?? job.kind} {job.id}:{" "}
-                <JobProgress job={job} label={`${KIND_TEXT[job.kind] ?? job.kind} ${job.id}`} />
+                <JobProgress job={job} label={`${KIND_TEXT[job.kind] ?? job.kind} ${job.id}`} />{" "}
+                <button
+                  type="button"
+                  aria-label={`Cancel ${KIND_TEXT[job.kind] ?? job.kind} ${job.id}`}
+                  onClick={() => {
+                    setError(null);
+                    cancelJob(projectId, job.id).then(reload, (reason: unknown) =>
+                      setError(messageOf(reason)),
+                    );
+                  }}
+                >
+                  Cancel
+                </button>
               </li>
             ))}
           </ul>

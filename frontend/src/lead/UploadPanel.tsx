@@ -52,6 +52,7 @@ export function UploadPanel({
         transcripts: upload.transcripts,
       });
       update({ jobId: job.id });
+      onImported(); // the document is listed, importing, from now on
     } catch (reason) {
       update({ error: messageOf(reason) });
     }

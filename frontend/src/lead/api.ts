@@ -209,6 +209,9 @@ export function uploadDocument(
 export const fetchJob = (projectId: number, jobId: number, signal?: AbortSignal) =>
   apiRequest<Job>("GET", `${project(projectId)}jobs/${jobId}/`, { signal });
 
+export const cancelJob = (projectId: number, jobId: number) =>
+  apiRequest<Job>("POST", `${project(projectId)}jobs/${jobId}/cancel/`);
+
 export const fetchIterations = (projectId: number, signal?: AbortSignal) =>
   fetchAllPages<Iteration>(`${project(projectId)}iterations/`, signal);
 
