@@ -1,0 +1,74 @@
+"""A short bootstrap simulation on real public_meetings meetings, every job on a real worker:
+two iterations, the second pre-aligned with what tuning on the first one's gold proposed."""
+
+import pytest
+from rest_framework.test import APIClient
+
+from backend.alignments.models import PreAlignment
+from backend.documents.public_meetings import source_of
+from backend.iterations.models import AccuracyRecord, Iteration
+from backend.iterations.simulated_annotator import reachable_gold
+from backend.iterations.simulation import Simulation
+from workers.align.corpus import load_public_meetings
+
+SMALL_MEETINGS = ["686239f0", "0b9ec6f0", "2f3f95e2"]
+JOB_TIMEOUT_SECONDS = 600
+
+
+@pytest.mark.worker
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_two_iterations_tune_on_earlier_gold_only_and_record_what_annotators_kept(
+    celery_worker_process,
+):
+    pool = [meeting.id for meeting in load_public_meetings(SMALL_MEETINGS)]
+    simulation = Simulation(
+        sizes=[2, 1], seed=3, job_timeout=JOB_TIMEOUT_SECONDS, pool=pool, say=lambda _: None
+    )
+
+    outcomes = simulation.run()
+
+    first, second = Iteration.objects.filter(project=simulation.project).order_by("number")
+    assert first.parameters["params"]["aligner"] == "diagonal"
+    first_batch = {d.pk for d in first.documents.all()}
+    assert set(first.tuning_run.gold_document_ids) == first_batch
+    assert second.parameter_set == first.promoted_parameter_set
+    assert second.parameter_set.params == first.tuning_run.best.params
+    assert second.parameters["params"]["aligner"] == "gapped"
+    assert set(second.tuning_run.gold_document_ids) == first_batch | {
+        d.pk for d in second.documents.all()
+    }
+    simulation.project.refresh_from_db()
+    assert simulation.project.promoted_parameter_set == second.promoted_parameter_set
+
+    for outcome, iteration in zip(outcomes, (first, second), strict=True):
+        assert outcome.parameters == iteration.parameters
+        for meeting_id, accuracy in zip(
+            outcome.documents, outcome.human_turn_accuracy, strict=True
+        ):
+            record = AccuracyRecord.objects.get(
+                iteration=iteration, document__source=source_of(meeting_id)
+            )
+            shown = PreAlignment.objects.get(
+                document=record.document, parameter_set=iteration.parameter_set
+            ).labels
+            gold = reachable_gold(simulation.meetings[meeting_id].reference)
+            kept = sum(a == b for a, b in zip(shown, gold, strict=True))
+            assert record.gold_labels == gold
+            assert accuracy == pytest.approx(100 * kept / len(gold))
+
+    lead = APIClient()
+    lead.force_login(simulation.lead)
+    base = f"/api/v1/projects/{simulation.project.pk}/dashboard"
+    accuracy = lead.get(f"{base}/accuracy/").json()["iterations"]
+    assert [len(row["documents"]) for row in accuracy] == [2, 1]
+    assert accuracy[0]["summary"]["human_turn_accuracy"]["mean"] == pytest.approx(
+        sum(outcomes[0].human_turn_accuracy) / 2
+    )
+    corpus = lead.get(f"{base}/corpus/").json()
+    assert [row["gold_documents"] for row in corpus["iterations"]] == [2, 3]
+    candidates = lead.get(f"{base}/tuning/", {"ordering": "-segment_accuracy"}).json()
+    assert candidates["run"]["id"] == second.tuning_run_id
+    scores = [row["segment_accuracy"] for row in candidates["results"]]
+    assert scores == sorted(scores, reverse=True)
+    assert lead.get(f"{base}/jobs/").json()["jobs"] == []
