@@ -6,16 +6,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.alignments.models import ParameterSet
-from backend.core.errors import InvalidInput
 from backend.core.pagination import paginated_response
-from backend.documents.models import Document
 from backend.iterations.selectors import (
     accuracy_summary,
+    batch_documents,
     iteration_documents,
     iteration_get,
     iteration_list,
     iteration_record,
+    promotable_candidate,
+    promotable_parameter_set,
 )
 from backend.iterations.serializers import (
     IterationDetailSerializer,
@@ -31,7 +31,6 @@ from backend.iterations.services import (
 )
 from backend.projects.permissions import LEAD_OR_ADMIN, MEMBER_OR_ADMIN
 from backend.projects.selectors import project_get
-from backend.tuning.models import TuningCandidate
 
 MAX_BATCH = 1000
 
@@ -80,7 +79,7 @@ class IterationListApi(APIView):
         iteration = iteration_open(
             actor=request.user,
             project=project,
-            documents=_batch(project_id, data["documents"]),
+            documents=batch_documents(project_id=project_id, document_ids=data["documents"]),
             assignments={
                 item["document"]: item["annotators"] for item in data.get("assignments", [])
             },
@@ -88,16 +87,6 @@ class IterationListApi(APIView):
         )
         detail = _detail(iteration_get(project_id=project_id, iteration_id=iteration.pk))
         return Response(detail, status=status.HTTP_201_CREATED)
-
-
-def _batch(project_id: int, document_ids: list[int]) -> list[Document]:
-    documents = {
-        d.pk: d for d in Document.objects.filter(project_id=project_id, pk__in=document_ids)
-    }
-    missing = sorted(set(document_ids) - set(documents))
-    if missing:
-        raise InvalidInput(f"Project {project_id} has no documents {missing}.", field="documents")
-    return [documents[pk] for pk in dict.fromkeys(document_ids)]
 
 
 class IterationDetailApi(APIView):
@@ -194,35 +183,12 @@ class IterationPromoteApi(APIView):
         parameter_set = iteration_promote(
             actor=request.user,
             iteration=iteration,
-            candidate=_candidate(iteration, data.get("candidate")),
-            parameter_set=_parameter_set(project_id, data.get("parameter_set")),
+            candidate=promotable_candidate(iteration=iteration, candidate_id=data.get("candidate")),
+            parameter_set=promotable_parameter_set(
+                project_id=project_id, parameter_set_id=data.get("parameter_set")
+            ),
         )
         return Response(self.OutputSerializer(parameter_set).data)
-
-
-def _candidate(iteration, candidate_id: int | None) -> TuningCandidate | None:
-    if candidate_id is None:
-        return None
-    candidate = TuningCandidate.objects.filter(
-        pk=candidate_id, run_id=iteration.tuning_run_id
-    ).first()
-    if candidate is None:
-        raise InvalidInput(
-            f"Iteration {iteration.number}'s tuning run has no candidate {candidate_id}.",
-            field="candidate",
-        )
-    return candidate
-
-
-def _parameter_set(project_id: int, parameter_set_id: int | None) -> ParameterSet | None:
-    if parameter_set_id is None:
-        return None
-    parameter_set = ParameterSet.objects.filter(pk=parameter_set_id, project_id=project_id).first()
-    if parameter_set is None:
-        raise InvalidInput(
-            f"Project {project_id} has no parameter set {parameter_set_id}.", field="parameter_set"
-        )
-    return parameter_set
 
 
 class IterationRecordApi(APIView):

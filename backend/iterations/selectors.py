@@ -1,10 +1,11 @@
 from django.db.models import Count, Prefetch, QuerySet
 
-from backend.alignments.models import Annotation, PreAlignment
-from backend.core.errors import NotFound
+from backend.alignments.models import Annotation, ParameterSet, PreAlignment
+from backend.core.errors import InvalidInput, NotFound
 from backend.documents.models import Document
 from backend.iterations.accuracy import summarise
 from backend.iterations.models import AccuracyRecord, Iteration
+from backend.tuning.models import TuningCandidate
 
 RECORD_METRICS = (
     "human_turn_accuracy",
@@ -102,3 +103,41 @@ def iteration_record(*, iteration: Iteration, document_id: int) -> AccuracyRecor
             "(records are written when an iteration closes)."
         )
     return record
+
+
+def batch_documents(*, project_id: int, document_ids: list[int]) -> list[Document]:
+    """The batch in the order given, duplicates dropped; 400 naming ids that are not here."""
+    found = {d.pk: d for d in Document.objects.filter(project_id=project_id, pk__in=document_ids)}
+    missing = sorted(set(document_ids) - set(found))
+    if missing:
+        raise InvalidInput(f"Project {project_id} has no documents {missing}.", field="documents")
+    return [found[pk] for pk in dict.fromkeys(document_ids)]
+
+
+def promotable_candidate(
+    *, iteration: Iteration, candidate_id: int | None
+) -> TuningCandidate | None:
+    if candidate_id is None:
+        return None
+    candidate = TuningCandidate.objects.filter(
+        pk=candidate_id, run_id=iteration.tuning_run_id
+    ).first()
+    if candidate is None:
+        raise InvalidInput(
+            f"Iteration {iteration.number}'s tuning run has no candidate {candidate_id}.",
+            field="candidate",
+        )
+    return candidate
+
+
+def promotable_parameter_set(
+    *, project_id: int, parameter_set_id: int | None
+) -> ParameterSet | None:
+    if parameter_set_id is None:
+        return None
+    parameter_set = ParameterSet.objects.filter(pk=parameter_set_id, project_id=project_id).first()
+    if parameter_set is None:
+        raise InvalidInput(
+            f"Project {project_id} has no parameter set {parameter_set_id}.", field="parameter_set"
+        )
+    return parameter_set
