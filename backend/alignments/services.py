@@ -160,11 +160,11 @@ def pre_align_start(*, actor, project, documents, parameter_set: ParameterSet) -
     return job_submit(job=job, task_name=PRE_ALIGN_TASK)
 
 
-def pre_align_run(*, job_id: int) -> None:
+def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
     """The pre-alignment job's body. Each document is aligned outside any transaction and
     stored in one, so a document is never half pre-aligned; a cancel stops the job between
     documents. A redelivered job resumes: documents it already stored are not redone."""
-    job = job_begin(job_id=job_id)
+    job = job_begin(job_id=job_id, task_id=task_id)
     if job is None:
         return
     parameter_set = ParameterSet.objects.filter(pk=job.arguments["parameter_set"]).first()

@@ -63,11 +63,11 @@ def document_upload(*, actor, project: Project, name: str, upload: CheckedUpload
     return job
 
 
-def document_import_run(*, job_id: int) -> None:
+def document_import_run(*, job_id: int, task_id: str | None = None) -> None:
     """The import job's body: parse outside any transaction (it takes seconds), then write
     every row in one. Running it twice leaves the same rows; a ReaderError fails the job at
     once, since retrying cannot fix a file."""
-    job = job_begin(job_id=job_id)
+    job = job_begin(job_id=job_id, task_id=task_id)
     if job is None or job.document_id is None:
         return
     document = job.document

@@ -75,11 +75,18 @@ def job_submit(
 
 
 @transaction.atomic
-def job_begin(*, job_id: int) -> Job | None:
+def job_begin(*, job_id: int, task_id: str | None = None) -> Job | None:
     """None when there is nothing to do: the job is gone, cancelled or already finished (a
-    redelivered message). A job left `running` by a dead worker is run again."""
+    redelivered message). A job left `running` by a dead worker is run again.
+
+    `task_id`, the message's id, must be the one the job was enqueued with: a message that
+    outlived its job (a database reset or restored while the queue kept it, and the id
+    reused) would otherwise run against a different job."""
     job = Job.objects.select_for_update().filter(pk=job_id).first()
     if job is None or job.status in Job.FINISHED:
+        return None
+    if task_id is not None and str(job.celery_task_id) != task_id:
+        logger.warning("Ignoring task %s: job %s was enqueued as another task", task_id, job_id)
         return None
     job.status = Job.Status.RUNNING
     job.started_at = job.started_at or timezone.now()

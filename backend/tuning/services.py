@@ -117,10 +117,10 @@ def tuning_candidate_parameter_set(*, actor, candidate: TuningCandidate) -> Para
     return parameter_set
 
 
-def tuning_prepare_run(*, job_id: int) -> None:
+def tuning_prepare_run(*, job_id: int, task_id: str | None = None) -> None:
     """Word vectors for the run (trained now if the project's are stale), then stage 0.
     Running it again relaunches the stage under way, which slices and stages tolerate."""
-    job = job_begin(job_id=job_id)
+    job = job_begin(job_id=job_id, task_id=task_id)
     if job is None:
         return
     run = TuningRun.objects.get(job=job)

@@ -79,8 +79,8 @@ def vectors_refresh_soon(*, project_id: int) -> None:
         logger.warning("Word vectors of project %s not retrained: %s", project_id, error)
 
 
-def vectors_train_run(*, job_id: int) -> None:
-    job = job_begin(job_id=job_id)
+def vectors_train_run(*, job_id: int, task_id: str | None = None) -> None:
+    job = job_begin(job_id=job_id, task_id=task_id)
     if job is None:
         return
     job_report_progress(job_id=job_id, progress=0.05, message="reading the project's texts")

@@ -118,3 +118,19 @@ def test_a_cancelled_job_is_not_run():
 
     assert not TranscriptTurn.objects.exists()
     assert client.post(f"{job_url}cancel/").status_code == 409
+
+
+@pytest.mark.django_db
+def test_a_message_enqueued_for_another_job_with_the_same_id_is_ignored():
+    client, project = lead_client()
+    report, transcripts = meeting_files(SMALL_MEETING)
+    accepted = upload(client, project, report, transcripts)
+    job_id = accepted.json()["id"]
+
+    document_import_run(job_id=job_id, task_id="a-message-left-from-an-older-database")
+
+    assert Job.objects.get(pk=job_id).status == Job.Status.QUEUED
+    assert not TranscriptTurn.objects.exists()
+    document_import_run(job_id=job_id, task_id=str(Job.objects.get(pk=job_id).celery_task_id))
+    assert Job.objects.get(pk=job_id).status == Job.Status.SUCCEEDED
+    assert TranscriptTurn.objects.filter(document__project=project).count() == 33

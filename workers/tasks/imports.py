@@ -1,11 +1,11 @@
 from celery import shared_task
 
 
-@shared_task(name="workers.tasks.imports.import_document")
-def import_document(job_id: int) -> None:
+@shared_task(bind=True, name="workers.tasks.imports.import_document")
+def import_document(self, job_id: int) -> None:
     """Thin on purpose: the import is a backend service, so the demo command and tests run
     exactly the code the worker runs. No autoretry: a file that did not parse will not
     parse on a second try, and the job already says why."""
     from backend.documents.services import document_import_run
 
-    document_import_run(job_id=job_id)
+    document_import_run(job_id=job_id, task_id=self.request.id)

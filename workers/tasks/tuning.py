@@ -22,11 +22,11 @@ class _StageTask(JobTask):
         return TuningRun.objects.filter(pk=args[0]).values_list("job_id", flat=True).first()
 
 
-@shared_task(name="workers.tasks.tuning.prepare", base=JobTask)
-def prepare(job_id: int) -> None:
+@shared_task(bind=True, name="workers.tasks.tuning.prepare", base=JobTask)
+def prepare(self, job_id: int) -> None:
     from backend.tuning.services import tuning_prepare_run
 
-    tuning_prepare_run(job_id=job_id)
+    tuning_prepare_run(job_id=job_id, task_id=self.request.id)
 
 
 @shared_task(name="workers.tasks.tuning.evaluate_slice", base=_SliceTask)
