@@ -157,6 +157,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "DocumentStatusEnum": "backend.documents.models.Document.Status",
+        "JobStatusEnum": "backend.jobs.models.Job.Status",
+        "IterationStatusEnum": "backend.iterations.models.IterationStatus",
+        "HealthStatusEnum": ["ok", "degraded"],
+    },
 }
 
 _BROKER_FOLDER = DATA_DIR / "broker"

@@ -1,6 +1,7 @@
 """The lead's dashboards: each endpoint is one chart's data. Lead (or administrator) only."""
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -18,14 +19,11 @@ from backend.dashboards.selectors import (
     tuning_run_for,
 )
 from backend.iterations.selectors import RECORD_METRICS
-from backend.iterations.serializers import (
-    AccuracySerializer,
-    CandidateSerializer,
-    TuningBriefSerializer,
-)
+from backend.iterations.serializers import AccuracySerializer, TuningBriefSerializer
 from backend.jobs.apis import JobOutputSerializer
 from backend.projects.permissions import LEAD_OR_ADMIN
 from backend.projects.selectors import project_get
+from backend.tuning.serializers import CandidateOutputSerializer
 
 
 class AccuracyDashboardApi(APIView):
@@ -74,7 +72,7 @@ class TuningDashboardApi(APIView):
                 enum=[*CANDIDATE_ORDERINGS, *(f"-{name}" for name in CANDIDATE_ORDERINGS)],
             ),
         ],
-        responses=CandidateSerializer(many=True),
+        responses=CandidateOutputSerializer(many=True),
     )
     def get(self, request: Request, project_id: int) -> Response:
         project_get(project_id=project_id)
@@ -83,7 +81,7 @@ class TuningDashboardApi(APIView):
             queryset=tuning_candidates(
                 run=run, ordering=request.query_params.get("ordering", "rank")
             ),
-            serializer_class=CandidateSerializer,
+            serializer_class=CandidateOutputSerializer,
             request=request,
             view=self,
         )
@@ -106,7 +104,11 @@ class EffortDashboardApi(APIView):
 
     permission_classes = LEAD_OR_ADMIN
 
-    @extend_schema(responses=serializers.ListField(child=serializers.DictField()))
+    @extend_schema(
+        responses=inline_serializer(
+            "EffortDashboard", {"rows": serializers.ListField(child=serializers.DictField())}
+        )
+    )
     def get(self, request: Request, project_id: int) -> Response:
         project_get(project_id=project_id)
         return Response({"rows": annotator_effort(project_id=project_id)})
@@ -117,7 +119,7 @@ class CorpusDashboardApi(APIView):
 
     permission_classes = LEAD_OR_ADMIN
 
-    @extend_schema(responses=serializers.DictField())
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, project_id: int) -> Response:
         return Response(corpus_growth(project=project_get(project_id=project_id)))
 

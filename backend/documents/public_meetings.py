@@ -22,6 +22,7 @@ from backend.documents.services import (
 from backend.documents.uploads import CheckedFile
 from backend.projects.models import Project
 from workers.align.corpus import load_public_meetings, meeting_ids
+from workers.align.model import Meeting
 from workers.align.readers import read_report, read_transcript
 
 CORPUS_VERSION = f"public_meetings {version('public-meetings')}"
@@ -132,3 +133,24 @@ def _imported(project: Project, meeting_id: str) -> Document | None:
 
 def _checked(path: Path) -> CheckedFile:
     return CheckedFile(name=path.name, data=path.read_bytes())
+
+
+@transaction.atomic
+def corpus_meeting_import(*, actor, project: Project, meeting: Meeting) -> Document:
+    """The meeting's corpus texts (its `final` side), so the corpus's labels point at exactly
+    these turns; stored through the import's own service, with no pre-alignment or gold."""
+    document = Document.objects.create(
+        project=project,
+        name=f"public_meetings {meeting.id[:8]}",
+        source=source_of(meeting.id),
+        created_by=actor,
+    )
+    document_store_parsed(document=document, report=meeting.report, transcript=meeting.transcript)
+    record_event(
+        actor=actor,
+        action="document.import_public_meeting_corpus",
+        target=document,
+        project=project,
+        meeting=meeting.id,
+    )
+    return document

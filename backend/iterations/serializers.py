@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from backend.iterations.models import IterationStatus
 from backend.iterations.selectors import RECORD_METRICS
+from backend.tuning.serializers import CandidateOutputSerializer
 
 
 class JobBriefSerializer(serializers.Serializer):
@@ -16,21 +17,6 @@ class JobBriefSerializer(serializers.Serializer):
     error = serializers.CharField()
 
 
-class CandidateSerializer(serializers.Serializer):
-    """One row of the paper's Table 1: a setting and its scores on the gold it was run on."""
-
-    id = serializers.IntegerField()
-    index = serializers.IntegerField()
-    rank = serializers.IntegerField(allow_null=True)
-    stage = serializers.IntegerField()
-    documents_evaluated = serializers.IntegerField()
-    segment_accuracy = serializers.FloatField(allow_null=True)
-    word_accuracy = serializers.FloatField(allow_null=True)
-    window_diff = serializers.FloatField(allow_null=True)
-    objective = serializers.FloatField(allow_null=True)
-    params = serializers.JSONField()
-
-
 class TuningBriefSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     job = JobBriefSerializer()
@@ -38,7 +24,7 @@ class TuningBriefSerializer(serializers.Serializer):
     gold_documents = serializers.ListField(
         child=serializers.IntegerField(), source="gold_document_ids"
     )
-    proposal = CandidateSerializer(source="best", allow_null=True)
+    proposal = CandidateOutputSerializer(source="best", allow_null=True)
 
 
 class DistributionSerializer(serializers.Serializer):

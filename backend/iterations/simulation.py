@@ -14,15 +14,12 @@ from statistics import mean, median
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.utils import timezone
 
 from backend.alignments.selectors import annotation_state
 from backend.alignments.services import annotation_apply, annotation_submit
-from backend.audit.services import record_event
 from backend.documents.models import Document
-from backend.documents.public_meetings import source_of
-from backend.documents.services import document_store_parsed
+from backend.documents.public_meetings import corpus_meeting_import, source_of
 from backend.iterations.models import Iteration
 from backend.iterations.services import iteration_close, iteration_open, iteration_promote
 from backend.iterations.simulated_annotator import (
@@ -237,24 +234,3 @@ class Simulation:
             f"{what} (job {job_id}) did not finish within {self.job_timeout:.0f} s; is a worker "
             "consuming the default and cpu queues?"
         )
-
-
-@transaction.atomic
-def corpus_meeting_import(*, actor, project: Project, meeting: Meeting) -> Document:
-    """The meeting's corpus texts (its `final` side), so the corpus's labels point at exactly
-    these turns; stored through the import's own service, with no pre-alignment or gold."""
-    document = Document.objects.create(
-        project=project,
-        name=f"public_meetings {meeting.id[:8]}",
-        source=source_of(meeting.id),
-        created_by=actor,
-    )
-    document_store_parsed(document=document, report=meeting.report, transcript=meeting.transcript)
-    record_event(
-        actor=actor,
-        action="document.import_public_meeting_corpus",
-        target=document,
-        project=project,
-        meeting=meeting.id,
-    )
-    return document

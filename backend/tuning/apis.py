@@ -16,22 +16,10 @@ from backend.tuning.selectors import (
     tuning_run_get,
     tuning_run_list,
 )
+from backend.tuning.serializers import CandidateOutputSerializer
 from backend.tuning.services import tuning_start
 
 MAX_CANDIDATES = 1000
-
-
-class CandidateOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    index = serializers.IntegerField()
-    rank = serializers.IntegerField(allow_null=True)
-    stage = serializers.IntegerField()
-    documents_evaluated = serializers.IntegerField()
-    segment_accuracy = serializers.FloatField(allow_null=True)
-    word_accuracy = serializers.FloatField(allow_null=True)
-    window_diff = serializers.FloatField(allow_null=True)
-    objective = serializers.FloatField(allow_null=True)
-    params = serializers.JSONField()
 
 
 class RunOutputSerializer(serializers.Serializer):

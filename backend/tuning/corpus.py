@@ -13,8 +13,7 @@ from django.utils import timezone
 from backend.alignments.models import Annotation
 from backend.audit.services import record_event
 from backend.documents.models import Document
-from backend.documents.public_meetings import source_of
-from backend.documents.services import document_store_parsed
+from backend.documents.public_meetings import corpus_meeting_import, source_of
 from backend.projects.models import Project
 from workers.align.corpus import load_public_meetings
 
@@ -26,13 +25,7 @@ def public_meeting_gold_import(*, actor, project: Project, meeting_id: str) -> D
     if existing is not None:
         return existing
     meeting = load_public_meetings([meeting_id])[0]
-    document = Document.objects.create(
-        project=project,
-        name=f"public_meetings {meeting.id[:8]}",
-        source=source_of(meeting.id),
-        created_by=actor,
-    )
-    document_store_parsed(document=document, report=meeting.report, transcript=meeting.transcript)
+    document = corpus_meeting_import(actor=actor, project=project, meeting=meeting)
     now = timezone.now()
     Annotation.objects.create(
         document=document,
