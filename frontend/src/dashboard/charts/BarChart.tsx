@@ -1,5 +1,6 @@
 import { colourOf } from "./palette";
 import { countDomain, linearScale } from "./scale";
+import { YGrid } from "./YGrid";
 
 export interface BarGroup {
   label: string;
@@ -43,14 +44,7 @@ export function BarChart({
         role="img"
         aria-label={`${title}. ${label}.`}
       >
-        {y.ticks.map((tick) => (
-          <g key={tick} className="grid">
-            <line x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={y(tick)} y2={y(tick)} />
-            <text x={MARGIN.left - 6} y={y(tick)} textAnchor="end" dominantBaseline="middle">
-              {format(tick)}
-            </text>
-          </g>
-        ))}
+        <YGrid y={y} left={MARGIN.left} right={WIDTH - MARGIN.right} label={format} />
         {groups.map((group, index) => {
           const start = MARGIN.left + slot * index + (slot - barWidth * series.length) / 2;
           return (

@@ -1,5 +1,6 @@
 import type { Distribution } from "../../lead/api";
 import { linearScale, percentDomain } from "./scale";
+import { YGrid } from "./YGrid";
 
 export interface BoxGroup {
   label: string;
@@ -47,15 +48,12 @@ export function BoxPlot({
       aria-label={`${title}. ${summaryText}.`}
       data-testid="box-plot"
     >
-      {y.ticks.map((tick) => (
-        <g key={tick} className="grid">
-          <line x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={y(tick)} y2={y(tick)} />
-          <text x={MARGIN.left - 6} y={y(tick)} textAnchor="end" dominantBaseline="middle">
-            {tick}
-            {unit}
-          </text>
-        </g>
-      ))}
+      <YGrid
+        y={y}
+        left={MARGIN.left}
+        right={WIDTH - MARGIN.right}
+        label={(tick) => `${tick}${unit}`}
+      />
       {groups.map(({ label, values, summary }, index) => {
         const x = centre(index);
         return (

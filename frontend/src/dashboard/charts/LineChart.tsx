@@ -1,6 +1,7 @@
 import { Legend } from "./BarChart";
 import { colourOf } from "./palette";
 import { countDomain, linearScale } from "./scale";
+import { YGrid } from "./YGrid";
 
 const WIDTH = 640;
 const HEIGHT = 220;
@@ -44,14 +45,7 @@ export function LineChart({
         role="img"
         aria-label={`${title}. ${label}.`}
       >
-        {y.ticks.map((tick) => (
-          <g key={tick} className="grid">
-            <line x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={y(tick)} y2={y(tick)} />
-            <text x={MARGIN.left - 6} y={y(tick)} textAnchor="end" dominantBaseline="middle">
-              {tick}
-            </text>
-          </g>
-        ))}
+        <YGrid y={y} left={MARGIN.left} right={WIDTH - MARGIN.right} />
         {labels.map((name, index) => (
           <text key={name} x={x(index)} y={HEIGHT - 12} textAnchor="middle" className="axis-label">
             {name}
