@@ -20,6 +20,7 @@ class SentenceLayout:
     n_turns: int
     n_segments: int
     turn_word_counts: np.ndarray
+    row_word_counts: np.ndarray
 
 
 def sentence_layout(meeting: Meeting) -> SentenceLayout:
@@ -33,4 +34,7 @@ def sentence_layout(meeting: Meeting) -> SentenceLayout:
         n_turns=len(turns),
         n_segments=len(segments),
         turn_word_counts=np.array([turn.word_count for turn in turns], dtype=np.int64),
+        row_word_counts=np.array(
+            [len(s.split()) for turn in turns for s in turn.sentences], dtype=np.int64
+        ),
     )

@@ -11,15 +11,20 @@ from workers.align.assign import PathWeight
 from workers.align.gapped_dp import GapSettings
 from workers.align.scoring.similarity import ScoringParams
 from workers.align.scoring.vectors import TrainingSettings
+from workers.align.turn_dp import TurnSettings
 
-Aligner = Literal["gapped", "dp", "diagonal"]
+Aligner = Literal["turns", "gapped", "dp", "diagonal"]
 
 
 @dataclass(frozen=True)
 class AlignmentParams:
     """Scoring, path search and abstention settings.
 
-    `aligner` "dp" is the paper's path (dp.py): `transcript_decay` is its hd (moves to the
+    `aligner` "turns" aligns whole turns to whole segments (turn_dp.py): a sentence earns
+    its best similarity within a segment less `match_offset` (and less its
+    `baseline_quantile` of similarities to the whole report, if set), weighted by its words;
+    a turn left unaligned earns `unaligned_gain`, and opening a run of unaligned turns costs
+    `turn_gap_open`. "dp" is the paper's path (dp.py): `transcript_decay` is its hd (moves to the
     next transcript sentence), `report_decay` its vd (moves to the next report sentence),
     `power` is p and `path_weight` the weight of equation 6. "gapped" is the path with gaps
     (gapped_dp.py), driven by `match_offset`, `skip_gain` and `gap_open` on the raw
@@ -40,16 +45,24 @@ class AlignmentParams:
     match_offset: float = 0.35
     skip_gain: float = 0.0
     gap_open: float = 3.0
+    baseline_quantile: float | None = None
+    unaligned_gain: float = 4.0
+    turn_gap_open: float = 40.0
 
     @property
     def gaps(self) -> GapSettings:
         return GapSettings(self.match_offset, self.skip_gain, self.gap_open)
 
     @property
+    def turn_costs(self) -> TurnSettings:
+        return TurnSettings(self.unaligned_gain, self.turn_gap_open)
+
+    @property
     def evidence_level(self) -> float | None:
         """The similarity a turn's support is judged against for confidence: the abstention
-        threshold, or for the gapped path the offset a matched sentence has to clear."""
-        if self.min_support is not None or self.aligner != "gapped":
+        threshold, or for the gapped and turn paths the offset a matched sentence has to
+        clear."""
+        if self.min_support is not None or self.aligner not in ("gapped", "turns"):
             return self.min_support
         return self.match_offset
 

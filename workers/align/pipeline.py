@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from gensim.models import KeyedVectors
 
-from workers.align.assign import assign_segments, fill_unvisited, path_weights
+from workers.align.assign import NOT_VISITED, assign_segments, fill_unvisited, path_weights
 from workers.align.confidence import abstain, confidence, path_share, turn_support
 from workers.align.diagonal import diagonal_path
 from workers.align.dp import best_path
@@ -24,6 +24,7 @@ from workers.align.params import AlignmentParams
 from workers.align.scoring.normalise import normalise, signed_power
 from workers.align.scoring.similarity import ScoringParams, similarity_matrix
 from workers.align.scoring.vectors import TrainingSettings, train_vectors
+from workers.align.turn_dp import SegmentView, best_turn_labels, turn_evidence
 
 
 @dataclass(frozen=True)
@@ -63,16 +64,23 @@ class PathOutcome:
 
 
 def path_outcome(
-    scores: np.ndarray, layout: SentenceLayout, params: AlignmentParams
+    scores: np.ndarray,
+    layout: SentenceLayout,
+    params: AlignmentParams,
+    view: SegmentView | None = None,
 ) -> PathOutcome:
     """Path search and equation 6 for a raw (transcript sentences, report sentences) matrix.
 
-    The paper's path follows normalised scores, the gapped path the raw ones; support (for
-    abstention and confidence) is always read on the raw ones.
+    The paper's path follows normalised scores, the gapped and turn paths the raw ones;
+    support (for abstention and confidence) is read on the raw ones, for the turn path net of
+    its baseline. `view`, the scores seen per segment, lets tuning share that work between
+    turn-path settings.
     """
     n_rows, n_cols = len(layout.transcript_sentences), len(layout.report_sentences)
     if scores.shape != (n_rows, n_cols):
         raise ValueError(f"scores {scores.shape} do not match the layout {(n_rows, n_cols)}")
+    if params.aligner == "turns":
+        return _turn_outcome(view or segment_view(scores, layout), layout, params)
     if params.aligner == "gapped":
         gapped = best_gapped_path(scores, params.gaps)
         labels, share = vote_segments(
@@ -96,6 +104,54 @@ def path_outcome(
     )
     labels = fill_unvisited(assignment.labels)
     return PathOutcome(labels, turn_support(scores, layout, labels), path_share(assignment))
+
+
+def segment_view(scores: np.ndarray, layout: SentenceLayout) -> SegmentView:
+    return SegmentView(scores, layout.segment_of_col, layout.n_segments)
+
+
+def _turn_outcome(
+    view: SegmentView, layout: SentenceLayout, params: AlignmentParams
+) -> PathOutcome:
+    """The turn path's labels; a turn's support is its word-weighted mean margin over the
+    baseline in its segment (for an unaligned turn, in the best segment its neighbours allow)
+    plus the offset, so that it reads on the same scale as `evidence_level`."""
+    evidence = turn_evidence(
+        view,
+        layout.turn_of_row,
+        layout.n_turns,
+        layout.row_word_counts,
+        params.match_offset,
+        params.baseline_quantile,
+    )
+    labels = best_turn_labels(evidence, params.turn_costs)
+    has_rows = np.bincount(layout.turn_of_row, minlength=layout.n_turns) > 0
+    words = np.bincount(
+        layout.turn_of_row, weights=layout.row_word_counts, minlength=layout.n_turns
+    )
+    chosen = _allowed_best_segment(evidence, labels)
+    support = np.full(layout.n_turns, np.nan)
+    valid = has_rows & (chosen >= 0) & (words > 0)
+    rows = np.flatnonzero(valid)
+    support[rows] = evidence[rows, chosen[rows]] / words[rows] + params.match_offset
+    labels = fill_unvisited(np.where(has_rows, labels, NOT_VISITED))
+    return PathOutcome(labels, support, np.ones(layout.n_turns))
+
+
+def _allowed_best_segment(evidence: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """A turn's own segment, or for an unaligned turn the best one between the segments of
+    the aligned turns around it (-1 when the report has no segment)."""
+    n_turns, n_segments = evidence.shape
+    if n_segments == 0:
+        return np.full(n_turns, -1, dtype=np.int64)
+    aligned = labels >= 0
+    before = np.maximum.accumulate(np.where(aligned, labels, 0))
+    after = np.minimum.accumulate(np.where(aligned, labels, n_segments - 1)[::-1])[::-1]
+    chosen = labels.copy()
+    for turn in np.flatnonzero(~aligned):
+        low, high = before[turn], max(after[turn], before[turn])
+        chosen[turn] = low + int(np.argmax(evidence[turn, low : high + 1]))
+    return chosen
 
 
 def decide(

@@ -28,7 +28,7 @@ from workers.align.metrics import (
 )
 from workers.align.model import Meeting
 from workers.align.params import AlignmentParams
-from workers.align.pipeline import decide, meeting_scores, path_outcome
+from workers.align.pipeline import decide, meeting_scores, path_outcome, segment_view
 from workers.align.scoring.similarity import ScoringParams
 
 DEFAULT_GRID: dict[str, list[Any]] = {
@@ -102,8 +102,11 @@ def evaluate_grid_slice(
             by_path: dict[AlignmentParams, list[AlignmentParams]] = {}
             for params in group:
                 by_path.setdefault(_path_key(params), []).append(params)
+            view = None
+            if any(params.aligner == "turns" for params in by_path):
+                view = segment_view(scores, layout)
             for path_params, variants in by_path.items():
-                outcome = path_outcome(scores, layout, path_params)
+                outcome = path_outcome(scores, layout, path_params, view)
                 for params in variants:
                     labels = decide(outcome, layout, params).labels
                     merged = merge_subturns(
