@@ -34,7 +34,7 @@ def test_two_iterations_tune_on_earlier_gold_only_and_record_what_annotators_kep
     assert set(first.tuning_run.gold_document_ids) == first_batch
     assert second.parameter_set == first.promoted_parameter_set
     assert second.parameter_set.params == first.tuning_run.best.params
-    assert second.parameters["params"]["aligner"] == "gapped"
+    assert second.parameters["params"]["aligner"] == "turns"
     assert set(second.tuning_run.gold_document_ids) == first_batch | {
         d.pk for d in second.documents.all()
     }

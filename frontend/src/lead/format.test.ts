@@ -33,5 +33,16 @@ describe("Table 1 columns", () => {
     expect(scoringOf(params)).toBe("embedding, idf");
     expect(alignmentOf(params)).toBe("gapped, offset 0.35, gap 3");
     expect(alignmentOf({ ...params, aligner: "diagonal" })).toBe("diagonal");
+    expect(
+      alignmentOf({
+        ...params,
+        aligner: "turns",
+        match_offset: 0.1,
+        baseline_quantile: 0.9,
+        unaligned_gain: 4,
+        turn_gap_open: 80,
+        min_words: 0,
+      }),
+    ).toBe("turns, offset 0.1, baseline q 0.9, unaligned gain 4, gap 80, min words 0");
   });
 });

@@ -49,19 +49,35 @@ export function scoringOf(params: Params): string {
   return [String(scoring.method ?? "?"), ...flags].join(", ");
 }
 
-const ALIGNER_FIELDS: [string, string][] = [
-  ["match_offset", "offset"],
-  ["skip_gain", "skip"],
-  ["gap_open", "gap"],
-  ["min_words", "min words"],
-  ["power", "power"],
-];
+const ALIGNER_FIELDS: Record<string, [string, string][]> = {
+  turns: [
+    ["match_offset", "offset"],
+    ["baseline_quantile", "baseline q"],
+    ["unaligned_gain", "unaligned gain"],
+    ["turn_gap_open", "gap"],
+    ["min_words", "min words"],
+  ],
+  gapped: [
+    ["match_offset", "offset"],
+    ["skip_gain", "skip"],
+    ["gap_open", "gap"],
+    ["min_words", "min words"],
+  ],
+  dp: [
+    ["power", "power"],
+    ["transcript_decay", "hd"],
+    ["report_decay", "vd"],
+    ["min_words", "min words"],
+    ["min_support", "min support"],
+  ],
+};
 
+/** The settings that drive the parameter set's aligner, and only those: a gapped set's
+ * turn costs or a turn set's skip gain would only mislead. */
 export function alignmentOf(params: Params): string {
   const aligner = String(params.aligner ?? "?");
-  if (aligner === "diagonal") return aligner;
-  const fields = ALIGNER_FIELDS.filter(([key]) => params[key] !== undefined).map(
-    ([key, label]) => `${label} ${String(params[key])}`,
-  );
+  const fields = (ALIGNER_FIELDS[aligner] ?? [])
+    .filter(([key]) => params[key] !== undefined)
+    .map(([key, label]) => `${label} ${String(params[key])}`);
   return [aligner, ...fields].join(", ");
 }
