@@ -16,6 +16,10 @@ import numpy as np
 
 from workers.align.dp import forward
 from workers.align.gapped_dp import GapSettings, gapped_forward
+from workers.align.turn_dp import TurnSettings, best_turn_labels
+
+LARGEST_TURN_GRID = (850, 360)
+"""About the largest meeting's transcript turns x report segments, the turn path's matrix."""
 
 
 def _reference_module(name: str) -> ModuleType:
@@ -31,32 +35,44 @@ def _reference_module(name: str) -> ModuleType:
 def _naive_ns_per_pair(size: int) -> dict[str, float]:
     gains = np.random.default_rng(1).random((size, size), dtype=np.float32)
     paper, gapped = _reference_module("reference_dp"), _reference_module("reference_gapped_dp")
+    turns = _reference_module("reference_turn_dp")
     started = time.perf_counter()
     paper.naive_forward(gains, 0.0, 1e-4)
     paper_seconds = time.perf_counter() - started
     started = time.perf_counter()
     gapped.naive_gapped_path(gains, 0.35, -0.1, 3.0)
     gapped_seconds = time.perf_counter() - started
-    return {"dp": paper_seconds / size**2 * 1e9, "gapped": gapped_seconds / size**2 * 1e9}
+    started = time.perf_counter()
+    turns.naive_turn_labels(gains.astype(np.float64) - 0.5, 4.0, 40.0)
+    turn_seconds = time.perf_counter() - started
+    return {
+        "dp": paper_seconds / size**2 * 1e9,
+        "gapped": gapped_seconds / size**2 * 1e9,
+        "turns": turn_seconds / size**2 * 1e9,
+    }
 
 
 def kernel_ns_per_pair(rows: int = 3300, cols: int = 4400, repeats: int = 5) -> dict[str, float]:
-    """Median wall time per cell of each forward kernel on a matrix the size of the largest
-    meeting (the machine is shared, so the median is the honest figure)."""
+    """Median wall time per cell of each path on a matrix the size of the largest meeting:
+    sentence pairs for the forward kernels of the sentence paths, turns x segments for the
+    whole turn path (forward and backtrace). The machine is shared, so the median is the
+    honest figure."""
     gains = np.random.default_rng(0).random((rows, cols), dtype=np.float32)
+    evidence = np.random.default_rng(0).standard_normal(LARGEST_TURN_GRID) * 20
     runs = {
-        "dp": lambda: forward(gains, 0.0, 1e-4),
-        "gapped": lambda: gapped_forward(gains, GapSettings()),
+        "dp": (lambda: forward(gains, 0.0, 1e-4), gains.size),
+        "gapped": (lambda: gapped_forward(gains, GapSettings()), gains.size),
+        "turns": (lambda: best_turn_labels(evidence, TurnSettings()), evidence.size),
     }
     figures = {}
-    for name, run in runs.items():
+    for name, (run, cells) in runs.items():
         run()
         times = []
         for _ in range(repeats):
             started = time.perf_counter()
             run()
             times.append(time.perf_counter() - started)
-        figures[name] = float(np.median(times)) / gains.size * 1e9
+        figures[name] = float(np.median(times)) / cells * 1e9
     return figures
 
 
