@@ -118,3 +118,37 @@ def test_segment_view_rejects_unsorted_owners_and_nan():
         SegmentView(np.array([[np.nan]], np.float32), np.array([0]), 1)
     with pytest.raises(ValueError, match="quantile"):
         SegmentView(np.zeros((2, 3), np.float32), np.array([0, 0, 1]), 2).baseline(1.5)
+
+
+def _meeting_with_gaps():
+    from workers.align.model import Meeting, Report, Segment, Transcript, Turn
+
+    def turn(index, sentences):
+        return Turn(f"t{index}", " ".join(sentences), tuple(sentences), None, None, None, index)
+
+    def segment(index, sentences):
+        return Segment(f"s{index}", " ".join(sentences), tuple(sentences), None, index)
+
+    turns = (
+        turn(0, ["le budget est voté .", "merci ."]),
+        turn(1, []),
+        turn(2, ["la piscine ouvre en mai ."]),
+    )
+    segments = (segment(0, ["le budget est voté ."]), segment(1, []), segment(2, ["piscine ."]))
+    return Meeting(
+        "m", Report(segments, "test"), Transcript(turns, "test"), reference=None, initial=None
+    )
+
+
+def test_the_turn_aligner_in_the_pipeline_handles_empty_turns_and_segments():
+    from workers.align.layout import sentence_layout
+    from workers.align.params import AlignmentParams
+    from workers.align.pipeline import align_scores
+
+    meeting = _meeting_with_gaps()
+    layout = sentence_layout(meeting)
+    scores = np.array([[0.9, 0.0], [0.1, 0.1], [0.0, 0.8]], dtype=np.float32)
+    params = AlignmentParams(aligner="turns", match_offset=0.3, unaligned_gain=0.0)
+    result = align_scores(scores, layout, params)
+    assert result.labels.tolist() == [0, 0, 2], "the empty turn follows its neighbour"
+    assert ((result.confidence >= 0.0) & (result.confidence <= 1.0)).all()
