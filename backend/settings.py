@@ -168,7 +168,6 @@ SPECTACULAR_SETTINGS = {
 _BROKER_FOLDER = DATA_DIR / "broker"
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://")
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    CELERY_BROKER_TRANSPORT = "workers.broker_transport:AtomicFilesystemTransport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_BROKER_FOLDER / "queue"),
         "data_folder_out": str(_BROKER_FOLDER / "queue"),

@@ -15,7 +15,7 @@ import uuid
 from time import monotonic
 
 from kombu.exceptions import ChannelError
-from kombu.transport import filesystem
+from kombu.transport import TRANSPORT_ALIASES, filesystem
 from kombu.utils.encoding import str_to_bytes
 from kombu.utils.json import dumps
 
@@ -38,3 +38,9 @@ class AtomicFilesystemChannel(filesystem.Channel):
 
 class AtomicFilesystemTransport(filesystem.Transport):
     Channel = AtomicFilesystemChannel
+
+
+def use_for_filesystem_urls() -> None:
+    """Make `filesystem://` broker URLs mean this transport, so the URL alone still chooses
+    the broker (Celery's `broker_transport` setting would override a `redis://` URL too)."""
+    TRANSPORT_ALIASES["filesystem"] = f"{__name__}:AtomicFilesystemTransport"

@@ -9,6 +9,9 @@ from pathlib import Path
 
 from celery import Celery
 
+from workers.broker_transport import use_for_filesystem_urls
+
+use_for_filesystem_urls()
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backend.settings")
 
 app = Celery("tandem")
