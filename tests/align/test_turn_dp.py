@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from reference_turn_dp import naive_turn_evidence, naive_turn_labels
 
-from workers.align.turn_dp import SegmentView, TurnSettings, best_turn_labels, turn_evidence
+from workers.align.turn_dp import SegmentView, TurnSettings, best_turn_labels
 
 evidence_matrices = st.tuples(st.integers(0, 7), st.integers(0, 7)).flatmap(
     lambda shape: arrays(
@@ -94,10 +94,10 @@ def test_evidence_equals_the_sentence_by_sentence_sum(
     rng = np.random.default_rng(seed)
     scores = rng.uniform(-1, 1, (len(turn_of_row), len(segment_of_col))).astype(np.float32)
     words = rng.integers(1, 30, len(turn_of_row)).tolist()
-    view = SegmentView(scores, np.array(segment_of_col, dtype=np.int64), len(segment_sizes))
-    got = turn_evidence(
-        view, np.array(turn_of_row, dtype=np.int64), len(turn_sizes), words, offset, quantile
+    view = SegmentView(
+        scores, turn_of_row, len(turn_sizes), words, segment_of_col, len(segment_sizes)
     )
+    got = view.evidence(offset, quantile)
     expected = naive_turn_evidence(
         scores,
         turn_of_row,
@@ -113,11 +113,15 @@ def test_evidence_equals_the_sentence_by_sentence_sum(
 
 def test_segment_view_rejects_unsorted_owners_and_nan():
     with pytest.raises(ValueError, match="sorted"):
-        SegmentView(np.zeros((2, 3), np.float32), np.array([0, 1, 0]), 2)
+        SegmentView(np.zeros((2, 3), np.float32), [0, 1], 2, [1, 1], [0, 1, 0], 2)
+    with pytest.raises(ValueError, match="sorted"):
+        SegmentView(np.zeros((2, 3), np.float32), [1, 0], 2, [1, 1], [0, 0, 1], 2)
     with pytest.raises(ValueError, match="NaN"):
-        SegmentView(np.array([[np.nan]], np.float32), np.array([0]), 1)
+        SegmentView(np.array([[np.nan]], np.float32), [0], 1, [1], [0], 1)
     with pytest.raises(ValueError, match="quantile"):
-        SegmentView(np.zeros((2, 3), np.float32), np.array([0, 0, 1]), 2).baseline(1.5)
+        SegmentView(np.zeros((2, 3), np.float32), [0, 1], 2, [1, 1], [0, 0, 1], 2).evidence(
+            0.0, 1.5
+        )
 
 
 def _meeting_with_gaps():

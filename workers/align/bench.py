@@ -36,20 +36,17 @@ def _naive_ns_per_pair(size: int) -> dict[str, float]:
     gains = np.random.default_rng(1).random((size, size), dtype=np.float32)
     paper, gapped = _reference_module("reference_dp"), _reference_module("reference_gapped_dp")
     turns = _reference_module("reference_turn_dp")
-    started = time.perf_counter()
-    paper.naive_forward(gains, 0.0, 1e-4)
-    paper_seconds = time.perf_counter() - started
-    started = time.perf_counter()
-    gapped.naive_gapped_path(gains, 0.35, -0.1, 3.0)
-    gapped_seconds = time.perf_counter() - started
-    started = time.perf_counter()
-    turns.naive_turn_labels(gains.astype(np.float64) - 0.5, 4.0, 40.0)
-    turn_seconds = time.perf_counter() - started
-    return {
-        "dp": paper_seconds / size**2 * 1e9,
-        "gapped": gapped_seconds / size**2 * 1e9,
-        "turns": turn_seconds / size**2 * 1e9,
+    runs = {
+        "dp": lambda: paper.naive_forward(gains, 0.0, 1e-4),
+        "gapped": lambda: gapped.naive_gapped_path(gains, 0.35, -0.1, 3.0),
+        "turns": lambda: turns.naive_turn_labels(gains.astype(np.float64) - 0.5, 4.0, 40.0),
     }
+    figures = {}
+    for name, run in runs.items():
+        started = time.perf_counter()
+        run()
+        figures[name] = (time.perf_counter() - started) / size**2 * 1e9
+    return figures
 
 
 def kernel_ns_per_pair(rows: int = 3300, cols: int = 4400, repeats: int = 5) -> dict[str, float]:

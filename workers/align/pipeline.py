@@ -24,7 +24,7 @@ from workers.align.params import AlignmentParams
 from workers.align.scoring.normalise import normalise, signed_power
 from workers.align.scoring.similarity import ScoringParams, similarity_matrix
 from workers.align.scoring.vectors import TrainingSettings, train_vectors
-from workers.align.turn_dp import SegmentView, best_turn_labels, turn_evidence
+from workers.align.turn_dp import SegmentView, best_turn_labels
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,14 @@ def path_outcome(
 
 
 def segment_view(scores: np.ndarray, layout: SentenceLayout) -> SegmentView:
-    return SegmentView(scores, layout.segment_of_col, layout.n_segments)
+    return SegmentView(
+        scores,
+        layout.turn_of_row,
+        layout.n_turns,
+        layout.row_word_counts,
+        layout.segment_of_col,
+        layout.n_segments,
+    )
 
 
 def _turn_outcome(
@@ -116,25 +123,14 @@ def _turn_outcome(
     """The turn path's labels; a turn's support is its word-weighted mean margin over the
     baseline in its segment (for an unaligned turn, in the best segment its neighbours allow)
     plus the offset, so that it reads on the same scale as `evidence_level`."""
-    evidence = turn_evidence(
-        view,
-        layout.turn_of_row,
-        layout.n_turns,
-        layout.row_word_counts,
-        params.match_offset,
-        params.baseline_quantile,
-    )
+    evidence = view.evidence(params.match_offset, params.baseline_quantile)
     labels = best_turn_labels(evidence, params.turn_costs)
-    has_rows = np.bincount(layout.turn_of_row, minlength=layout.n_turns) > 0
-    words = np.bincount(
-        layout.turn_of_row, weights=layout.row_word_counts, minlength=layout.n_turns
-    )
     chosen = _allowed_best_segment(evidence, labels)
+    words = view.turn_weights
     support = np.full(layout.n_turns, np.nan)
-    valid = has_rows & (chosen >= 0) & (words > 0)
-    rows = np.flatnonzero(valid)
+    rows = np.flatnonzero(view.turn_has_sentences & (chosen >= 0) & (words > 0))
     support[rows] = evidence[rows, chosen[rows]] / words[rows] + params.match_offset
-    labels = fill_unvisited(np.where(has_rows, labels, NOT_VISITED))
+    labels = fill_unvisited(np.where(view.turn_has_sentences, labels, NOT_VISITED))
     return PathOutcome(labels, support, np.ones(layout.n_turns))
 
 

@@ -142,86 +142,94 @@ def best_turn_labels(evidence: np.ndarray, settings: TurnSettings) -> np.ndarray
 
 
 class SegmentView:
-    """A similarity matrix seen per report segment, computed once and reused by every
-    turn-path setting tuning tries on the same scores.
+    """A meeting's similarities summed the way the turn path reads them, computed once and
+    shared by every turn-path setting tuning tries on the same scores.
 
-    `segment_maxima` (rows, segments): each transcript sentence's best similarity within each
-    segment; `baseline(q)` (rows,): the q-quantile of a sentence's similarities to the report.
+    Evidence is linear in the offset and the baseline, so
+    E[t, s] = sum_i w_i max_{j in s} g[i, j] - (sum_i w_i baseline_i + offset * sum_i w_i),
+    over the sentences i of turn t: the (turns, segments) first term is summed once here and
+    a setting only subtracts one number per turn.
     """
 
     def __init__(
         self,
         scores: np.ndarray,
+        turn_of_row: np.ndarray,
+        n_turns: int,
+        row_words: np.ndarray,
         segment_of_col: np.ndarray,
         n_segments: int,
         nan_policy: NanPolicy = "raise",
     ) -> None:
         self.scores = validate_scores(scores, nan_policy)
-        self.segment_of_col = np.asarray(segment_of_col, dtype=np.int64)
+        n_rows, n_cols = self.scores.shape
+        self.turn_of_row = _owners(turn_of_row, n_rows, n_turns, "turn_of_row")
+        self.segment_of_col = _owners(segment_of_col, n_cols, n_segments, "segment_of_col")
+        self.row_words = np.asarray(row_words, dtype=np.float64)
+        if self.row_words.shape != (n_rows,):
+            raise ValueError(f"row_words needs one entry per transcript sentence ({n_rows})")
+        self.n_turns = n_turns
         self.n_segments = n_segments
-        if len(self.segment_of_col) != self.scores.shape[1]:
-            raise ValueError(
-                f"{len(self.segment_of_col)} column owners for {self.scores.shape[1]} columns"
-            )
-        if len(self.segment_of_col) and (
-            np.any(np.diff(self.segment_of_col) < 0)
-            or self.segment_of_col[0] < 0
-            or self.segment_of_col[-1] >= n_segments
-        ):
-            raise ValueError("segment_of_col must be sorted segment indices in [0, n_segments)")
-        self._baselines: dict[float, np.ndarray] = {}
+        self._baseline_sums: dict[float, np.ndarray] = {}
 
     @cached_property
-    def segment_maxima(self) -> np.ndarray:
-        n_rows = self.scores.shape[0]
-        maxima = np.full((n_rows, self.n_segments), -np.inf, dtype=np.float32)
-        if n_rows == 0 or self.n_segments == 0:
-            return maxima
-        present = np.unique(self.segment_of_col)
-        starts = np.searchsorted(self.segment_of_col, present)
-        maxima[:, present] = np.maximum.reduceat(self.scores, starts, axis=1)
-        return maxima
+    def turn_weights(self) -> np.ndarray:
+        """Per turn, the words of its sentences (0 for a turn without sentences)."""
+        return np.bincount(self.turn_of_row, weights=self.row_words, minlength=self.n_turns)
 
-    def baseline(self, quantile: float | None) -> np.ndarray:
-        n_rows, n_cols = self.scores.shape
-        if quantile is None or n_cols == 0:
-            return np.zeros(n_rows, dtype=np.float64)
+    @cached_property
+    def turn_has_sentences(self) -> np.ndarray:
+        return np.bincount(self.turn_of_row, minlength=self.n_turns) > 0
+
+    @cached_property
+    def segment_has_sentences(self) -> np.ndarray:
+        return np.bincount(self.segment_of_col, minlength=self.n_segments) > 0
+
+    @cached_property
+    def weighted_maxima(self) -> np.ndarray:
+        """(turns, segments): sum over a turn's sentences of words x best similarity within
+        the segment; 0 for a segment without sentences (the evidence makes it -inf)."""
+        n_rows = self.scores.shape[0]
+        sums = np.zeros((self.n_turns, self.n_segments), dtype=np.float64)
+        if n_rows == 0 or self.scores.shape[1] == 0:
+            return sums
+        segments = np.flatnonzero(self.segment_has_sentences)
+        column_starts = np.searchsorted(self.segment_of_col, segments)
+        maxima = np.maximum.reduceat(self.scores, column_starts, axis=1)
+        turns = np.flatnonzero(self.turn_has_sentences)
+        row_starts = np.searchsorted(self.turn_of_row, turns)
+        weighted = maxima * self.row_words[:, None]
+        sums[np.ix_(turns, segments)] = np.add.reduceat(weighted, row_starts, axis=0)
+        return sums
+
+    def baseline_sums(self, quantile: float | None) -> np.ndarray:
+        """Per turn, the sum over its sentences of words x the sentence's q-quantile of
+        similarities to the whole report (0 without a baseline)."""
+        if quantile is None or self.scores.shape[1] == 0:
+            return np.zeros(self.n_turns, dtype=np.float64)
         if not 0.0 <= quantile <= 1.0:
             raise ValueError(f"baseline quantile must be in [0, 1], got {quantile}")
-        if quantile not in self._baselines:
-            self._baselines[quantile] = np.quantile(self.scores, quantile, axis=1).astype(
-                np.float64
+        if quantile not in self._baseline_sums:
+            baseline = np.quantile(self.scores, quantile, axis=1).astype(np.float64)
+            self._baseline_sums[quantile] = np.bincount(
+                self.turn_of_row, weights=self.row_words * baseline, minlength=self.n_turns
             )
-        return self._baselines[quantile]
+        return self._baseline_sums[quantile]
+
+    def evidence(self, match_offset: float, baseline_quantile: float | None) -> np.ndarray:
+        """E (n_turns, n_segments) of the module docstring; a segment without sentences cannot
+        be matched (-inf) and a turn without sentences has no evidence either way (0)."""
+        charge = self.baseline_sums(baseline_quantile) + match_offset * self.turn_weights
+        evidence = self.weighted_maxima - charge[:, None]
+        evidence[:, ~self.segment_has_sentences] = -np.inf
+        return evidence
 
 
-def turn_evidence(
-    view: SegmentView,
-    turn_of_row: np.ndarray,
-    n_turns: int,
-    row_words: np.ndarray,
-    match_offset: float,
-    baseline_quantile: float | None,
-) -> np.ndarray:
-    """E (n_turns, n_segments) of the module docstring; a segment without sentences cannot be
-    matched (-inf) and a turn without sentences has no evidence either way (0)."""
-    turn_of_row = np.asarray(turn_of_row, dtype=np.int64)
-    row_words = np.asarray(row_words, dtype=np.float64)
-    maxima = view.segment_maxima
-    if len(turn_of_row) != maxima.shape[0] or len(row_words) != maxima.shape[0]:
-        raise ValueError("turn_of_row and row_words need one entry per transcript sentence")
-    if len(turn_of_row) and (
-        np.any(np.diff(turn_of_row) < 0) or turn_of_row[0] < 0 or turn_of_row[-1] >= n_turns
-    ):
-        raise ValueError("turn_of_row must be sorted turn indices in [0, n_turns)")
-    margin = maxima - (view.baseline(baseline_quantile) + match_offset)[:, None]
-    weighted = np.where(np.isfinite(margin), margin * row_words[:, None], 0.0)
-    evidence = np.zeros((n_turns, view.n_segments), dtype=np.float64)
-    if len(turn_of_row):
-        turns_present = np.unique(turn_of_row)
-        starts = np.searchsorted(turn_of_row, turns_present)
-        evidence[turns_present] = np.add.reduceat(weighted, starts, axis=0)
-    has_sentences = np.zeros(view.n_segments, dtype=bool)
-    has_sentences[view.segment_of_col] = True
-    evidence[:, ~has_sentences] = -np.inf
-    return evidence
+def _owners(owners: np.ndarray, length: int, count: int, name: str) -> np.ndarray:
+    """Owner indices (a sentence's turn or segment), checked sorted and in [0, count)."""
+    owners = np.asarray(owners, dtype=np.int64)
+    if owners.shape != (length,):
+        raise ValueError(f"{name} needs {length} entries, got shape {owners.shape}")
+    if length and (np.any(np.diff(owners) < 0) or owners[0] < 0 or owners[-1] >= count):
+        raise ValueError(f"{name} must be sorted indices in [0, {count})")
+    return owners
