@@ -21,6 +21,8 @@ class TuningBriefSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     job = JobBriefSerializer()
     settings_count = serializers.IntegerField()
+    ranked_by = serializers.CharField()
+    ranked_by_label = serializers.CharField(source="get_ranked_by_display")
     gold_documents = serializers.ListField(
         child=serializers.IntegerField(), source="gold_document_ids"
     )

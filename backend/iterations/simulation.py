@@ -177,6 +177,7 @@ class Simulation:
             outcome.tuning = {
                 "gold_documents": len(iteration.tuning_run.gold_documents),
                 "settings": iteration.tuning_run.settings_count,
+                "ranked_by": iteration.tuning_run.ranked_by,
                 "promoted": promoted.name,
                 "segment_accuracy": best.segment_accuracy,
                 "word_accuracy": best.word_accuracy,

@@ -10,6 +10,7 @@ from backend.documents.models import Document
 from backend.jobs.apis import JobOutputSerializer
 from backend.projects.permissions import LEAD_OR_ADMIN
 from backend.projects.selectors import project_get
+from backend.tuning.models import TuningRun
 from backend.tuning.selectors import (
     CANDIDATE_ORDERINGS,
     tuning_candidates,
@@ -29,6 +30,7 @@ class RunOutputSerializer(serializers.Serializer):
     gold_documents = serializers.JSONField()
     grid = serializers.JSONField()
     stages = serializers.JSONField()
+    ranked_by = serializers.CharField()
     stage = serializers.IntegerField()
     settings_count = serializers.IntegerField()
     word_vectors = serializers.IntegerField(source="word_vectors_id", allow_null=True)
@@ -46,6 +48,9 @@ class TuningRunListApi(APIView):
         )
         grid = serializers.DictField(child=serializers.ListField(), required=False)
         stages = serializers.ListField(child=serializers.DictField(), required=False)
+        ranked_by = serializers.ChoiceField(
+            choices=TuningRun.RankedBy.choices, default=TuningRun.RankedBy.TURNS
+        )
 
     @extend_schema(responses=RunOutputSerializer(many=True))
     def get(self, request: Request, project_id: int) -> Response:
@@ -60,7 +65,9 @@ class TuningRunListApi(APIView):
         request=InputSerializer,
         responses={202: RunOutputSerializer},
         description="Gold is each document's latest submitted annotation. Without `grid`, "
-        "the engine's shipped grid; without `stages`, the paper's two rounds.",
+        "the engine's shipped grid; without `stages`, the paper's two rounds. `ranked_by`: "
+        "`turns` (default) ranks candidates by the share of gold turns they align right, "
+        "`balanced` by segment + word accuracy - WindowDiff.",
     )
     def post(self, request: Request, project_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
@@ -79,6 +86,7 @@ class TuningRunListApi(APIView):
             gold_documents=[found[pk] for pk in wanted],
             grid=data.get("grid"),
             stages=data.get("stages"),
+            ranked_by=data["ranked_by"],
         )
         response = Response(RunOutputSerializer(run).data, status=status.HTTP_202_ACCEPTED)
         response["Location"] = f"/api/v1/projects/{project_id}/tuning-runs/{run.pk}/"

@@ -8,6 +8,10 @@ from django.db import models
 
 
 class TuningRun(models.Model):
+    class RankedBy(models.TextChoices):
+        TURNS = "turns", "share of turns aligned right"
+        BALANCED = "balanced", "segment + word accuracy - WindowDiff"
+
     project = models.ForeignKey(
         "projects.Project", on_delete=models.CASCADE, related_name="tuning_runs"
     )
@@ -19,6 +23,12 @@ class TuningRun(models.Model):
     grid = models.JSONField(help_text="{parameter: [values]}; comma-joined names vary together.")
     stages = models.JSONField(
         help_text="[{documents, keep}]: evaluate on the first n, keep a share."
+    )
+    ranked_by = models.CharField(
+        max_length=16,
+        choices=RankedBy.choices,
+        default=RankedBy.TURNS,
+        help_text="The objective candidates are ranked by; the engine's `tune` objectives.",
     )
     stage = models.PositiveIntegerField(default=0, help_text="The stage under way.")
     settings_count = models.PositiveIntegerField()
@@ -69,7 +79,9 @@ class TuningCandidate(models.Model):
     segment_accuracy = models.FloatField(null=True, blank=True)
     word_accuracy = models.FloatField(null=True, blank=True)
     window_diff = models.FloatField(null=True, blank=True)
-    objective = models.FloatField(null=True, blank=True)
+    objective = models.FloatField(
+        null=True, blank=True, help_text="The run's `ranked_by` objective on these documents."
+    )
     rank = models.PositiveIntegerField(null=True, blank=True, help_text="1 is the best.")
 
     class Meta:

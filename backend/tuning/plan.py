@@ -104,11 +104,13 @@ def decode_results(
 
 
 def rank(
-    slices: list[list[tune.SettingResult]], index_of: dict[AlignmentParams, int]
+    slices: list[list[tune.SettingResult]],
+    index_of: dict[AlignmentParams, int],
+    kind: tune.Objective,
 ) -> list[tune.SettingResult]:
     """The engine's merge, best objective first; ties go to the earlier grid position, so the
     ranking never depends on which worker finished first."""
-    merged = tune.merge_slices(slices)
+    merged = tune.merge_slices(slices, kind)
     return sorted(
-        merged, key=lambda result: (-tune.objective(result.summary), index_of[result.params])
+        merged, key=lambda result: (-tune.objective(result.summary, kind), index_of[result.params])
     )

@@ -51,10 +51,18 @@ def tuning_start(
     gold_documents,
     grid: dict[str, list[Any]] | None = None,
     stages: list[dict[str, Any]] | None = None,
+    ranked_by: str = TuningRun.RankedBy.TURNS,
 ) -> TuningRun:
     """Validate, record the run with one candidate per grid setting, queue it (503 when the
     broker is down, and then no run is left behind). Gold is each document's latest submitted
-    annotation; documents are evaluated in the order given."""
+    annotation; documents are evaluated in the order given. Candidates are ranked by the share
+    of gold turns they align right unless `ranked_by` says otherwise: that share is what the
+    next round's annotators will leave unchanged."""
+    if ranked_by not in TuningRun.RankedBy.values:
+        raise InvalidInput(
+            f"Unknown objective {ranked_by!r}; expected one of {TuningRun.RankedBy.values}.",
+            field="ranked_by",
+        )
     gold = _gold(project, list(gold_documents))
     grid = plan.default_grid() if grid is None else grid
     base = AlignmentParams()
@@ -70,6 +78,7 @@ def tuning_start(
             base_params=base.to_dict(),
             grid=grid,
             stages=stages,
+            ranked_by=ranked_by,
             settings_count=len(settings),
             planned_evaluations=plan.planned_evaluations(stages, len(settings), gold_ids),
             created_by=actor,
@@ -208,6 +217,7 @@ def _finish(run: TuningRun, job: Job, ranked: list[tuple[int, tune.SettingResult
             "word_accuracy": best.word_accuracy,
             "window_diff": best.window_diff,
             "objective": best.objective,
+            "ranked_by": run.ranked_by,
             "documents": best.documents_evaluated,
         },
         message=f"best of {run.settings_count} settings found",
@@ -226,14 +236,14 @@ def _rank_stage(run: TuningRun, stage: int) -> list[tuple[int, tune.SettingResul
         .order_by("stage", "index")
         .values_list("results", flat=True)
     ]
-    ranked = plan.rank(slices, index_of)
+    ranked = plan.rank(slices, index_of, run.ranked_by)
     for result in ranked:
         summary, candidate = result.summary, candidates[index_of[result.params]]
         candidate.documents_evaluated = len(result.per_meeting)
         candidate.segment_accuracy = summary.segment_accuracy
         candidate.word_accuracy = summary.word_accuracy
         candidate.window_diff = summary.windowdiff
-        candidate.objective = tune.objective(summary)
+        candidate.objective = tune.objective(summary, run.ranked_by)
     TuningCandidate.objects.bulk_update(
         candidates.values(),
         ["documents_evaluated", "segment_accuracy", "word_accuracy", "window_diff", "objective"],

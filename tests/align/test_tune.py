@@ -74,3 +74,28 @@ def test_successive_halving_keeps_the_best_share(small_meetings):
     assert all(len(result.per_meeting) == 3 for result in ranked)
     objectives = [objective(result.summary) for result in ranked]
     assert objectives == sorted(objectives, reverse=True)
+
+
+def test_the_turns_objective_ranks_by_the_share_of_turns_aligned_right(small_meetings):
+    settings = expand_grid(ROUGE, GRID)
+    results = evaluate_grid_slice(small_meetings, settings, None)
+    by_turns = merge_slices([results], kind="turns")
+    shares = [result.summary.segment_accuracy for result in by_turns]
+    assert shares == sorted(shares, reverse=True)
+    assert [objective(r.summary, "turns") for r in by_turns] == shares
+    balanced = [objective(r.summary) for r in merge_slices([results])]
+    assert balanced == sorted(balanced, reverse=True)
+    assert len(set(shares)) > 1, "the grid must separate settings for the ranking to mean much"
+    with pytest.raises(ValueError, match="unknown objective 'words'"):
+        objective(by_turns[0].summary, "words")
+
+
+def test_successive_halving_keeps_survivors_by_the_chosen_objective(small_meetings):
+    settings = expand_grid(ROUGE, GRID)
+    first_meeting = merge_slices([evaluate_grid_slice(small_meetings[:1], settings, None)], "turns")
+    ranked = successive_halving(
+        small_meetings, settings, None, stages=(Stage(1, 0.25), Stage(3, 0.0)), kind="turns"
+    )
+    assert {r.params for r in ranked} == {r.params for r in first_meeting[:4]}
+    shares = [result.summary.segment_accuracy for result in ranked]
+    assert shares == sorted(shares, reverse=True)

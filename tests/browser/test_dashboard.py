@@ -69,6 +69,7 @@ def test_dashboard_shows_each_iterations_accuracy_tuning_effort_and_corpus(
 
     candidates = page.get_by_role("table", name="Tuning candidates").get_by_test_id("candidate")
     expect(candidates).to_have_count(2)
+    expect(page.get_by_text("ranked by the share of turns aligned right")).to_be_visible()
     by_word = sorted(
         TuningCandidate.objects.filter(run=second.tuning_run), key=lambda c: -c.word_accuracy
     )

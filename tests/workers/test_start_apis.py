@@ -151,6 +151,21 @@ def test_a_tuning_request_the_engine_cannot_run_is_refused(body, problem):
     assert not TuningRun.objects.exists()
 
 
+@pytest.mark.django_db
+def test_a_tuning_request_for_an_unknown_objective_names_the_choices():
+    project, lead, documents = gold_project(1)
+
+    response = lead_client(lead).post(
+        f"/api/v1/projects/{project.pk}/tuning-runs/",
+        {"gold_documents": [documents[0].pk], "ranked_by": "words"},
+        format="json",
+    )
+
+    assert response.status_code == 400
+    assert response.json() == {"ranked_by": ['"words" is not a valid choice.']}
+    assert not TuningRun.objects.exists()
+
+
 def test_tuning_on_a_document_without_submitted_annotation_is_refused(world):
     response = world.client("lead").post(
         f"/api/v1/projects/{world.project.pk}/tuning-runs/",

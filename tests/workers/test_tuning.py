@@ -1,5 +1,6 @@
 """Tuning runs through real worker processes: the chord of slices per stage gives the same
-ranking as the engine's in-process successive halving."""
+ranking as the engine's in-process successive halving, by the run's objective (the share of
+gold turns aligned right unless the run asks for another)."""
 
 import pytest
 
@@ -42,19 +43,23 @@ def test_a_distributed_run_ranks_as_the_engines_successive_halving(celery_worker
         settings,
         vectors_load(vectors_id=run.word_vectors_id),
         [tune.Stage(2, 0.25), tune.Stage(4, 0.0)],
+        kind="turns",
     )
     best = run.best
+    assert run.ranked_by == "turns"
     assert best.rank == 1
     assert best.documents_evaluated == 4
-    assert best.objective == pytest.approx(tune.objective(expected[0].summary))
+    assert best.objective == pytest.approx(tune.objective(expected[0].summary, "turns"))
     assert AlignmentParams.from_dict(best.params) == expected[0].params or (
-        tune.objective(expected[0].summary) == tune.objective(expected[1].summary)
+        tune.objective(expected[0].summary, "turns") == tune.objective(expected[1].summary, "turns")
     )
+    assert best.objective == pytest.approx(best.segment_accuracy)
     assert job.result["params"] == best.params
+    assert job.result["ranked_by"] == "turns"
     finalists = TuningCandidate.objects.filter(run=run, documents_evaluated=4)
     assert finalists.count() == len(expected) == 3  # ceil(0.25 * 12)
     assert sorted(finalists.values_list("objective", flat=True), reverse=True) == pytest.approx(
-        [tune.objective(result.summary) for result in expected]
+        [tune.objective(result.summary, "turns") for result in expected]
     )
     assert sorted(TuningCandidate.objects.filter(run=run).values_list("rank", flat=True)) == list(
         range(1, 13)

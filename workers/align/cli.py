@@ -22,6 +22,7 @@ from workers.align.model import Meeting
 from workers.align.params import AlignmentParams, load_params, save_params
 from workers.align.pipeline import AlignmentResult, align_meeting, corpus_vectors
 from workers.align.scoring.vectors import load_vectors
+from workers.align.tune import OBJECTIVES
 
 
 def _meetings(args: argparse.Namespace) -> list[Meeting]:
@@ -175,7 +176,12 @@ def command_tune(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     with tqdm(desc="tuning", unit="setting-meeting", file=sys.stderr) as bar:
         ranked = successive_halving(
-            train, settings, vectors, parse_stages(args.stages), progress=bar.update
+            train,
+            settings,
+            vectors,
+            parse_stages(args.stages),
+            progress=bar.update,
+            kind=args.objective,
         )
     elapsed = time.perf_counter() - started
     best = ranked[0]
@@ -185,6 +191,7 @@ def command_tune(args: argparse.Namespace) -> int:
         tuned_on=[meeting.id for meeting in train],
         settings_tried=len(settings),
         stages=args.stages,
+        objective=args.objective,
         tuning_seconds=round(elapsed, 1),
         training_summary=best.summary.as_dict(),
     )
@@ -244,6 +251,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--stages",
         default="3:0.1,6:0.2,11:0",
         help="successive halving as meetings:keep,...; '11:0' evaluates every setting on all",
+    )
+    tune.add_argument(
+        "--objective",
+        choices=OBJECTIVES,
+        default="balanced",
+        help="rank by segment + word accuracy - WindowDiff (balanced) or by the share of "
+        "turns aligned right (turns)",
     )
     tune.add_argument("--vectors")
     tune.add_argument("--json", action="store_true")

@@ -60,7 +60,8 @@ export function CandidateTable({
     <div className="candidates">
       <p className="muted">
         Tuning run {data.run.id}: {data.run.settings_count} settings on{" "}
-        {data.run.gold_documents.length} gold documents; job {data.run.job.status}
+        {data.run.gold_documents.length} gold documents, ranked by the {data.run.ranked_by_label};
+        job {data.run.job.status}
         {data.run.job.status === "running" && ` (${Math.round(data.run.job.progress * 100)}%)`}.
       </p>
       <table className="lead-table" aria-label="Tuning candidates">

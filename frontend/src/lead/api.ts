@@ -77,6 +77,9 @@ export interface TuningBrief {
   id: number;
   job: JobBrief;
   settings_count: number;
+  ranked_by: "turns" | "balanced";
+  /** What `ranked_by` means, in words. */
+  ranked_by_label: string;
   gold_documents: number[];
   proposal: Candidate | null;
 }
