@@ -122,7 +122,8 @@ class MembershipListApi(APIView):
     permission_classes = MEMBER_OR_ADMIN
 
     class InputSerializer(serializers.Serializer):
-        user = serializers.IntegerField()
+        username = serializers.CharField(required=False, max_length=150)
+        user = serializers.IntegerField(required=False)
         role = serializers.ChoiceField(choices=Role.choices)
 
     def get_permissions(self):
@@ -140,15 +141,21 @@ class MembershipListApi(APIView):
             view=self,
         )
 
-    @extend_schema(request=InputSerializer, responses={201: MembershipOutputSerializer})
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: MembershipOutputSerializer},
+        description="The new member is named by `username` or by `user` id (one of the two).",
+    )
     def post(self, request: Request, project_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
         membership = membership_create(
             actor=request.user,
             project=project_get(project_id=project_id),
-            user_id=serializer.validated_data["user"],
-            role=serializer.validated_data["role"],
+            user_id=data.get("user"),
+            username=data.get("username"),
+            role=data["role"],
         )
         return Response(MembershipOutputSerializer(membership).data, status=status.HTTP_201_CREATED)
 

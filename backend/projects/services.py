@@ -50,10 +50,21 @@ def project_delete(*, actor, project: Project) -> None:
 
 
 @transaction.atomic
-def membership_create(*, actor, project: Project, user_id: int, role: str) -> Membership:
-    user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
-    if user is None:
-        raise InvalidInput(f"There is no active user {user_id}.", field="user")
+def membership_create(
+    *, actor, project: Project, role: str, user_id: int | None = None, username: str | None = None
+) -> Membership:
+    """Add a user, named by id or by username (what a lead knows of a colleague)."""
+    if (user_id is None) == (username is None):
+        raise InvalidInput("Name the user by `username` or by `user` id, not both.", field="user")
+    active = get_user_model().objects.filter(is_active=True)
+    if username is not None:
+        user = active.filter(username=username).first()
+        if user is None:
+            raise InvalidInput(f"There is no active user named {username!r}.", field="username")
+    else:
+        user = active.filter(pk=user_id).first()
+        if user is None:
+            raise InvalidInput(f"There is no active user {user_id}.", field="user")
     if Membership.objects.filter(project=project, user=user).exists():
         raise Conflict(f"{user.username} is already a member of this project.")
     membership = Membership.objects.create(project=project, user=user, role=role)

@@ -30,3 +30,23 @@ def test_lead_reaches_the_project_from_the_app_bar(page, live_server, team):
     page.get_by_role("link", name=team.project.name).click()
     expect(page.get_by_role("heading", name="Members")).to_be_visible()
     expect(page.get_by_label("Role of annotator")).to_have_value("annotator")
+
+
+def test_lead_adds_a_member_by_username_and_is_told_of_an_unknown_one(page, live_server, team):
+    from django.contrib.auth import get_user_model
+    from playwright.sync_api import expect
+
+    get_user_model().objects.create_user("colleague", password=None)
+    sign_in(page, live_server, "lead")
+    page.goto(f"{live_server.url}/lead/projects/{team.project.pk}")
+    form = page.get_by_role("form", name="Add a member")
+
+    form.get_by_label("Username").fill("colleage")
+    form.get_by_role("button", name="Add member").click()
+    expect(page.get_by_role("alert")).to_contain_text("There is no active user named 'colleage'.")
+
+    form.get_by_label("Username").fill("colleague")
+    form.get_by_label("as").select_option("lead")
+    form.get_by_role("button", name="Add member").click()
+    expect(page.get_by_label("Role of colleague")).to_have_value("lead")
+    expect(page.get_by_role("alert")).to_have_count(0)

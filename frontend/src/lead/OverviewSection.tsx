@@ -141,26 +141,26 @@ function MemberRow({
   );
 }
 
-/** By user id: the API has no user search, so the lead asks the person for their id. */
-function InviteForm({ onInvite }: { onInvite: (user: number, role: ProjectRole) => void }) {
-  const [user, setUser] = useState("");
+/** By username: what a lead knows of a colleague; the API names an unknown one. */
+function InviteForm({ onInvite }: { onInvite: (username: string, role: ProjectRole) => void }) {
+  const [username, setUsername] = useState("");
   const [role, setRole] = useState<ProjectRole>("annotator");
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onInvite(Number(user), role);
-    setUser("");
+    onInvite(username.trim(), role);
+    setUsername("");
   };
   return (
     <form className="inline-form" onSubmit={submit} aria-label="Add a member">
-      <label htmlFor="invite-user">User id</label>
+      <label htmlFor="invite-user">Username</label>
       <input
         id="invite-user"
-        inputMode="numeric"
-        pattern="\d+"
+        autoComplete="off"
         required
-        size={6}
-        value={user}
-        onChange={(event) => setUser(event.target.value)}
+        size={16}
+        maxLength={150}
+        value={username}
+        onChange={(event) => setUsername(event.target.value)}
       />
       <label htmlFor="invite-role">as</label>
       <select

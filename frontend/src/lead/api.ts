@@ -172,8 +172,8 @@ export const updateProject = (projectId: number, fields: { name: string; descrip
 export const fetchMembers = (projectId: number, signal?: AbortSignal) =>
   fetchAllPages<Member>(`${project(projectId)}members/`, signal);
 
-export const addMember = (projectId: number, user: number, role: ProjectRole) =>
-  apiRequest<Member>("POST", `${project(projectId)}members/`, { body: { user, role } });
+export const addMember = (projectId: number, username: string, role: ProjectRole) =>
+  apiRequest<Member>("POST", `${project(projectId)}members/`, { body: { username, role } });
 
 export const changeMemberRole = (projectId: number, membershipId: number, role: ProjectRole) =>
   apiRequest<Member>("PATCH", `${project(projectId)}members/${membershipId}/`, {
