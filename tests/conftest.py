@@ -53,6 +53,21 @@ class WorkerProcess:
         return self.log_path.read_text(errors="replace")
 
 
+_STARTED_WORKERS: list[WorkerProcess] = []
+"""Workers the tests started and have not stopped, dead or alive."""
+
+
+def fail_if_every_worker_died() -> None:
+    """Called while a test waits for a job: when every worker it started has exited, fail at
+    once with the last one's log rather than wait out the job's timeout."""
+    if _STARTED_WORKERS and all(w.process.poll() is not None for w in _STARTED_WORKERS):
+        worker = _STARTED_WORKERS[-1]
+        pytest.fail(
+            f"The Celery worker {worker.name} exited with {worker.process.returncode} while "
+            f"the test waited for a job; the end of its log:\n{worker.log()[-6000:]}"
+        )
+
+
 def _wait_for_worker(worker: WorkerProcess) -> None:
     from workers.celery import app as celery_app
 
@@ -84,11 +99,14 @@ def start_worker(
             command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
         )
     worker = WorkerProcess(process, name.replace("%h", _hostname()), log_path)
+    _STARTED_WORKERS.append(worker)
     _wait_for_worker(worker)
     return worker
 
 
 def stop_worker(worker: WorkerProcess) -> None:
+    if worker in _STARTED_WORKERS:
+        _STARTED_WORKERS.remove(worker)
     if worker.process.poll() is None:
         worker.process.terminate()
         try:

@@ -2,26 +2,21 @@
 show what a project really goes through: documents imported from public_meetings,
 iterations pre-aligned by a job, corrected by an annotator, closed (and tuned)."""
 
-import time
-
 from backend.alignments.services import AssignmentOperation, annotation_apply, annotation_submit
 from backend.documents.models import Document
 from backend.documents.public_meetings import import_public_meeting
 from backend.iterations.models import Iteration
 from backend.iterations.services import iteration_close, iteration_open
 from backend.jobs.models import Job
+from tests.workers.conftest import wait_for_job
 
 JOB_TIMEOUT_SECONDS = 180
 TINY_GRID = {"scoring__method": ["tfidf"], "match_offset": [0.25, 0.45], "aligner": ["dp"]}
 """Two settings with tf-idf scoring (no word vectors to train): a tuning run in seconds."""
 
 
-def wait_for_job(job: Job) -> Job:
-    deadline = time.monotonic() + JOB_TIMEOUT_SECONDS
-    job.refresh_from_db()
-    while job.status not in Job.FINISHED and time.monotonic() < deadline:
-        time.sleep(0.25)
-        job.refresh_from_db()
+def wait_for_success(job: Job) -> Job:
+    job = wait_for_job(job.pk, timeout=JOB_TIMEOUT_SECONDS)
     assert job.status == Job.Status.SUCCEEDED, f"job {job.pk} {job.status}: {job.error}"
     return job
 
@@ -45,7 +40,7 @@ def pre_aligned_iteration(team, documents: list[Document]) -> Iteration:
         documents=documents,
         assignments={document.pk: [team.annotator.pk] for document in documents},
     )
-    wait_for_job(iteration.pre_align_job)
+    wait_for_success(iteration.pre_align_job)
     return iteration
 
 
@@ -75,5 +70,5 @@ def closed_iteration(team, corrections: dict[Document, tuple[int, int]], grid=No
     )
     if grid is not None:
         iteration.refresh_from_db()
-        wait_for_job(iteration.tuning_run.job)
+        wait_for_success(iteration.tuning_run.job)
     return iteration

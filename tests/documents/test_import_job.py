@@ -11,6 +11,7 @@ from backend.documents.public_meetings import raw_files
 from backend.documents.services import document_import_run
 from backend.jobs.models import Job
 from backend.projects.models import Membership, Project, Role
+from tests.conftest import fail_if_every_worker_died
 from tests.domain import make_user
 
 SMALL_MEETING = "686239f069621dada25c3408f1867d66"
@@ -43,6 +44,7 @@ def wait_for(client: APIClient, job_url: str) -> dict:
         job = client.get(job_url).json()
         if job["status"] in ("succeeded", "failed", "cancelled"):
             return job
+        fail_if_every_worker_died()
         time.sleep(0.2)
     pytest.fail(f"the job did not finish within {JOB_TIMEOUT_SECONDS}s: {job}")
 

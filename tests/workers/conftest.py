@@ -5,6 +5,7 @@ import pytest
 from backend.jobs.models import Job
 from backend.projects.models import Membership, Project, Role
 from backend.tuning.corpus import public_meeting_gold_import
+from tests.conftest import fail_if_every_worker_died
 from tests.domain import make_user
 
 JOB_TIMEOUT_SECONDS = 120
@@ -17,12 +18,14 @@ SMALL_MEETINGS = [
 
 
 def wait_for_job(job_id: int, timeout: float = JOB_TIMEOUT_SECONDS) -> Job:
-    """Polls the row the API reports, as a client polls the job endpoint."""
+    """Polls the row the API reports, as a client polls the job endpoint; fails at once if
+    the workers died."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         job = Job.objects.get(pk=job_id)
         if job.status in Job.FINISHED:
             return job
+        fail_if_every_worker_died()
         time.sleep(0.2)
     pytest.fail(f"job {job_id} did not finish within {timeout}s: {Job.objects.get(pk=job_id)}")
 
