@@ -15,8 +15,12 @@ from django.core.files.uploadedfile import UploadedFile
 
 from backend.core.errors import InvalidInput, PayloadTooLarge
 from workers.align.model import ReaderError
-from workers.align.readers import REPORT_EXTENSIONS, TRANSCRIPT_EXTENSIONS
-from workers.align.readers._input import InputFile, decode_text
+from workers.align.readers import (
+    REPORT_EXTENSIONS,
+    TRANSCRIPT_EXTENSIONS,
+    InputFile,
+    decode_text,
+)
 
 MAX_TRANSCRIPT_PARTS = 50
 _ZIP_MAGIC = b"PK\x03\x04"

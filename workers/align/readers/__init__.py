@@ -10,12 +10,22 @@ from collections.abc import Sequence
 from pathlib import PurePath
 
 from workers.align.model import ReaderError, Report, Transcript
-from workers.align.readers._input import InputFile, Source, load_input
+from workers.align.readers._input import InputFile, Source, decode_text, load_input
 from workers.align.readers.ctm import read_ctm
 from workers.align.readers.docx import read_docx
 from workers.align.readers.plain import read_plain_report
 from workers.align.readers.subtitles import read_srt, read_vtt
 from workers.align.readers.whisper_json import read_whisper_json
+
+__all__ = [
+    "REPORT_EXTENSIONS",
+    "TRANSCRIPT_EXTENSIONS",
+    "InputFile",
+    "Source",
+    "decode_text",
+    "read_report",
+    "read_transcript",
+]
 
 REPORT_EXTENSIONS = (".docx", ".txt", ".md")
 TRANSCRIPT_EXTENSIONS = (".ctm", ".srt", ".vtt", ".json")
