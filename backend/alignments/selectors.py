@@ -24,6 +24,14 @@ _DOCUMENT_FIELDS = (
 )
 
 
+def latest_submissions(*, document_id: int) -> QuerySet[Annotation]:
+    """A document's submitted annotations, latest first: the first is its gold wherever Tandem
+    needs one (closing an iteration, tuning, exports), when several annotators corrected it."""
+    return Annotation.objects.filter(document_id=document_id, submitted_at__isnull=False).order_by(
+        "-submitted_at", "-id"
+    )
+
+
 def current_pre_alignment(*, document: Document) -> PreAlignment | None:
     """The proposal under the project's promoted parameter set, else the latest one."""
     promoted = (

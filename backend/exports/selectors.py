@@ -11,8 +11,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from backend.alignments.models import Annotation, PreAlignment
-from backend.alignments.selectors import current_pre_alignment
+from backend.alignments.models import PreAlignment
+from backend.alignments.selectors import current_pre_alignment, latest_submissions
 from backend.documents.models import Document, ReportSegment, TranscriptTurn
 from backend.exports.options import ExportOptions
 from backend.exports.pairs import FILTERS, AlignedDocument, SegmentRow, TurnRow, candidates
@@ -49,12 +49,7 @@ def document_heads(*, project_id: int) -> list[DocumentHead]:
 
 
 def gold_labels(*, document_id: int) -> list[int] | None:
-    return (
-        Annotation.objects.filter(document_id=document_id, submitted_at__isnull=False)
-        .order_by("-submitted_at", "-pk")
-        .values_list("assignments", flat=True)
-        .first()
-    )
+    return latest_submissions(document_id=document_id).values_list("assignments", flat=True).first()
 
 
 def automatic_alignment(*, document_id: int) -> PreAlignment | None:

@@ -1,6 +1,7 @@
 """Writing the accuracy records of an iteration that closes (inside the close's transaction)."""
 
 from backend.alignments.models import Annotation
+from backend.alignments.selectors import latest_submissions
 from backend.documents.models import Document, TranscriptTurn
 from backend.iterations.accuracy import score_correction
 from backend.iterations.models import AccuracyRecord, Iteration
@@ -8,12 +9,9 @@ from workers.align.model import UNALIGNED
 
 
 def gold_annotation(document: Document) -> Annotation | None:
-    """The latest submission is the gold when several annotators corrected a document; tuning
-    (backend.tuning) picks the same one."""
     return (
-        Annotation.objects.filter(document=document, submitted_at__isnull=False)
+        latest_submissions(document_id=document.pk)
         .select_related("pre_alignment", "annotator")
-        .order_by("-submitted_at", "-id")
         .first()
     )
 

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from backend.alignments.models import Annotation, ParameterSet
+from backend.alignments.selectors import latest_submissions
 from backend.alignments.services import ENGINE_VERSION, parameter_set_get_or_create
 from backend.audit.services import record_event
 from backend.core.errors import InvalidInput
@@ -360,11 +361,7 @@ def _gold(project: Project, documents: list[Document]) -> list[dict[str, int]]:
         if document.pk in seen:
             continue
         seen.add(document.pk)
-        annotation = (
-            Annotation.objects.filter(document=document, submitted_at__isnull=False)
-            .order_by("-submitted_at", "-id")
-            .first()
-        )
+        annotation = latest_submissions(document_id=document.pk).first()
         if annotation is None:
             raise InvalidInput(
                 f"Document {document.pk} ({document.name}) has no submitted annotation to tune on.",
