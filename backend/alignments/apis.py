@@ -10,6 +10,7 @@ from backend.alignments.selectors import editor_payload_json, parameter_set_list
 from backend.alignments.services import (
     AssignmentOperation,
     annotation_apply,
+    annotation_reopen,
     annotation_submit,
     parameter_set_get_or_create,
     pre_align_start,
@@ -133,6 +134,24 @@ class AnnotationSubmitApi(_AnnotationWriteApi):
             document=self._document(request, project_id, document_id),
             version=serializer.validated_data["version"],
             seconds_spent=serializer.validated_data["seconds_spent"],
+        )
+        return Response(AnnotationOutputSerializer(annotation).data)
+
+
+class AnnotationReopenApi(_AnnotationWriteApi):
+    """Take the caller's submission back for more corrections (until the iteration closes)."""
+
+    class InputSerializer(serializers.Serializer):
+        version = serializers.IntegerField(min_value=0)
+
+    @extend_schema(request=InputSerializer, responses={200: AnnotationOutputSerializer, 409: None})
+    def post(self, request: Request, project_id: int, document_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        annotation = annotation_reopen(
+            annotator=request.user,
+            document=self._document(request, project_id, document_id),
+            version=serializer.validated_data["version"],
         )
         return Response(AnnotationOutputSerializer(annotation).data)
 

@@ -9,7 +9,11 @@ from django.db.models import F
 from django.utils import timezone
 
 from backend.alignments.models import Annotation, ParameterSet, PreAlignment
-from backend.alignments.selectors import annotation_state, current_pre_alignment
+from backend.alignments.selectors import (
+    annotation_state,
+    current_pre_alignment,
+    latest_submissions,
+)
 from backend.audit.services import record_event
 from backend.core.errors import Conflict, InvalidInput
 from backend.documents.models import Document
@@ -274,6 +278,40 @@ def annotation_submit(
     record_event(
         actor=annotator,
         action="annotation.submit",
+        target=annotation,
+        project=document.project,
+        version=annotation.version,
+    )
+    return annotation
+
+
+@transaction.atomic
+def annotation_reopen(*, annotator, document: Document, version: int) -> Annotation:
+    """Take one's submission back to correct it further, until the document's iteration is
+    closed: closing freezes the gold into the iteration's records and its tuning run."""
+    annotation = (
+        Annotation.objects.select_for_update()
+        .filter(document=document, annotator=annotator)
+        .first()
+    )
+    if annotation is None or annotation.submitted_at is None:
+        raise Conflict("This annotation is not submitted; there is nothing to reopen.")
+    if annotation.version != version:
+        _stale(annotator, document, sent=version)
+    iteration = document.iteration
+    if iteration is not None and iteration.closed_at is not None:
+        raise Conflict(
+            f"Iteration {iteration.number} is closed: its gold is recorded and tuned on, so "
+            "this submission can no longer be reopened."
+        )
+    annotation.submitted_at = None
+    annotation.version += 1
+    annotation.save(update_fields=["submitted_at", "version", "updated_at"])
+    if not latest_submissions(document_id=document.pk).exists():
+        Document.objects.filter(pk=document.pk).update(status=Document.Status.IN_ANNOTATION)
+    record_event(
+        actor=annotator,
+        action="annotation.reopen",
         target=annotation,
         project=document.project,
         version=annotation.version,

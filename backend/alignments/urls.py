@@ -2,6 +2,7 @@ from django.urls import path
 
 from backend.alignments.apis import (
     AnnotationApi,
+    AnnotationReopenApi,
     AnnotationSubmitApi,
     EditorApi,
     ParameterSetListApi,
@@ -14,6 +15,7 @@ urlpatterns = [
     path(f"{DOCUMENT}editor/", EditorApi.as_view(), name="document-editor"),
     path(f"{DOCUMENT}annotation/", AnnotationApi.as_view(), name="annotation"),
     path(f"{DOCUMENT}annotation/submit/", AnnotationSubmitApi.as_view(), name="annotation-submit"),
+    path(f"{DOCUMENT}annotation/reopen/", AnnotationReopenApi.as_view(), name="annotation-reopen"),
     path(
         "projects/<int:project_id>/parameter-sets/",
         ParameterSetListApi.as_view(),

@@ -155,6 +155,49 @@ def test_submit_then_edit_is_refused(world, annotator):
     assert "submitted" in late.json()["detail"]
 
 
+def test_a_submission_reopened_takes_edits_again_and_is_submitted_anew(world, annotator):
+    edit(annotator, world, 0, {"action": "unalign", "first_turn": 0, "last_turn": 0})
+    annotator.post(url(world, "submit/"), {"version": 1}, format="json")
+
+    reopened = annotator.post(url(world, "reopen/"), {"version": 2}, format="json")
+
+    assert reopened.status_code == 200
+    assert reopened.json()["submitted_at"] is None
+    assert reopened.json()["version"] == 3
+    world.document.refresh_from_db()
+    assert world.document.status == Document.Status.IN_ANNOTATION
+    fixed = edit(annotator, world, 3, {"action": "unalign", "first_turn": 1, "last_turn": 1})
+    assert fixed.status_code == 200
+    assert annotator.post(url(world, "submit/"), {"version": 4}, format="json").status_code == 200
+    assert Annotation.objects.get().assignments[:2] == [-1, -1]
+
+
+@pytest.mark.parametrize(
+    ("submit", "version", "in_closed_iteration", "problem"),
+    [
+        (False, 1, False, "This annotation is not submitted; there is nothing to reopen."),
+        (True, 1, False, "version"),
+        (True, 2, True, "Iteration 1 is closed"),
+    ],
+)
+def test_a_reopen_that_cannot_be_is_409_and_changes_nothing(
+    world, annotator, submit, version, in_closed_iteration, problem
+):
+    edit(annotator, world, 0, {"action": "unalign", "first_turn": 0, "last_turn": 0})
+    if submit:
+        annotator.post(url(world, "submit/"), {"version": 1}, format="json")
+    if in_closed_iteration:
+        Document.objects.filter(pk=world.document.pk).update(iteration=world.iteration)
+    before = Annotation.objects.get()
+
+    response = annotator.post(url(world, "reopen/"), {"version": version}, format="json")
+
+    assert response.status_code == 409
+    assert problem in response.json()["detail"]
+    after = Annotation.objects.get()
+    assert (after.version, after.submitted_at) == (before.version, before.submitted_at)
+
+
 def test_submit_with_a_stale_version_is_409(world, annotator):
     edit(annotator, world, 0, {"action": "unalign", "first_turn": 0, "last_turn": 0})
 

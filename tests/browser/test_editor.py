@@ -234,6 +234,17 @@ def test_keyboard_only_sign_in_edit_and_submit(live_server, page, team, small_do
     page.keyboard.press("u")
     expect(page.get_by_role("alert")).to_contain_text("submitted")
 
+    # Submitted too early: reopen, correct, and the save goes through again.
+    page.get_by_role("button", name="Reopen").click()
+    expect(page.get_by_role("alert")).to_contain_text("Reopened")
+    page.keyboard.press("u")
+    page.keyboard.press("Control+s")
+    wait_until_saved(page)
+    annotation.refresh_from_db()
+    assert annotation.submitted_at is None
+    assert annotation.assignments[3] == -1
+    expect(page.get_by_role("button", name="Submit")).to_be_enabled()
+
 
 def test_edits_made_offline_are_kept_and_saved_once_back_online(
     live_server, page, team, small_document

@@ -108,6 +108,22 @@ export function submitAnnotation(
   );
 }
 
+/** Takes the caller's submission back for more corrections; refused (409, with the reason)
+ * once the document's iteration is closed. */
+export function reopenAnnotation(
+  projectId: number,
+  documentId: number,
+  version: number,
+): Promise<AnnotationData> {
+  return apiRequest<AnnotationData>(
+    "POST",
+    `${documentPath(projectId, documentId)}annotation/reopen/`,
+    {
+      body: { version },
+    },
+  );
+}
+
 /** Someone else saved first (or the annotation was submitted); `current` is what is stored. */
 export class ConflictError extends Error {
   readonly current: AnnotationData;

@@ -233,6 +233,13 @@ export function Editor({ payload, userId, draft }: EditorProps) {
         editable={editable}
         onHelp={() => setHelpOpen(true)}
         onSubmit={() => setSubmitOpen(true)}
+        onReopen={() => {
+          autosave.reopen().then(
+            () => setFlash("Reopened: correct what you need, then submit again."),
+            (reason: unknown) =>
+              setFlash(reason instanceof Error ? reason.message : String(reason)),
+          );
+        }}
       />
       <EditorToolbar
         state={state}

@@ -9,9 +9,11 @@ interface EditorHeaderProps {
   editable: boolean;
   onHelp: () => void;
   onSubmit: () => void;
+  onReopen: () => void;
 }
 
-/** The document, whether it is saved, how far along it is, help and submit. */
+/** The document, whether it is saved, how far along it is, help, and submit (or reopen a
+ * submission). */
 export function EditorHeader({
   name,
   save,
@@ -19,6 +21,7 @@ export function EditorHeader({
   editable,
   onHelp,
   onSubmit,
+  onReopen,
 }: EditorHeaderProps) {
   return (
     <header className="editor-header">
@@ -34,15 +37,21 @@ export function EditorHeader({
       <button type="button" onClick={onHelp} aria-keyshortcuts="?">
         Shortcuts
       </button>
-      <button
-        type="button"
-        className="primary"
-        onClick={onSubmit}
-        disabled={!editable}
-        aria-keyshortcuts="Control+Enter"
-      >
-        {save.submittedAt ? "Submitted" : "Submit"}
-      </button>
+      {save.submittedAt ? (
+        <button type="button" onClick={onReopen}>
+          Reopen
+        </button>
+      ) : (
+        <button
+          type="button"
+          className="primary"
+          onClick={onSubmit}
+          disabled={!editable}
+          aria-keyshortcuts="Control+Enter"
+        >
+          Submit
+        </button>
+      )}
     </header>
   );
 }

@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import {
   ConflictError,
+  reopenAnnotation,
   saveOperations,
   submitAnnotation,
   type AnnotationData,
@@ -247,6 +248,15 @@ export function useAutosave({
     }
   }, [documentId, projectId, saveNow, time]);
 
+  /** Takes the submission back; the server says why when it cannot (a closed iteration). */
+  const reopen = useCallback(async (): Promise<void> => {
+    const annotation = await reopenAnnotation(projectId, documentId, version.current);
+    version.current = annotation.version;
+    blocked.current = false;
+    setSubmittedAt(null);
+    setStatus("saved");
+  }, [documentId, projectId]);
+
   return {
     status,
     error,
@@ -256,5 +266,6 @@ export function useAutosave({
     keepMine,
     takeTheirs,
     submit,
+    reopen,
   };
 }
