@@ -55,7 +55,9 @@ def membership_create(
 ) -> Membership:
     """Add a user, named by id or by username (what a lead knows of a colleague)."""
     if (user_id is None) == (username is None):
-        raise InvalidInput("Name the user by `username` or by `user` id, not both.", field="user")
+        raise InvalidInput(
+            "Name the new member by `username` or by `user` id, one of the two.", field="user"
+        )
     active = get_user_model().objects.filter(is_active=True)
     if username is not None:
         user = active.filter(username=username).first()

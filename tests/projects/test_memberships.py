@@ -26,10 +26,10 @@ def test_a_lead_adds_a_member_by_username(world):
     ("body", "problem"),
     [
         ({"username": "nobody", "role": "lead"}, "There is no active user named 'nobody'."),
-        ({"role": "lead"}, "Name the user by `username` or by `user` id, not both."),
+        ({"role": "lead"}, "Name the new member by `username` or by `user` id, one of the two."),
         (
             {"username": "outsider", "user": 1, "role": "lead"},
-            "Name the user by `username` or by `user` id, not both.",
+            "Name the new member by `username` or by `user` id, one of the two.",
         ),
     ],
 )

@@ -10,6 +10,7 @@ from backend.tuning.models import TuningRun
 from backend.vectors.services import vectors_train_start
 from tests.domain import build_world
 from tests.workers.conftest import gold_project
+from workers.align import tune
 from workers.celery import app as celery_app
 
 UNREACHABLE = "redis://127.0.0.1:9/0"
@@ -197,3 +198,7 @@ def test_heavy_tasks_go_to_the_cpu_queue_and_the_rest_to_default():
     assert queue("workers.tasks.tuning.evaluate_slice") == "cpu"
     assert queue("workers.tasks.tuning.finish_stage") == "default"
     assert queue("workers.tasks.imports.import_document") == "default"
+
+
+def test_a_run_can_be_ranked_by_every_objective_the_engine_has_and_no_other():
+    assert set(TuningRun.RankedBy.values) == set(tune.OBJECTIVES)
