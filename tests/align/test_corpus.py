@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from workers.align.corpus import load_public_meetings, meeting_ids
@@ -10,10 +8,8 @@ from workers.align.model import UNALIGNED
 SUB_TURN_MEETING = "b78722729506f09ba2a2cf9fae5d291e"
 
 
-def test_all_22_meetings_load_quickly_sorted_by_id() -> None:
-    started = time.perf_counter()
+def test_all_22_meetings_load_sorted_by_id() -> None:
     meetings = load_public_meetings()
-    assert time.perf_counter() - started < 2.0
     assert len(meetings) == 22
     assert [meeting.id for meeting in meetings] == meeting_ids() == sorted(meeting_ids())
 

@@ -1,5 +1,3 @@
-import time
-
 import pytest
 from rest_framework.test import APIClient
 
@@ -8,11 +6,17 @@ from backend.projects.models import Membership, Project, Role
 from tests.domain import make_user
 
 LARGEST_MEETING = "199073d27fc61f6a76cb1f9c1d977aa6"
+MAX_QUERIES = 8
+"""Six today, whatever the document's size. Speed is a benchmark's business
+(bench/editor_speed.py); what a test can hold is that the payload costs no query per turn or
+segment."""
 
 
 @pytest.mark.slow
 @pytest.mark.django_db
-def test_the_largest_meeting_loads_in_one_quick_request():
+def test_the_largest_meeting_loads_in_one_request_with_a_fixed_number_of_queries(
+    django_assert_max_num_queries,
+):
     annotator = make_user("reader")
     project = Project.objects.create(name="big")
     Membership.objects.create(project=project, user=annotator, role=Role.ANNOTATOR)
@@ -24,11 +28,9 @@ def test_the_largest_meeting_loads_in_one_quick_request():
     url = f"/api/v1/projects/{project.pk}/documents/{document.pk}/editor/"
     client.get(url)
 
-    started = time.perf_counter()
-    response = client.get(url)
-    elapsed = time.perf_counter() - started
+    with django_assert_max_num_queries(MAX_QUERIES):
+        response = client.get(url)
 
     body = response.json()
     assert (len(body["turns"]), len(body["segments"])) == (845, 358)
     assert body["annotation"]["version"] == 0
-    assert elapsed < 0.3, f"{elapsed * 1000:.0f} ms"

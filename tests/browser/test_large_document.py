@@ -1,9 +1,13 @@
-"""The largest public_meetings meeting must open to a usable editor within 1.5 s and scroll
-and edit without visible lag: both lists are virtualised, so only what is on screen is in
-the DOM. The figures are printed (run with -s) for the record."""
+"""The largest public_meetings meeting opens, scrolls end to end and takes edits with both
+lists virtualised: only what is on screen is in the DOM. Speed is not asserted here: the test
+measures it, and `bench/editor_speed.py` runs it and prints the figures as JSON (the test
+writes them to $TANDEM_EDITOR_BENCH_JSON when that is set)."""
 
+import json
+import os
 import statistics
 import time
+from pathlib import Path
 
 import pytest
 
@@ -24,7 +28,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(trans
 
 UNALIGNED = -1
 LOADS = 5
-USABLE_WITHIN_SECONDS = 1.5
 MAX_RENDERED_ITEMS = 60
 
 # Scrolls the transcript from top to bottom one step per frame and returns frame durations.
@@ -73,7 +76,9 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def test_largest_meeting_opens_fast_and_stays_responsive(live_server, page, team, largest_document):
+def test_largest_meeting_opens_scrolls_and_edits_with_virtualised_lists(
+    live_server, page, team, largest_document
+):
     assert largest_document.turn_count > 800
     sign_in(page, live_server)
     url = editor_url(live_server, largest_document)
@@ -87,35 +92,41 @@ def test_largest_meeting_opens_fast_and_stays_responsive(live_server, page, team
         turn(page, 0).wait_for()
         page.locator("#segment-0").wait_for()
         seconds.append(time.perf_counter() - started)
-    usable = statistics.median(seconds)
-    print(f"\ntime to a usable editor: median {usable:.3f} s of {[round(s, 3) for s in seconds]}")
-    assert usable <= USABLE_WITHIN_SECONDS
 
     rendered_turns = page.get_by_role("option").count()
     rendered_segments = page.get_by_role("listitem").count()
-    print(f"rendered: {rendered_turns} turns, {rendered_segments} segments")
-    assert rendered_turns < MAX_RENDERED_ITEMS
-    assert rendered_segments < MAX_RENDERED_ITEMS
+    assert 0 < rendered_turns < MAX_RENDERED_ITEMS
+    assert 0 < rendered_segments < MAX_RENDERED_ITEMS
 
     frames = page.evaluate(SCROLL_THROUGH, 120)
-    print(
-        f"scrolling {len(frames)} frames: median {statistics.median(frames):.1f} ms, "
-        f"p95 {percentile(frames, 0.95):.1f} ms, max {max(frames):.1f} ms"
-    )
-    assert percentile(frames, 0.95) < 50
+    turn(page, largest_document.turn_count - 1).wait_for()
+    assert page.get_by_role("option").count() < MAX_RENDERED_ITEMS
 
     go_to_turn(page, 400)
     edits, moves = [], []
     for _ in range(10):
         edits.append(page.evaluate(KEY_TO_PAINT, "u"))
         moves.append(page.evaluate(KEY_TO_PAINT, "ArrowDown"))
-    print(
-        f"key to paint: edit median {statistics.median(edits):.1f} ms "
-        f"(max {max(edits):.1f}), next turn median {statistics.median(moves):.1f} ms "
-        f"(max {max(moves):.1f})"
-    )
-    assert statistics.median(edits) < 50
-    assert statistics.median(moves) < 50
     expect_turn_assigned(page, 409, UNALIGNED)
     wait_until_saved(page)
     assert stored_assignments(largest_document, team.annotator)[400:410] == [UNALIGNED] * 10
+
+    figures = {
+        "turns": largest_document.turn_count,
+        "segments": largest_document.segment_count,
+        "usable_editor_seconds": {"median": statistics.median(seconds), "runs": seconds},
+        "rendered": {"turns": rendered_turns, "segments": rendered_segments},
+        "scroll_frame_ms": {
+            "frames": len(frames),
+            "median": statistics.median(frames),
+            "p95": percentile(frames, 0.95),
+            "max": max(frames),
+        },
+        "key_to_paint_ms": {
+            "edit_median": statistics.median(edits),
+            "next_turn_median": statistics.median(moves),
+        },
+    }
+    print(json.dumps(figures))
+    if os.environ.get("TANDEM_EDITOR_BENCH_JSON"):
+        Path(os.environ["TANDEM_EDITOR_BENCH_JSON"]).write_text(json.dumps(figures))
