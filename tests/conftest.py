@@ -4,19 +4,19 @@ Django and Celery are imported inside the fixtures, so that the engine's tests
 (tests/align) also run without Django: `pytest -p no:django tests/align`.
 """
 
+from __future__ import annotations
+
 import os
-import subprocess
-import sys
-import time
-import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
+if TYPE_CHECKING:
+    from workers.local_worker import LocalWorker
+
 WORKER_START_TIMEOUT_SECONDS = 90
-WORKER_QUEUES = "default,cpu"
 CHROMIUM_PATH = os.environ.get("TANDEM_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -43,17 +43,7 @@ def test_database_url() -> str:
 test_database_url.__test__ = False  # a helper, not a test
 
 
-@dataclass
-class WorkerProcess:
-    process: subprocess.Popen
-    name: str
-    log_path: Path
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")
-
-
-_STARTED_WORKERS: list[WorkerProcess] = []
+_STARTED_WORKERS: list[LocalWorker] = []
 """Workers the tests started and have not stopped, dead or alive."""
 
 
@@ -68,58 +58,30 @@ def fail_if_every_worker_died() -> None:
         )
 
 
-def _wait_for_worker(worker: WorkerProcess) -> None:
-    from workers.celery import app as celery_app
-
-    deadline = time.monotonic() + WORKER_START_TIMEOUT_SECONDS
-    while time.monotonic() < deadline:
-        if worker.process.poll() is not None:
-            code = worker.process.returncode
-            pytest.fail(f"The Celery worker exited with {code}:\n{worker.log()}")
-        if celery_app.control.ping(destination=[worker.name], timeout=1.0):
-            return
-    waited = WORKER_START_TIMEOUT_SECONDS
-    pytest.fail(f"The Celery worker did not answer within {waited}s:\n{worker.log()}")
-
-
 def start_worker(
     log_dir: Path, concurrency: int = 2, env: dict[str, str] | None = None
-) -> WorkerProcess:
-    """`env` adds to the test process's environment, e.g. a short CELERY_VISIBILITY_TIMEOUT."""
-    name = f"test-{uuid.uuid4().hex[:8]}@%h"
-    log_path = log_dir / f"{name.split('@')[0]}.log"
-    env = {**os.environ, "DATABASE_URL": test_database_url(), **(env or {})}
-    command = [
-        sys.executable, "-m", "celery", "-A", "workers", "worker",
-        "--loglevel", "INFO", "--concurrency", str(concurrency), "--queues", WORKER_QUEUES,
-        "--hostname", name, "--without-mingle", "--without-gossip",
-    ]  # fmt: skip
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+) -> LocalWorker:
+    """A worker on the test database; `env` adds to the test process's environment, e.g. a
+    short CELERY_VISIBILITY_TIMEOUT."""
+    from workers.local_worker import WorkerDidNotStart, start_local_worker
+
+    try:
+        worker = start_local_worker(
+            log_dir,
+            concurrency=concurrency,
+            timeout=WORKER_START_TIMEOUT_SECONDS,
+            env={"DATABASE_URL": test_database_url(), **(env or {})},
         )
-    worker = WorkerProcess(process, name.replace("%h", _hostname()), log_path)
+    except WorkerDidNotStart as error:
+        pytest.fail(f"{error}:\n{error.worker.log()}")
     _STARTED_WORKERS.append(worker)
-    _wait_for_worker(worker)
     return worker
 
 
-def stop_worker(worker: WorkerProcess) -> None:
+def stop_worker(worker: LocalWorker) -> None:
     if worker in _STARTED_WORKERS:
         _STARTED_WORKERS.remove(worker)
-    if worker.process.poll() is None:
-        worker.process.terminate()
-        try:
-            worker.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            worker.process.kill()
-            worker.process.wait()
-
-
-def _hostname() -> str:
-    import socket
-
-    return socket.gethostname()
+    worker.stop()
 
 
 def purge_queues() -> None:
@@ -127,16 +89,17 @@ def purge_queues() -> None:
     consumes. A worker started later would run them on jobs of other tests: SQLite reuses the
     ids of rolled-back rows, so a stale pre-alignment message can name a later import job."""
     from workers.celery import app as celery_app
+    from workers.local_worker import QUEUES
 
     with celery_app.connection_for_write() as connection:
-        for queue in WORKER_QUEUES.split(","):
+        for queue in QUEUES.split(","):
             connection.default_channel.queue_purge(queue)
 
 
 @pytest.fixture(scope="session")
 def celery_worker_process(
     django_db_setup, django_db_blocker, tmp_path_factory
-) -> Iterator[WorkerProcess]:
+) -> Iterator[LocalWorker]:
     """A real worker on the test database, starting on empty queues; stopped before the test
     database is dropped."""
     purge_queues()

@@ -21,6 +21,9 @@ class LocalWorker:
     name: str
     log_path: Path
 
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.terminate()
@@ -29,6 +32,12 @@ class LocalWorker:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+
+class WorkerDidNotStart(RuntimeError):
+    def __init__(self, message: str, worker: LocalWorker) -> None:
+        super().__init__(message)
+        self.worker = worker
 
 
 def workers_answering(timeout: float = 2.0) -> list[str]:
@@ -60,8 +69,12 @@ def start_local_worker(
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"The worker exited with {process.returncode}; see {log_path}")
+            raise WorkerDidNotStart(
+                f"The worker exited with {process.returncode}; see {log_path}", worker
+            )
         if celery_app.control.ping(destination=[name], timeout=1.0):
             return worker
     worker.stop()
-    raise RuntimeError(f"The worker did not answer within {timeout:.0f} s; see {log_path}")
+    raise WorkerDidNotStart(
+        f"The worker did not answer within {timeout:.0f} s; see {log_path}", worker
+    )
