@@ -1,8 +1,14 @@
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from workers.align.corpus import load_public_meetings, meeting_ids
+from workers.align.corpus import (
+    UNCORRECTED_REFERENCE,
+    corrected_turns,
+    load_public_meetings,
+    meeting_ids,
+)
 from workers.align.model import UNALIGNED
 
 SUB_TURN_MEETING = "b78722729506f09ba2a2cf9fae5d291e"
@@ -73,3 +79,31 @@ def test_sentence_totals_match_the_benchmark_description() -> None:
 def test_unknown_or_ambiguous_meeting_names_are_refused() -> None:
     with pytest.raises(KeyError):
         load_public_meetings(["not-a-meeting"])
+
+
+@pytest.mark.parametrize("meeting_id", sorted(UNCORRECTED_REFERENCE))
+def test_uncorrected_reference_turns_are_exactly_a_run_repeating_the_pre_alignment(
+    meeting_id: str,
+) -> None:
+    meeting = load_public_meetings([meeting_id])[0]
+    uncorrected = UNCORRECTED_REFERENCE[meeting_id]
+    repeats = np.asarray(meeting.reference) == np.asarray(meeting.initial)
+    assert repeats[uncorrected].all()
+    assert not repeats[uncorrected.start - 1]
+    assert not repeats[uncorrected.stop]
+    assert np.flatnonzero(~corrected_turns(meeting)).tolist() == list(uncorrected)
+
+
+def test_the_uncorrected_run_gives_an_opening_speech_ten_times_its_length() -> None:
+    meeting = load_public_meetings(["398ab01c"])[0]
+    labels = np.asarray(meeting.reference)
+    speech = meeting.report.segments[1]
+    words = np.array([turn.word_count for turn in meeting.transcript.turns])
+    assert (labels[UNCORRECTED_REFERENCE[meeting.id]] == 1).sum() == 310
+    assert words[labels == 1].sum() > 10 * len(speech.text.split())
+
+
+def test_every_turn_of_other_meetings_counts_as_corrected() -> None:
+    for meeting in load_public_meetings():
+        if meeting.id not in UNCORRECTED_REFERENCE:
+            assert corrected_turns(meeting).all()
