@@ -6,15 +6,18 @@ With no variable set, Tandem runs embedded: SQLite and a filesystem broker under
 ``DEBUG`` off, secure cookies on, and no secret key unless one is given.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from backend.env import env_bool, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(env_str("TANDEM_DATA_DIR", str(BASE_DIR / "var"))).resolve()
 FRONTEND_DIST = BASE_DIR / "frontend" / "dist"
+DOCS_DIR = BASE_DIR / "docs"
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
 SECRET_KEY = env_str("DJANGO_SECRET_KEY", "django-insecure-development-only" if DEBUG else None)
@@ -28,7 +31,22 @@ SESSION_COOKIE_HTTPONLY = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-if env_bool("DJANGO_BEHIND_TLS_PROXY", False):
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+BEHIND_TLS_PROXY = env_bool("DJANGO_BEHIND_TLS_PROXY", False)
+if BEHIND_TLS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 INSTALLED_APPS = [
@@ -42,6 +60,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_results",
+    "axes",
     "backend.core",
     "backend.accounts",
     "backend.audit",
@@ -49,14 +68,17 @@ INSTALLED_APPS = [
     "backend.iterations",
     "backend.documents",
     "backend.alignments",
+    "backend.curation",
     "backend.jobs",
     "backend.vectors",
     "backend.tuning",
     "backend.exports",
+    "backend.simulation",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "backend.core.security_headers.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -64,7 +86,21 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, so that it sees the response of a refused sign-in (backend/accounts/sign_in_limits).
+    "axes.middleware.AxesMiddleware",
 ]
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Sign-in throttling: per username and per address, counted in the database.
+AXES_FAILURE_LIMIT = env_int("TANDEM_SIGN_IN_FAILURES", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("TANDEM_SIGN_IN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "backend.accounts.sign_in_limits.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "backend.accounts.sign_in_limits.client_address"
 
 ROOT_URLCONF = "backend.urls"
 WSGI_APPLICATION = "backend.wsgi.application"
@@ -85,7 +121,7 @@ TEMPLATES = [
 ]
 
 
-def _database_from_url(url: str) -> dict:
+def _database_from_url(url: str) -> dj_database_url.DBConfig:
     config = dj_database_url.parse(url, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60))
     if config["ENGINE"] == "django.db.backends.sqlite3":
         # The web server and the worker write to one file: WAL lets readers go on while a
@@ -131,7 +167,22 @@ STORAGES = {
 WHITENOISE_ROOT = FRONTEND_DIST if FRONTEND_DIST.is_dir() else None
 WHITENOISE_IMMUTABLE_FILE_TEST = r"^.+[.-][0-9a-zA-Z_-]{8,12}\..+$"
 
+# Who may create projects, and so become their lead: "everyone" signed in (a researcher's own
+# instance, the default) or "staff" (a team's, where administrators set projects up).
+TANDEM_PROJECT_CREATORS = env_str("TANDEM_PROJECT_CREATORS", "everyone")
+if TANDEM_PROJECT_CREATORS not in ("everyone", "staff"):
+    raise ImproperlyConfigured(
+        f"TANDEM_PROJECT_CREATORS is {TANDEM_PROJECT_CREATORS!r}; use everyone or staff."
+    )
 TANDEM_MAX_UPLOAD_BYTES = env_int("TANDEM_MAX_UPLOAD_MB", 50) * 1024 * 1024
+# What an uploaded archive (a .docx) may inflate to, checked at upload and again before parsing.
+TANDEM_ARCHIVE_MAX_MEMBERS = env_int("TANDEM_ARCHIVE_MAX_MEMBERS", 1000)
+TANDEM_ARCHIVE_MAX_UNCOMPRESSED_BYTES = env_int("TANDEM_ARCHIVE_MAX_MB", 50) * 1024 * 1024
+TANDEM_ARCHIVE_MAX_RATIO = env_int("TANDEM_ARCHIVE_MAX_RATIO", 100)
+TANDEM_MAX_VECTORS_BYTES = env_int("TANDEM_MAX_VECTORS_MB", 200) * 1024 * 1024
+# Pretrained word vectors for every project that has not uploaded its own (a path on the
+# workers' machines); empty: each project trains vectors on its own texts.
+TANDEM_WORD_VECTORS = env_str("TANDEM_WORD_VECTORS", "")
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
@@ -142,6 +193,11 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "EXCEPTION_HANDLER": "backend.core.exception_handler.api_exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "backend.core.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "backend.core.schema.TandemAutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
@@ -160,9 +216,21 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "DocumentStatusEnum": "backend.documents.models.Document.Status",
         "JobStatusEnum": "backend.jobs.models.Job.Status",
+        "JobKindEnum": "backend.jobs.models.Job.Kind",
+        "ProjectRoleEnum": "backend.projects.models.Role",
+        "RankedByEnum": "backend.tuning.models.TuningRun.RankedBy",
         "IterationStatusEnum": "backend.iterations.models.IterationStatus",
+        "GoldStateEnum": "backend.curation.rule.GoldState",
+        "GoldRuleEnum": "backend.curation.rule.GoldRule",
         "HealthStatusEnum": ["ok", "degraded"],
+        "AccuracyMetricEnum": "backend.iterations.selectors.RECORD_METRICS",
+        "AgreementMeasureEnum": "workers.align.agreement.MEASURES",
+        "ExportFilterEnum": "workers.align.pairs.shape.FILTERS",
+        "AlignerEnum": "workers.align.params.ALIGNERS",
+        "SettingKindEnum": "workers.align.settings.SETTING_KINDS",
     },
+    # `<id:...>` in URLs (backend.core.ids.IdConverter): an integer within a bigint.
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}},
 }
 
 _BROKER_FOLDER = DATA_DIR / "broker"
@@ -192,12 +260,18 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 # Alignment, tuning and vectors keep a process busy for seconds to minutes: on their own queue,
 # imports and small tasks never wait behind them (a worker can consume one queue or both).
 CELERY_TASK_ROUTES = {
-    "workers.tasks.alignment.*": {"queue": "cpu"},
-    "workers.tasks.vectors.*": {"queue": "cpu"},
-    "workers.tasks.tuning.evaluate_slice": {"queue": "cpu"},
-    "workers.tasks.tuning.prepare": {"queue": "cpu"},
+    "backend.alignments.tasks.*": {"queue": "cpu"},
+    "backend.vectors.tasks.*": {"queue": "cpu"},
+    "backend.tuning.tasks.evaluate_slice": {"queue": "cpu"},
+    "backend.tuning.tasks.prepare": {"queue": "cpu"},
 }
 CELERY_TASK_TRACK_STARTED = True
+# Job liveness (backend/jobs/liveness.py): a task beats every TANDEM_JOB_HEARTBEAT_SECONDS; a
+# running job silent for TANDEM_JOB_LOST_AFTER_SECONDS is sent again, at most
+# TANDEM_JOB_MAX_REQUEUES times, then failed with the reason.
+TANDEM_JOB_HEARTBEAT_SECONDS = env_int("TANDEM_JOB_HEARTBEAT_SECONDS", 30)
+TANDEM_JOB_LOST_AFTER_SECONDS = env_int("TANDEM_JOB_LOST_AFTER_SECONDS", 600)
+TANDEM_JOB_MAX_REQUEUES = env_int("TANDEM_JOB_MAX_REQUEUES", 2)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 
@@ -207,4 +281,6 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "INFO")},
+    # One line per failed sign-in is noise; lockouts are logged as warnings.
+    "loggers": {"axes": {"level": "WARNING"}},
 }

@@ -1,20 +1,25 @@
 from django.contrib import admin
-from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from django.urls import URLPattern, URLResolver, include, path, re_path, register_converter
+from drf_spectacular.views import SpectacularAPIView
 
 from backend.core.apis import HealthApi
 from backend.core.auth_apis import SessionApi
-from backend.core.views import frontend_app
+from backend.core.ids import IdConverter
+from backend.core.views import ApiDocsView, frontend_app, help_index, help_page
 
-api_v1 = [
+# Before the apps' URL modules below are imported: their patterns name `<id:...>`.
+register_converter(IdConverter, "id")
+
+api_v1: list[URLPattern | URLResolver] = [
     path("health/", HealthApi.as_view(), name="health"),
     path("auth/session/", SessionApi.as_view(), name="session"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("docs/", ApiDocsView.as_view(url_name="schema"), name="swagger-ui"),
     path("auth/", include("backend.accounts.urls")),
     path("", include("backend.projects.urls")),
     path("", include("backend.documents.urls")),
     path("", include("backend.alignments.urls")),
+    path("", include("backend.curation.urls")),
     path("", include("backend.iterations.urls")),
     path("", include("backend.dashboards.urls")),
     path("", include("backend.jobs.urls")),
@@ -27,5 +32,10 @@ api_v1 = [
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
-    re_path(r"^(?!api/|admin/|static/|media/).*$", frontend_app, name="frontend"),
+    path("help/", help_index, name="help"),
+    re_path(r"^help/(?P<name>[a-z0-9-]+\.md)$", help_page, name="help-page"),
+    re_path(r"^(?!api/|admin/|static/|media/|help/).*$", frontend_app, name="frontend"),
 ]
+
+handler404 = "backend.core.views.not_found"
+handler500 = "backend.core.views.internal_error"

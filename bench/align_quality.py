@@ -23,7 +23,7 @@ from workers.align.pipeline import align_meeting, corpus_vectors
 from workers.align.texttiling import texttiling_labels
 
 
-def _score(meeting: Meeting, labels, keep: np.ndarray | None = None) -> MeetingScores:
+def score_alignment(meeting: Meeting, labels, keep: np.ndarray | None = None) -> MeetingScores:
     """Scores over the turns in `keep` (all by default)."""
     keep = np.ones(len(labels), dtype=bool) if keep is None else keep
     turns = [turn for turn, kept in zip(meeting.transcript.turns, keep, strict=True) if kept]
@@ -51,13 +51,13 @@ def main() -> dict:
     params = {m.id: shipped_defaults(m.id, corpus) for m in meetings}
     vectors = corpus_vectors(meetings, params[meetings[0].id].vectors)
     labels = {m.id: align_meeting(m, params[m.id], vectors).labels for m in meetings}
-    aligned = {m.id: _score(m, labels[m.id]) for m in meetings}
-    corrected = [_score(m, labels[m.id], corrected_turns(m)) for m in meetings]
-    diagonal = AlignmentParams(aligner="diagonal")
+    aligned = {m.id: score_alignment(m, labels[m.id]) for m in meetings}
+    corrected = [score_alignment(m, labels[m.id], corrected_turns(m)) for m in meetings]
+    diagonal = AlignmentParams.of("diagonal")
     baselines = {
-        "diagonal": {m.id: _score(m, align_meeting(m, diagonal).labels) for m in meetings},
-        "texttiling": {m.id: _score(m, texttiling_labels(m)) for m in meetings},
-        "c99": {m.id: _score(m, c99_labels(m)) for m in meetings},
+        "diagonal": {m.id: score_alignment(m, align_meeting(m, diagonal).labels) for m in meetings},
+        "texttiling": {m.id: score_alignment(m, texttiling_labels(m)) for m in meetings},
+        "c99": {m.id: score_alignment(m, c99_labels(m)) for m in meetings},
     }
     return {
         "protocol": "two folds of 11 (sorted ids); each fold uses params tuned on the other",

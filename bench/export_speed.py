@@ -42,9 +42,9 @@ def setup_project():
     from django.contrib.auth import get_user_model
 
     from backend.accounts.services import api_token_create
-    from backend.exports.public_meetings_reader import parse_public_meetings
     from backend.exports.services import public_meetings_import
     from backend.projects.models import Membership, Project, Role
+    from workers.align.public_meetings_layout import parse_public_meetings
 
     lead, _ = get_user_model().objects.get_or_create(username="bench-export-lead")
     project = Project.objects.create(name="Bench: public_meetings exports")
@@ -77,8 +77,8 @@ def main() -> None:
     lead, project, key, documents, import_seconds = setup_project()
     from django.test import Client
 
-    from backend.exports.options import ExportOptions
     from backend.exports.selectors import export_preview
+    from workers.align.pairs.options import ExportOptions
 
     client = Client(HTTP_AUTHORIZATION=f"Token {key}")
     base = f"/api/v1/projects/{project.pk}/exports/"

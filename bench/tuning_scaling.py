@@ -53,8 +53,8 @@ def main() -> None:
 def _gold_project():
     from django.contrib.auth import get_user_model
 
+    from backend.documents.public_meetings import public_meeting_gold_import
     from backend.projects.models import Membership, Project, Role
-    from backend.tuning.corpus import public_meeting_gold_import
     from backend.vectors.services import vectors_for
     from workers.align.corpus import meeting_ids
     from workers.align.params import AlignmentParams
@@ -106,11 +106,11 @@ def _timed_run(workers: int, project, lead, documents) -> dict:
 
 
 def _start_worker(index: int) -> subprocess.Popen:
-    from workers.celery import app as celery_app
+    from backend.celery import app as celery_app
 
     name = f"bench-{index}-{uuid.uuid4().hex[:6]}@localhost"
     command = [
-        sys.executable, "-m", "celery", "-A", "workers", "worker", "--loglevel", "WARNING",
+        sys.executable, "-m", "celery", "-A", "backend", "worker", "--loglevel", "WARNING",
         "--concurrency", "1", "--queues", "default,cpu", "--hostname", name,
         "--without-mingle", "--without-gossip",
     ]  # fmt: skip

@@ -7,6 +7,7 @@ Django and Celery are imported inside the fixtures, so that the engine's tests
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from workers.local_worker import LocalWorker
+    from backend.core.local_worker import LocalWorker
 
 WORKER_START_TIMEOUT_SECONDS = 90
 CHROMIUM_PATH = os.environ.get("TANDEM_CHROMIUM", "/usr/bin/chromium")
@@ -63,7 +64,7 @@ def start_worker(
 ) -> LocalWorker:
     """A worker on the test database; `env` adds to the test process's environment, e.g. a
     short CELERY_VISIBILITY_TIMEOUT."""
-    from workers.local_worker import WorkerDidNotStart, start_local_worker
+    from backend.core.local_worker import WorkerDidNotStart, start_local_worker
 
     try:
         worker = start_local_worker(
@@ -88,8 +89,8 @@ def purge_queues() -> None:
     """Tests without a worker still queue tasks (uploads, pre-alignments, tuning) that nobody
     consumes. A worker started later would run them on jobs of other tests: SQLite reuses the
     ids of rolled-back rows, so a stale pre-alignment message can name a later import job."""
-    from workers.celery import app as celery_app
-    from workers.local_worker import QUEUES
+    from backend.celery import app as celery_app
+    from backend.core.local_worker import QUEUES
 
     with celery_app.connection_for_write() as connection:
         for queue in QUEUES.split(","):
@@ -109,6 +110,54 @@ def celery_worker_process(
     stop_worker(worker)
 
 
+WORKER_QUIET_TIMEOUT_SECONDS = 30
+
+
+def wait_until_workers_are_quiet() -> None:
+    """Until no running worker holds a job or a task that has not stored its result.
+
+    A task's last write, its result in django-celery-results, lands after its job already
+    shows as finished; a test that ends on that finish would have its database flushed while
+    the write is under way, and on PostgreSQL the flush's TRUNCATE and that transaction can
+    deadlock. Tasks of workers that were killed never finish, so only live workers count."""
+    from celery import states
+    from django_celery_results.models import TaskResult
+
+    from backend.jobs.models import Job
+
+    deadline = time.monotonic() + WORKER_QUIET_TIMEOUT_SECONDS
+    while time.monotonic() < deadline:
+        live = [w.name for w in _STARTED_WORKERS if w.process.poll() is None]
+        if not live:
+            return
+        busy = Job.objects.filter(status=Job.Status.RUNNING).exists() or (
+            TaskResult.objects.filter(worker__in=live, status__in=states.UNREADY_STATES).exists()
+        )
+        if not busy:
+            return
+        time.sleep(0.1)
+
+
+def _uses_transactional_db(request: pytest.FixtureRequest) -> bool:
+    marker = request.node.get_closest_marker("django_db")
+    return bool(marker and marker.kwargs.get("transaction")) or any(
+        name in request.fixturenames for name in ("transactional_db", "live_server")
+    )
+
+
+@pytest.fixture(autouse=True)
+def workers_quiet_before_the_flush(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A transactional test's database is flushed only once the workers have stopped writing
+    to it (see wait_until_workers_are_quiet). Set up after the database so that it ends
+    before the flush."""
+    if not _uses_transactional_db(request):
+        yield
+        return
+    request.getfixturevalue("_django_db_helper")
+    yield
+    wait_until_workers_are_quiet()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator:
     from django.conf import settings
@@ -126,9 +175,30 @@ def browser() -> Iterator:
         chromium.close()
 
 
+def csp_violations(page) -> list[str]:
+    """What Chromium reports as blocked by the Content-Security-Policy on `page`, from the
+    console (every violation is logged there) and from `securitypolicyviolation` events."""
+    violations: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            violations.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+    page.expose_function("reportCspViolation", lambda text: violations.append(text))
+    page.add_init_script(
+        "document.addEventListener('securitypolicyviolation', (event) => "
+        "window.reportCspViolation(`${event.violatedDirective}: ${event.blockedURI}`));"
+    )
+    return violations
+
+
 @pytest.fixture
 def page(browser) -> Iterator:
+    """A fresh page; a test fails if anything it loaded broke the Content-Security-Policy."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
+    violations = csp_violations(page)
     yield page
     context.close()
+    assert not violations, f"Content-Security-Policy violations: {violations}"

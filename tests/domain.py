@@ -7,7 +7,10 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from backend.alignments.services import parameter_set_get_or_create, pre_alignment_record
+from backend.alignments.services.pre_alignments import (
+    parameter_set_get_or_create,
+    pre_alignment_record,
+)
 from backend.documents.models import Document
 from backend.documents.services import document_store_parsed
 from backend.iterations.models import Iteration
@@ -51,7 +54,7 @@ def make_document(
         pre_alignment_record(
             document=document,
             parameter_set=parameter_set_get_or_create(
-                project=project, name="engine", params={"power": 1}, engine_version="test"
+                project=project, name="engine", params={"dp": {"power": 1.0}}, engine_version="test"
             ),
             labels=pre_alignment,
             confidences=[0.5] * turns,
@@ -67,11 +70,13 @@ def evenly(turns: int, segments: int) -> list[int]:
 
 @dataclass
 class World:
-    """Project A with a lead, an assigned annotator, documents and a closed (empty) first
-    iteration; project B elsewhere."""
+    """Project A with a lead, an assigned annotator, a second annotator assigned nothing, a
+    curator, documents and a closed (empty) first iteration; project B elsewhere."""
 
     lead: object
     annotator: object
+    second_annotator: object
+    curator: object
     outsider: object
     admin: object
     project: Project
@@ -103,6 +108,10 @@ def build_world() -> World:
     annotator_membership = Membership.objects.create(
         project=project, user=annotator, role=Role.ANNOTATOR
     )
+    second_annotator = make_user("second-annotator")
+    Membership.objects.create(project=project, user=second_annotator, role=Role.ANNOTATOR)
+    curator = make_user("curator")
+    Membership.objects.create(project=project, user=curator, role=Role.CURATOR)
     other_project = Project.objects.create(name="B")
     other_membership = Membership.objects.create(
         project=other_project, user=other_lead, role=Role.LEAD
@@ -113,6 +122,8 @@ def build_world() -> World:
     return World(
         lead=lead,
         annotator=annotator,
+        second_annotator=second_annotator,
+        curator=curator,
         outsider=outsider,
         admin=admin,
         project=project,

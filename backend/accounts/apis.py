@@ -36,8 +36,8 @@ class ApiTokenListApi(APIView):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         token, raw_key = api_token_create(user=request.user, **serializer.validated_data)
-        token.key = raw_key
-        return Response(self.CreatedOutputSerializer(token).data, status=status.HTTP_201_CREATED)
+        created = {**ApiTokenOutputSerializer(token).data, "key": raw_key}
+        return Response(self.CreatedOutputSerializer(created).data, status=status.HTTP_201_CREATED)
 
 
 class ApiTokenDetailApi(APIView):

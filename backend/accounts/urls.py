@@ -4,5 +4,5 @@ from backend.accounts.apis import ApiTokenDetailApi, ApiTokenListApi
 
 urlpatterns = [
     path("tokens/", ApiTokenListApi.as_view(), name="api-token-list"),
-    path("tokens/<int:token_id>/", ApiTokenDetailApi.as_view(), name="api-token-detail"),
+    path("tokens/<id:token_id>/", ApiTokenDetailApi.as_view(), name="api-token-detail"),
 ]

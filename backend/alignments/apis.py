@@ -1,40 +1,47 @@
 from django.http import HttpResponse
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.alignments.models import ParameterSet
-from backend.alignments.selectors import editor_payload_json, parameter_set_list
-from backend.alignments.services import (
+from backend.alignments.selectors import (
+    aligner_list,
+    editor_payload_json,
+    parameter_set_list,
+    parameter_set_named,
+)
+from backend.alignments.serializers import (
+    AlignerOutputSerializer,
+    AlignmentParamsSerializer,
+    AnnotationConflictSerializer,
+    AnnotationOutputSerializer,
+    EditorPayloadSerializer,
+)
+from backend.alignments.services.annotations import (
     AssignmentOperation,
     annotation_apply,
     annotation_reopen,
     annotation_submit,
-    parameter_set_get_or_create,
-    pre_align_start,
 )
-from backend.core.errors import Conflict, InvalidInput
-from backend.core.pagination import paginated_response
-from backend.documents.models import Document
-from backend.documents.selectors import document_get
+from backend.alignments.services.positions import reading_position_save
+from backend.alignments.services.pre_alignments import parameter_set_create, pre_align_start
+from backend.core.errors import Conflict
+from backend.core.pagination import PaginatedApi, paginated_response
+from backend.core.serializers import CountField, IdField
+from backend.documents.selectors import document_get, documents_by_ids, documents_in_iteration
 from backend.jobs.apis import JobOutputSerializer, accepted
-from backend.projects.permissions import LEAD_OR_ADMIN, MEMBER_OR_ADMIN, sees_only_assigned
+from backend.projects.permissions import (
+    LEAD_OR_ADMIN,
+    MEMBER_OR_ADMIN,
+    may_adjudicate,
+    sees_only_assigned,
+)
 from backend.projects.selectors import project_get
+from workers.align.params import ALIGNERS
 
 MAX_OPERATIONS = 1000
-
-
-class AnnotationOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField(allow_null=True)
-    version = serializers.IntegerField()
-    annotator = serializers.IntegerField(source="annotator_id")
-    pre_alignment = serializers.IntegerField(source="pre_alignment_id", allow_null=True)
-    assignments = serializers.ListField(child=serializers.IntegerField())
-    changed = serializers.ListField(child=serializers.BooleanField())
-    seconds_spent = serializers.IntegerField()
-    submitted_at = serializers.DateTimeField(allow_null=True)
 
 
 class EditorApi(APIView):
@@ -42,33 +49,23 @@ class EditorApi(APIView):
 
     permission_classes = MEMBER_OR_ADMIN
 
-    @extend_schema(
-        responses=inline_serializer(
-            "EditorPayload",
-            {
-                "document": serializers.DictField(),
-                "segments": serializers.ListField(child=serializers.DictField()),
-                "turns": serializers.ListField(child=serializers.DictField()),
-                "pre_alignment": serializers.DictField(allow_null=True),
-                "annotation": AnnotationOutputSerializer(),
-            },
-        )
-    )
+    @extend_schema(responses=EditorPayloadSerializer)
     def get(self, request: Request, project_id: int, document_id: int) -> HttpResponse:
         payload = editor_payload_json(
             project_id=project_id,
             document_id=document_id,
             user=request.user,
             only_assigned=sees_only_assigned(request, project_id),
+            may_review=may_adjudicate(request, project_id),
         )
         return HttpResponse(payload, content_type="application/json")
 
 
 class OperationSerializer(serializers.Serializer):
     action = serializers.ChoiceField(choices=["assign", "unalign", "reset"])
-    first_turn = serializers.IntegerField(min_value=0)
-    last_turn = serializers.IntegerField(min_value=0)
-    segment = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    first_turn = CountField()
+    last_turn = CountField()
+    segment = CountField(required=False, allow_null=True)
 
     def validate(self, attrs):
         if attrs["action"] == "assign" and attrs.get("segment") is None:
@@ -76,6 +73,23 @@ class OperationSerializer(serializers.Serializer):
         if attrs["first_turn"] > attrs["last_turn"]:
             raise serializers.ValidationError({"last_turn": "must not be before first_turn."})
         return attrs
+
+
+class VersionInputSerializer(serializers.Serializer):
+    """A write to a versioned copy (an annotation, an adjudication) names the version it was
+    made on."""
+
+    version = CountField()
+
+
+class TimedVersionInputSerializer(VersionInputSerializer):
+    seconds_spent = CountField(required=False, default=0)
+
+
+class EditBatchInputSerializer(TimedVersionInputSerializer):
+    operations = serializers.ListField(
+        child=OperationSerializer(), min_length=1, max_length=MAX_OPERATIONS
+    )
 
 
 class _AnnotationWriteApi(APIView):
@@ -90,19 +104,32 @@ class _AnnotationWriteApi(APIView):
         )
 
 
+class ReadingPositionApi(_AnnotationWriteApi):
+    """Where the caller is in the document's editor, so another device opens it there."""
+
+    class InputSerializer(serializers.Serializer):
+        turn = CountField()
+
+    @extend_schema(request=InputSerializer, responses={204: None})
+    def put(self, request: Request, project_id: int, document_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        reading_position_save(
+            user=request.user,
+            document=self._document(request, project_id, document_id),
+            turn=serializer.validated_data["turn"],
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 class AnnotationApi(_AnnotationWriteApi):
     """Bulk edits of the caller's annotation, all or nothing."""
 
-    class InputSerializer(serializers.Serializer):
-        version = serializers.IntegerField(min_value=0)
-        operations = serializers.ListField(
-            child=OperationSerializer(), min_length=1, max_length=MAX_OPERATIONS
-        )
-        seconds_spent = serializers.IntegerField(min_value=0, required=False, default=0)
+    InputSerializer = EditBatchInputSerializer
 
     @extend_schema(
         request=InputSerializer,
-        responses={200: AnnotationOutputSerializer, 409: None},
+        responses={200: AnnotationOutputSerializer, 409: AnnotationConflictSerializer},
         description="`version` is the one the edits were made on: 0 before the first write. "
         "A stale version answers 409 with `current`, the annotation as it now is.",
     )
@@ -121,11 +148,12 @@ class AnnotationApi(_AnnotationWriteApi):
 
 
 class AnnotationSubmitApi(_AnnotationWriteApi):
-    class InputSerializer(serializers.Serializer):
-        version = serializers.IntegerField(min_value=0)
-        seconds_spent = serializers.IntegerField(min_value=0, required=False, default=0)
+    InputSerializer = TimedVersionInputSerializer
 
-    @extend_schema(request=InputSerializer, responses={200: AnnotationOutputSerializer, 409: None})
+    @extend_schema(
+        request=InputSerializer,
+        responses={200: AnnotationOutputSerializer, 409: AnnotationConflictSerializer},
+    )
     def post(self, request: Request, project_id: int, document_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -141,10 +169,12 @@ class AnnotationSubmitApi(_AnnotationWriteApi):
 class AnnotationReopenApi(_AnnotationWriteApi):
     """Take the caller's submission back for more corrections (until the iteration closes)."""
 
-    class InputSerializer(serializers.Serializer):
-        version = serializers.IntegerField(min_value=0)
+    InputSerializer = VersionInputSerializer
 
-    @extend_schema(request=InputSerializer, responses={200: AnnotationOutputSerializer, 409: None})
+    @extend_schema(
+        request=InputSerializer,
+        responses={200: AnnotationOutputSerializer, 409: AnnotationConflictSerializer},
+    )
     def post(self, request: Request, project_id: int, document_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -156,18 +186,20 @@ class AnnotationReopenApi(_AnnotationWriteApi):
         return Response(AnnotationOutputSerializer(annotation).data)
 
 
-class ParameterSetListApi(APIView):
+class ParameterSetListApi(PaginatedApi):
     permission_classes = MEMBER_OR_ADMIN
 
     class InputSerializer(serializers.Serializer):
         name = serializers.CharField(max_length=200)
-        params = serializers.DictField()
+        params = serializers.DictField(
+            help_text="Checked against the aligner it names: see GET /api/v1/aligners/."
+        )
         engine_version = serializers.CharField(max_length=64, required=False, default="")
 
     class OutputSerializer(serializers.Serializer):
         id = serializers.IntegerField()
         name = serializers.CharField()
-        params = serializers.JSONField()
+        params = AlignmentParamsSerializer()
         engine_version = serializers.CharField()
         created_at = serializers.DateTimeField()
 
@@ -196,7 +228,7 @@ class ParameterSetListApi(APIView):
             .exists()
         ):
             raise Conflict(f"A parameter set named {serializer.validated_data['name']!r} exists.")
-        parameter_set = parameter_set_get_or_create(
+        parameter_set = parameter_set_create(
             project=project, actor=request.user, **serializer.validated_data
         )
         return Response(self.OutputSerializer(parameter_set).data, status=status.HTTP_201_CREATED)
@@ -208,11 +240,11 @@ class PreAlignmentStartApi(APIView):
     permission_classes = LEAD_OR_ADMIN
 
     class InputSerializer(serializers.Serializer):
-        parameter_set = serializers.IntegerField()
+        parameter_set = IdField()
         documents = serializers.ListField(
-            child=serializers.IntegerField(), required=False, min_length=1, max_length=10000
+            child=IdField(), required=False, min_length=1, max_length=10000
         )
-        iteration = serializers.IntegerField(required=False)
+        iteration = IdField(required=False)
 
         def validate(self, attrs):
             if ("documents" in attrs) == ("iteration" in attrs):
@@ -225,29 +257,37 @@ class PreAlignmentStartApi(APIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         project = project_get(project_id=project_id)
-        parameter_set = ParameterSet.objects.filter(
-            project_id=project_id, pk=data["parameter_set"]
-        ).first()
-        if parameter_set is None:
-            raise InvalidInput(
-                f"Project {project_id} has no parameter set {data['parameter_set']}.",
-                field="parameter_set",
-            )
+        parameter_set = parameter_set_named(
+            project_id=project_id, parameter_set_id=data["parameter_set"]
+        )
         if "iteration" in data:
-            documents = Document.objects.filter(
+            documents = documents_in_iteration(
                 project_id=project_id, iteration_id=data["iteration"]
             )
         else:
-            documents = Document.objects.filter(project_id=project_id, pk__in=data["documents"])
-            missing = sorted(set(data["documents"]) - {document.pk for document in documents})
-            if missing:
-                raise InvalidInput(
-                    f"Project {project_id} has no documents {missing}.", field="documents"
-                )
+            documents = documents_by_ids(project_id=project_id, document_ids=data["documents"])
         job = pre_align_start(
             actor=request.user,
             project=project,
-            documents=documents.order_by("pk").defer("segments_json", "turns_json"),
+            documents=documents,
             parameter_set=parameter_set,
         )
         return accepted(job)
+
+
+class AlignerListApi(APIView):
+    """The aligners and the settings a parameter set or a tuning grid may give each: their
+    type, default and meaning, read from the engine's own declarations."""
+
+    permission_classes = [IsAuthenticated]
+
+    class FilterSerializer(serializers.Serializer):
+        aligner = serializers.ChoiceField(choices=list(ALIGNERS), required=False)
+
+    @extend_schema(parameters=[FilterSerializer], responses=AlignerOutputSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        return Response(
+            AlignerOutputSerializer(aligner_list(**filters.validated_data), many=True).data
+        )

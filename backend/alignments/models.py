@@ -95,3 +95,25 @@ class Annotation(models.Model):
 
     def __str__(self) -> str:
         return f"annotation of {self.document_id} by {self.annotator_id} v{self.version}"
+
+
+class ReadingPosition(models.Model):
+    """Where a person last was in a document's editor, kept on the server so that another
+    browser or device opens it there; apart from the annotation, whose versions count edits."""
+
+    document = models.ForeignKey(
+        "documents.Document", on_delete=models.CASCADE, related_name="reading_positions"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reading_positions"
+    )
+    turn = models.PositiveIntegerField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["document", "user"], name="one_reading_position")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} at turn {self.turn} of {self.document}"

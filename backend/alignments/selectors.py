@@ -1,15 +1,18 @@
-"""Reads for the editor. Its payload is assembled from pre-serialised JSON text, since
-re-encoding 842 turns and ~145k words of text on every load would dominate the request."""
+"""Reads for the editor, parameter sets and the aligners' settings. The editor's payload is
+assembled from pre-serialised JSON text, since re-encoding 842 turns and ~145k words of text on
+every load would dominate the request."""
 
 import json
+from dataclasses import asdict
 from typing import Any
 
 from django.db.models import QuerySet
 
-from backend.alignments.models import Annotation, ParameterSet, PreAlignment
-from backend.core.errors import NotFound
+from backend.alignments.models import Annotation, ParameterSet, PreAlignment, ReadingPosition
+from backend.core.errors import InvalidInput, NotFound
 from backend.documents.models import Document
 from workers.align.model import UNALIGNED
+from workers.align.params import ALIGNERS, aligner_description, aligner_settings
 
 _DOCUMENT_FIELDS = (
     "id",
@@ -22,14 +25,6 @@ _DOCUMENT_FIELDS = (
     "turn_count",
     "word_count",
 )
-
-
-def latest_submissions(*, document_id: int) -> QuerySet[Annotation]:
-    """A document's submitted annotations, latest first: the first is its gold wherever Tandem
-    needs one (closing an iteration, tuning, exports), when several annotators corrected it."""
-    return Annotation.objects.filter(document_id=document_id, submitted_at__isnull=False).order_by(
-        "-submitted_at", "-id"
-    )
 
 
 def current_pre_alignment(*, document: Document) -> PreAlignment | None:
@@ -53,7 +48,63 @@ def annotation_state(*, document: Document, annotator) -> dict[str, Any]:
     )
 
 
-def editor_payload_json(*, project_id: int, document_id: int, user, only_assigned: bool) -> str:
+def editor_payload_json(
+    *, project_id: int, document_id: int, user, only_assigned: bool, may_review: bool
+) -> str:
+    """The document, the pre-alignment and the caller's annotation. A document assigned to
+    others is not the caller's to annotate (`may_annotate` false); a lead or curator
+    (`may_review`) then gets the assignees' annotations to read instead."""
+    row = editor_document_row(
+        project_id=project_id, document_id=document_id, user=user, only_assigned=only_assigned
+    )
+    pre_alignment = _chosen_pre_alignment(row["id"], row["project__promoted_parameter_set_id"])
+    annotation = Annotation.objects.filter(document_id=row["id"], annotator=user).first()
+    annotation_data = (
+        _annotation_dict(annotation)
+        if annotation is not None
+        else _unsaved_annotation(user, pre_alignment, row["turn_count"])
+    )
+    assignees = list(
+        Document.assignees.through.objects.filter(document_id=row["id"])
+        .order_by("user_id")
+        .values_list("user_id", flat=True)
+    )
+    may_annotate = not assignees or user.pk in assignees
+    iteration_closed = Document.objects.filter(
+        pk=row["id"], iteration__closed_at__isnull=False
+    ).exists()
+    others = (
+        Annotation.objects.filter(document_id=row["id"])
+        .exclude(annotator=user)
+        .select_related("annotator")
+        .order_by("annotator__username", "pk")
+        if may_review and not may_annotate
+        else []
+    )
+    return document_payload_json(
+        row,
+        pre_alignment=pre_alignment_dict(pre_alignment) if pre_alignment else None,
+        annotation=annotation_data,
+        assignees=assignees,
+        may_annotate=may_annotate,
+        may_reopen=may_annotate and not iteration_closed,
+        position=reading_position(document_id=row["id"], user=user),
+        annotations=[annotation_with_username(other) for other in others],
+    )
+
+
+def reading_position(*, document_id: int, user) -> dict[str, Any] | None:
+    """Where the user left off in this document's editor, on any device; None before."""
+    position = ReadingPosition.objects.filter(document_id=document_id, user=user).first()
+    if position is None:
+        return None
+    return {"turn": position.turn, "updated_at": position.updated_at.isoformat()}
+
+
+def editor_document_row(
+    *, project_id: int, document_id: int, user, only_assigned: bool
+) -> dict[str, Any]:
+    """The columns an editor payload starts from, its texts as stored JSON."""
     documents = Document.objects.filter(project_id=project_id, pk=document_id)
     if only_assigned:
         documents = documents.filter(assignees=user)
@@ -62,33 +113,37 @@ def editor_payload_json(*, project_id: int, document_id: int, user, only_assigne
     ).first()
     if row is None:
         raise NotFound(f"Project {project_id} has no document {document_id} you can see.")
-    pre_alignment = _chosen_pre_alignment(row["id"], row["project__promoted_parameter_set_id"])
-    annotation = Annotation.objects.filter(document_id=row["id"], annotator=user).first()
-    annotation_data = (
-        _annotation_dict(annotation)
-        if annotation is not None
-        else _unsaved_annotation(user, pre_alignment, row["turn_count"])
-    )
+    return row
+
+
+def document_payload_json(row: dict[str, Any], **fields: Any) -> str:
+    """`{"document", "segments", "turns", **fields}`: the texts are copied as stored, only
+    `fields` are encoded."""
     head = {field.removesuffix("_id"): row[field] for field in _DOCUMENT_FIELDS}
-    return "".join(
-        [
-            '{"document":',
-            _dumps(head),
-            ',"segments":',
-            row["segments_json"],
-            ',"turns":',
-            row["turns_json"],
-            ',"pre_alignment":',
-            _dumps(_pre_alignment_dict(pre_alignment) if pre_alignment else None),
-            ',"annotation":',
-            _dumps(annotation_data),
-            "}",
-        ]
-    )
+    parts = ['{"document":', _dumps(head), ',"segments":', row["segments_json"]]
+    parts += [',"turns":', row["turns_json"]]
+    for name, value in fields.items():
+        parts += [f',"{name}":', _dumps(value)]
+    parts.append("}")
+    return "".join(parts)
+
+
+def annotation_with_username(annotation: Annotation) -> dict[str, Any]:
+    return {**_annotation_dict(annotation), "username": annotation.annotator.username}
 
 
 def parameter_set_list(*, project_id: int) -> QuerySet[ParameterSet]:
     return ParameterSet.objects.filter(project_id=project_id)
+
+
+def parameter_set_named(*, project_id: int, parameter_set_id: int) -> ParameterSet:
+    """The parameter set a request names; a 400 when the project has none by that id."""
+    parameter_set = ParameterSet.objects.filter(pk=parameter_set_id, project_id=project_id).first()
+    if parameter_set is None:
+        raise InvalidInput(
+            f"Project {project_id} has no parameter set {parameter_set_id}.", field="parameter_set"
+        )
+    return parameter_set
 
 
 def _chosen_pre_alignment(document_id: int, promoted_id: int | None) -> PreAlignment | None:
@@ -116,7 +171,7 @@ def _unsaved_annotation(
     }
 
 
-def _pre_alignment_dict(pre_alignment: PreAlignment) -> dict[str, Any]:
+def pre_alignment_dict(pre_alignment: PreAlignment) -> dict[str, Any]:
     return {
         "id": pre_alignment.pk,
         "parameter_set": pre_alignment.parameter_set_id,
@@ -143,3 +198,20 @@ def _annotation_dict(annotation: Annotation) -> dict[str, Any]:
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def aligner_list(*, aligner: str | None = None) -> list[dict[str, Any]]:
+    """Each aligner (or the one named) with every setting a parameter set for it may hold,
+    read from the engine's declarations: what the API checks is what it describes."""
+    return [
+        {
+            "name": name,
+            "description": aligner_description(name),
+            "settings": [
+                {"key": f"{section}.{info.name}", "section": section, **asdict(info)}
+                for section, info in aligner_settings(name)
+            ],
+        }
+        for name in ALIGNERS
+        if aligner in (None, name)
+    ]

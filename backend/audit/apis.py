@@ -2,14 +2,13 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from backend.audit.selectors import audit_event_list
-from backend.core.pagination import paginated_response
+from backend.core.pagination import PaginatedApi, paginated_response
 from backend.projects.permissions import LEAD_OR_ADMIN
 
 
-class AuditEventListApi(APIView):
+class AuditEventListApi(PaginatedApi):
     permission_classes = LEAD_OR_ADMIN
 
     class OutputSerializer(serializers.Serializer):

@@ -4,7 +4,7 @@ from backend.audit.apis import AuditEventListApi
 
 urlpatterns = [
     path(
-        "projects/<int:project_id>/audit-events/",
+        "projects/<id:project_id>/audit-events/",
         AuditEventListApi.as_view(),
         name="audit-event-list",
     ),

@@ -16,11 +16,19 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.projects.permissions import may_create_projects
+
 
 class SessionUserSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
     is_superuser = serializers.BooleanField()
+    may_create_projects = serializers.SerializerMethodField(
+        help_text="Whether this user may start a project (TANDEM_PROJECT_CREATORS)."
+    )
+
+    def get_may_create_projects(self, user) -> bool:
+        return may_create_projects(user)
 
 
 class SessionOutputSerializer(serializers.Serializer):
@@ -55,7 +63,9 @@ class SessionApi(APIView):
         SessionAuthentication().enforce_csrf(request)
         credentials = self.SignInInputSerializer(data=request.data)
         credentials.is_valid(raise_exception=True)
-        user = authenticate(request, **credentials.validated_data)
+        # Django's request, where sign-in throttling (axes) marks a refused attempt for its
+        # middleware to answer 429.
+        user = authenticate(request._request, **credentials.validated_data)
         if user is None:
             return Response(
                 {"detail": "Unknown username or wrong password."},

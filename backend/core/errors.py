@@ -10,7 +10,7 @@ from rest_framework import status
 
 
 class ServiceError(Exception):
-    status_code = status.HTTP_400_BAD_REQUEST
+    status_code: int = status.HTTP_400_BAD_REQUEST
 
     def __init__(self, message: str, **extra: Any) -> None:
         super().__init__(message)
@@ -20,6 +20,10 @@ class ServiceError(Exception):
 
 class InvalidInput(ServiceError):
     status_code = status.HTTP_400_BAD_REQUEST
+
+
+class Forbidden(ServiceError):
+    status_code = status.HTTP_403_FORBIDDEN
 
 
 class NotFound(ServiceError):

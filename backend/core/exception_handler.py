@@ -4,8 +4,10 @@ Kept apart from `errors` because DRF imports authentication classes while `rest_
 is still loading; services import `errors`, so it must not import DRF's views.
 """
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.core.exceptions import ValidationError as DjangoValidationError
-from rest_framework import exceptions
+from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
@@ -15,6 +17,18 @@ from backend.core.errors import ServiceError
 def api_exception_handler(error: Exception, context: dict) -> Response | None:
     if isinstance(error, ServiceError):
         return Response({"detail": error.message, **error.extra}, status=error.status_code)
+    if isinstance(error, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        return Response(
+            {
+                "detail": f"The request body is larger than {limit // 1024 // 1024} MB, the "
+                "limit for a request's data (files are uploaded as multipart).",
+                "limit_bytes": limit,
+            },
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
+    if isinstance(error, TooManyFieldsSent):
+        return Response({"detail": str(error)}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(error, DjangoValidationError):
         error = exceptions.ValidationError(detail={"detail": error.messages})
     return exception_handler(error, context)

@@ -4,10 +4,11 @@ from dataclasses import dataclass
 
 from django.db import DatabaseError, connection
 
-from workers.celery import app as celery_app
+from backend.celery import app as celery_app
 
-BROKER_TIMEOUT_SECONDS = 2.0
+BROKER_TIMEOUT_SECONDS = 2
 WORKER_PING_TIMEOUT_SECONDS = 1.5
+UNREACHABLE = "unreachable"
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,19 @@ class Health:
     @property
     def ok(self) -> bool:
         return self.database.ok and self.broker.ok and self.workers.ok
+
+    def without_details(self) -> "Health":
+        """What anyone may see: reachability and the number of workers. Error texts name
+        hosts and ports, and worker names are host names: those are for staff."""
+        return Health(
+            database=ServiceCheck(self.database.ok, "" if self.database.ok else UNREACHABLE),
+            broker=ServiceCheck(self.broker.ok, "" if self.broker.ok else UNREACHABLE),
+            workers=WorkersCheck(
+                self.workers.ok,
+                "" if self.workers.ok else "no worker answered",
+                count=self.workers.count,
+            ),
+        )
 
 
 def database_check() -> ServiceCheck:

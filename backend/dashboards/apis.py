@@ -1,29 +1,46 @@
 """The lead's dashboards: each endpoint is one chart's data. Lead (or administrator) only."""
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.core.errors import InvalidInput
-from backend.core.pagination import paginated_response
+from backend.agreement.selectors import agreement_by_iteration, annotator_quality
+from backend.agreement.serializers import AgreementFiguresSerializer, AgreementMeasuresSerializer
+from backend.core.ids import parse_id
+from backend.core.pagination import PaginatedApi, paginated_response
 from backend.dashboards.selectors import (
-    CANDIDATE_ORDERINGS,
     accuracy_by_iteration,
     active_jobs,
     annotator_effort,
     corpus_growth,
-    tuning_candidates,
     tuning_run_for,
 )
+from backend.iterations.models import IterationStatus
 from backend.iterations.selectors import RECORD_METRICS
-from backend.iterations.serializers import AccuracySerializer, TuningBriefSerializer
+from backend.iterations.serializers import (
+    AccuracySerializer,
+    CorpusCountsSerializer,
+    DistributionSerializer,
+    TuningBriefSerializer,
+)
 from backend.jobs.apis import JobOutputSerializer
 from backend.projects.permissions import LEAD_OR_ADMIN
 from backend.projects.selectors import project_get
-from backend.tuning.serializers import CandidateOutputSerializer
+from backend.tuning.selectors import tuning_candidates
+from backend.tuning.serializers import CANDIDATE_ORDERING_PARAMETER, CandidateOutputSerializer
+from workers.align.agreement import MEASURES as AGREEMENT_MEASURES
+
+DocumentAccuracySerializer = type(
+    "DocumentAccuracySerializer",
+    (serializers.Serializer,),
+    {
+        "document": serializers.IntegerField(),
+        "name": serializers.CharField(),
+        **{metric: serializers.FloatField() for metric in RECORD_METRICS},
+    },
+)
 
 
 class AccuracyDashboardApi(APIView):
@@ -32,47 +49,49 @@ class AccuracyDashboardApi(APIView):
 
     permission_classes = LEAD_OR_ADMIN
 
-    class IterationSerializer(serializers.Serializer):
-        iteration = serializers.IntegerField(source="iteration.pk")
-        number = serializers.IntegerField(source="iteration.number")
-        status = serializers.CharField(source="iteration.status")
-        documents = serializers.ListField(
-            child=serializers.DictField(), help_text="{document, name, <metric>: value}"
-        )
-        summary = AccuracySerializer()
-
     class OutputSerializer(serializers.Serializer):
-        metrics = serializers.ListField(child=serializers.CharField())
-        iterations = serializers.ListField()
+        class IterationSerializer(serializers.Serializer):
+            iteration = serializers.IntegerField(source="iteration.pk")
+            number = serializers.IntegerField(source="iteration.number")
+            status = serializers.ChoiceField(
+                source="iteration.status", choices=IterationStatus.choices
+            )
+            documents = DocumentAccuracySerializer(many=True)
+            summary = AccuracySerializer()
+
+        metrics = serializers.ListField(child=serializers.ChoiceField(choices=RECORD_METRICS))
+        iterations = IterationSerializer(many=True)
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request: Request, project_id: int) -> Response:
         project_get(project_id=project_id)
         rows = accuracy_by_iteration(project_id=project_id)
-        return Response(
-            {
-                "metrics": list(RECORD_METRICS),
-                "iterations": self.IterationSerializer(rows, many=True).data,
-            }
-        )
+        return Response(self.OutputSerializer({"metrics": RECORD_METRICS, "iterations": rows}).data)
 
 
-class TuningDashboardApi(APIView):
+class TuningDashboardApi(PaginatedApi):
     """The candidate table (the paper's Table 1) of the latest tuning run, or of
-    `?iteration=<id>`'s; `?ordering=` any score, `-` for descending; paginated."""
+    `?iteration=<id>`'s; `?ordering=` any figure, best first (`-` for worst first); paginated."""
 
     permission_classes = LEAD_OR_ADMIN
+
+    class OutputSerializer(serializers.Serializer):
+        """A page of candidates, and the run they belong to."""
+
+        count = serializers.IntegerField()
+        next = serializers.URLField(allow_null=True)
+        previous = serializers.URLField(allow_null=True)
+        results = CandidateOutputSerializer(many=True)
+        run = TuningBriefSerializer()
 
     @extend_schema(
         parameters=[
             OpenApiParameter("iteration", int),
-            OpenApiParameter(
-                "ordering",
-                str,
-                enum=[*CANDIDATE_ORDERINGS, *(f"-{name}" for name in CANDIDATE_ORDERINGS)],
-            ),
+            CANDIDATE_ORDERING_PARAMETER,
+            OpenApiParameter("page", int),
+            OpenApiParameter("page_size", int),
         ],
-        responses=CandidateOutputSerializer(many=True),
+        responses=OutputSerializer,
     )
     def get(self, request: Request, project_id: int) -> Response:
         project_get(project_id=project_id)
@@ -93,10 +112,7 @@ def _optional_id(request: Request, name: str) -> int | None:
     value = request.query_params.get(name)
     if value in (None, ""):
         return None
-    try:
-        return int(value)
-    except ValueError as error:
-        raise InvalidInput(f"{name} must be an id, got {value!r}.", field=name) from error
+    return parse_id(value, field=name)
 
 
 class EffortDashboardApi(APIView):
@@ -104,14 +120,35 @@ class EffortDashboardApi(APIView):
 
     permission_classes = LEAD_OR_ADMIN
 
-    @extend_schema(
-        responses=inline_serializer(
-            "EffortDashboard", {"rows": serializers.ListField(child=serializers.DictField())}
-        )
-    )
+    class OutputSerializer(serializers.Serializer):
+        class RowSerializer(serializers.Serializer):
+            class DocumentSerializer(serializers.Serializer):
+                document = serializers.IntegerField()
+                name = serializers.CharField()
+                turns = serializers.IntegerField()
+                turns_changed = serializers.IntegerField()
+                seconds_spent = serializers.IntegerField()
+                submitted = serializers.BooleanField()
+
+            iteration = serializers.IntegerField()
+            number = serializers.IntegerField()
+            annotator = serializers.IntegerField()
+            username = serializers.CharField()
+            documents = DocumentSerializer(many=True)
+            document_count = serializers.IntegerField()
+            submitted_count = serializers.IntegerField()
+            turns_changed = serializers.IntegerField()
+            seconds_spent = serializers.IntegerField()
+            turns_changed_per_document = serializers.FloatField()
+            seconds_per_document = serializers.FloatField()
+
+        rows = RowSerializer(many=True)
+
+    @extend_schema(responses=OutputSerializer)
     def get(self, request: Request, project_id: int) -> Response:
         project_get(project_id=project_id)
-        return Response({"rows": annotator_effort(project_id=project_id)})
+        rows = annotator_effort(project_id=project_id)
+        return Response(self.OutputSerializer({"rows": rows}).data)
 
 
 class CorpusDashboardApi(APIView):
@@ -119,9 +156,19 @@ class CorpusDashboardApi(APIView):
 
     permission_classes = LEAD_OR_ADMIN
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    class OutputSerializer(serializers.Serializer):
+        class IterationSerializer(CorpusCountsSerializer):
+            iteration = serializers.IntegerField()
+            number = serializers.IntegerField()
+            closed_at = serializers.DateTimeField()
+
+        iterations = IterationSerializer(many=True)
+        now = CorpusCountsSerializer()
+
+    @extend_schema(responses=OutputSerializer)
     def get(self, request: Request, project_id: int) -> Response:
-        return Response(corpus_growth(project=project_get(project_id=project_id)))
+        growth = corpus_growth(project=project_get(project_id=project_id))
+        return Response(self.OutputSerializer(growth).data)
 
 
 class JobsDashboardApi(APIView):
@@ -129,9 +176,85 @@ class JobsDashboardApi(APIView):
 
     permission_classes = LEAD_OR_ADMIN
 
-    @extend_schema(responses=JobOutputSerializer(many=True))
+    class OutputSerializer(serializers.Serializer):
+        jobs = JobOutputSerializer(many=True)
+
+    @extend_schema(responses=OutputSerializer)
     def get(self, request: Request, project_id: int) -> Response:
         project_get(project_id=project_id)
-        return Response(
-            {"jobs": JobOutputSerializer(active_jobs(project_id=project_id), many=True).data}
+        jobs = active_jobs(project_id=project_id)
+        return Response(self.OutputSerializer({"jobs": jobs}).data)
+
+
+class DocumentAgreementSerializer(AgreementFiguresSerializer):
+    document = serializers.IntegerField()
+    name = serializers.CharField()
+    pairs = AgreementFiguresSerializer(many=True)
+
+
+AgreementSummarySerializer = type(
+    "AgreementSummarySerializer",
+    (serializers.Serializer,),
+    {measure: DistributionSerializer() for measure in AGREEMENT_MEASURES},
+)
+
+
+class AgreementIterationSerializer(serializers.Serializer):
+    iteration = serializers.IntegerField(source="iteration.pk")
+    number = serializers.IntegerField(source="iteration.number")
+    status = serializers.ChoiceField(source="iteration.status", choices=IterationStatus.choices)
+    documents = DocumentAgreementSerializer(many=True)
+    summary = AgreementSummarySerializer()
+    overall = AgreementFiguresSerializer()
+    pairs = AgreementFiguresSerializer(many=True)
+
+
+class AgreementDashboardApi(APIView):
+    """Agreement between annotators per iteration, on documents two or more of them submitted:
+    each document's figures and their distribution (a box per iteration), and the figures
+    pooled over the iteration, overall and per pair of annotators."""
+
+    permission_classes = LEAD_OR_ADMIN
+
+    class OutputSerializer(serializers.Serializer):
+        measures = serializers.ListField(
+            child=serializers.ChoiceField(choices=list(AGREEMENT_MEASURES))
         )
+        iterations = AgreementIterationSerializer(many=True)
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request: Request, project_id: int) -> Response:
+        project_get(project_id=project_id)
+        rows = agreement_by_iteration(project_id=project_id)
+        return Response(
+            self.OutputSerializer({"measures": list(AGREEMENT_MEASURES), "iterations": rows}).data
+        )
+
+
+class AnnotatorQualityRowSerializer(serializers.Serializer):
+    iteration = serializers.IntegerField()
+    number = serializers.IntegerField()
+    annotator = serializers.IntegerField()
+    username = serializers.CharField()
+    submitted_documents = serializers.IntegerField()
+    seconds_spent = serializers.IntegerField()
+    seconds_per_document = serializers.FloatField()
+    against_gold = AgreementMeasuresSerializer(
+        allow_null=True, help_text="On the documents an adjudication decided; null without."
+    )
+
+
+class AnnotatorQualityDashboardApi(APIView):
+    """Per iteration and annotator: submitted documents, time per document, and agreement
+    with the adjudicated gold (null while no document they submitted was adjudicated)."""
+
+    permission_classes = LEAD_OR_ADMIN
+
+    class OutputSerializer(serializers.Serializer):
+        rows = AnnotatorQualityRowSerializer(many=True)
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request: Request, project_id: int) -> Response:
+        project_get(project_id=project_id)
+        rows = annotator_quality(project_id=project_id)
+        return Response(self.OutputSerializer({"rows": rows}).data)

@@ -8,26 +8,16 @@ the annotations and the jobs, so a dashboard never disagrees with the iteration 
 from collections import defaultdict
 from typing import Any
 
-from django.db.models import F, QuerySet
+from django.db.models import QuerySet
 
 from backend.alignments.models import Annotation
-from backend.core.errors import InvalidInput, NotFound
+from backend.core.errors import NotFound
 from backend.iterations.accuracy import summarise
 from backend.iterations.gold import corpus_counts
 from backend.iterations.models import AccuracyRecord, Iteration
 from backend.iterations.selectors import RECORD_METRICS
 from backend.jobs.models import Job
-from backend.tuning.models import TuningCandidate, TuningRun
-
-CANDIDATE_ORDERINGS = (
-    "rank",
-    "index",
-    "segment_accuracy",
-    "word_accuracy",
-    "window_diff",
-    "objective",
-    "documents_evaluated",
-)
+from backend.tuning.models import TuningRun
 
 
 def accuracy_by_iteration(*, project_id: int) -> list[dict[str, Any]]:
@@ -82,24 +72,6 @@ def tuning_run_for(*, project_id: int, iteration_id: int | None) -> TuningRun:
     return run
 
 
-def tuning_candidates(*, run: TuningRun, ordering: str = "rank") -> QuerySet[TuningCandidate]:
-    """Sortable by any score (`-name` descending); candidates without a score (not evaluated
-    yet) sort last either way, then by grid position."""
-    field = ordering.removeprefix("-")
-    if field not in CANDIDATE_ORDERINGS:
-        raise InvalidInput(
-            f"Cannot sort candidates by {ordering!r}; use one of {', '.join(CANDIDATE_ORDERINGS)} "
-            "(with - for descending).",
-            field="ordering",
-        )
-    expression = (
-        F(field).desc(nulls_last=True)
-        if ordering.startswith("-")
-        else F(field).asc(nulls_last=True)
-    )
-    return run.candidates.order_by(expression, "index")
-
-
 def annotator_effort(*, project_id: int) -> list[dict[str, Any]]:
     """Per iteration and annotator: documents, turns changed and seconds, in total and per
     document, with each document's own figures for a scatter or histogram."""
@@ -117,6 +89,8 @@ def annotator_effort(*, project_id: int) -> list[dict[str, Any]]:
     )  # fmt: skip
     for annotation in annotations:
         iteration = annotation.document.iteration
+        if iteration is None:
+            continue
         key = (iteration.pk, annotation.annotator_id)
         row = rows.setdefault(
             key,
@@ -181,8 +155,9 @@ def active_jobs(*, project_id: int) -> QuerySet[Job]:
 
 
 def _iterations(project_id: int) -> list[Iteration]:
+    """The iterations the loop went through; a cancelled one measured nothing."""
     return list(
-        Iteration.objects.filter(project_id=project_id)
+        Iteration.objects.filter(project_id=project_id, cancelled_at__isnull=True)
         .select_related("pre_align_job", "tuning_run__job")
         .order_by("number")
     )

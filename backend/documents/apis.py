@@ -1,11 +1,13 @@
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.core.pagination import paginated_response
+from backend.core.pagination import PaginatedApi, paginated_response
+from backend.core.parsers import JSONParser
+from backend.core.serializers import IdField
 from backend.documents.models import Document
 from backend.documents.selectors import document_get, document_list
 from backend.documents.services import (
@@ -23,10 +25,15 @@ from backend.projects.selectors import project_get
 MULTIPART_OVERHEAD_BYTES = 1024 * 1024
 
 
+class CallersAnnotationSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    submitted_at = serializers.DateTimeField(allow_null=True)
+
+
 class DocumentOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
-    source = serializers.CharField()
+    source = serializers.CharField()  # type: ignore[assignment]  # DRF's Field.source, shadowed
     status = serializers.ChoiceField(choices=Document.Status.choices)
     iteration = serializers.IntegerField(source="iteration_id", allow_null=True)
     assignees = serializers.SerializerMethodField()
@@ -37,12 +44,22 @@ class DocumentOutputSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
 
+    my_annotation = serializers.SerializerMethodField(
+        help_text="The caller's own annotation (version, submitted_at), or null before they "
+        "saved one: the document's `status` is everyone's, this is theirs."
+    )
+
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
     def get_assignees(self, document: Document) -> list[int]:
         return [user.pk for user in document.assignees.all()]
 
+    @extend_schema_field(CallersAnnotationSerializer(allow_null=True))
+    def get_my_annotation(self, document: Document) -> dict | None:
+        mine = getattr(document, "callers_annotations", None)
+        return CallersAnnotationSerializer(mine[0]).data if mine else None
 
-class DocumentListApi(APIView):
+
+class DocumentListApi(PaginatedApi):
     permission_classes = MEMBER_OR_ADMIN
     parser_classes = [MultiPartParser, FormParser, JSONParser]
 
@@ -99,7 +116,7 @@ class DocumentListApi(APIView):
         job = document_upload(
             actor=request.user,
             project=project,
-            name=str(request.data.get("name", "")).strip()[:300],
+            name=str(request.POST.get("name", "")).strip()[:300],
             upload=upload,
         )
         response = Response(JobOutputSerializer(job).data, status=status.HTTP_202_ACCEPTED)
@@ -112,10 +129,22 @@ class DocumentDetailApi(APIView):
 
     class UpdateInputSerializer(serializers.Serializer):
         name = serializers.CharField(max_length=300, required=False)
-        iteration = serializers.IntegerField(allow_null=True, required=False)
-        assignees = serializers.ListField(
-            child=serializers.IntegerField(), required=False, max_length=1000
+        iteration = IdField(
+            allow_null=True,
+            required=False,
+            help_text="Only null: takes the document out of its open iteration. Documents join "
+            "one through POST .../iterations/{id}/documents/, which pre-aligns them.",
         )
+        assignees = serializers.ListField(child=IdField(), required=False, max_length=1000)
+
+        def validate_iteration(self, value: int | None) -> None:
+            if value is not None:
+                raise serializers.ValidationError(
+                    "Only null (take the document out of its iteration) can be set here; add "
+                    "documents to an open iteration with POST "
+                    ".../iterations/{id}/documents/, which pre-aligns them."
+                )
+            return value
 
     def get_permissions(self):
         if self.request.method in ("PATCH", "DELETE"):

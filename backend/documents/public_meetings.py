@@ -1,51 +1,80 @@
-"""The public_meetings corpus as Tandem documents, read from the package's raw .docx and
-.ctm files through the same readers and store as an upload, so demo and simulation data
-go down the code path users take."""
+"""The public_meetings corpus in Tandem: the backend's one way to the engine's corpus module
+(`workers.align.corpus`, which owns the corpus and its layout's names; what the rest of the
+backend needs of it is imported from here), and the corpus's meetings as documents.
+
+- `import_public_meeting` reads the package's raw .docx and .ctm files through the same
+  readers and store as an upload, so demo data goes down the code path users take;
+- `corpus_meeting_import` stores the corpus's own texts, so its labels point at exactly those
+  turns (the simulation's), and `public_meeting_gold_import` adds its final alignment as gold
+  (benchmarks and tests of tuning).
+"""
 
 from collections.abc import Iterable, Sequence
 from importlib.metadata import version
 from pathlib import Path
 from typing import Literal
 
-import public_meetings
 from django.db import transaction
+from django.db.models import QuerySet
+from django.utils import timezone
 
-from backend.alignments.services import parameter_set_get_or_create, pre_alignment_record
+from backend.alignments.models import Annotation
+from backend.alignments.services.pre_alignments import (
+    parameter_set_get_or_create,
+    pre_alignment_record,
+)
 from backend.audit.services import record_event
+from backend.curation.services import gold_refresh
 from backend.documents.models import Document
 from backend.documents.services import (
     document_assign,
     document_store_parsed,
-    require_content,
     store_originals,
 )
 from backend.documents.uploads import CheckedFile
 from backend.projects.models import Project
-from workers.align.corpus import load_public_meetings, meeting_ids
+from workers.align.corpus import (
+    CORPUS_SOURCE,
+    document_name,
+    item_id,
+    item_position,
+    load_public_meetings,
+    meeting_ids,
+    meeting_of_source,
+    raw_files,
+    smallest_meetings,
+    source_of,
+)
 from workers.align.model import Meeting
-from workers.align.readers import read_report, read_transcript
+from workers.align.readers import read_report, read_transcript, require_content
 
-CORPUS_VERSION = f"public_meetings {version('public-meetings')}"
+__all__ = [
+    "CORPUS_SOURCE",
+    "corpus_meeting_import",
+    "document_name",
+    "import_public_meeting",
+    "item_id",
+    "item_position",
+    "load_public_meetings",
+    "meeting_ids",
+    "meeting_of_source",
+    "public_meeting_documents",
+    "public_meeting_gold_import",
+    "public_meeting_labels",
+    "raw_files",
+    "smallest_meetings",
+    "source_of",
+]
+
+CORPUS_VERSION = f"{CORPUS_SOURCE} {version('public-meetings')}"
 INITIAL_PARAMETER_SET = "public_meetings initial alignment"
 
 Side = Literal["initial", "final"]
 
 
-def source_of(meeting_id: str) -> str:
-    return f"public_meetings:{meeting_id}"
-
-
-def raw_files(meeting_id: str) -> tuple[Path, list[Path]]:
-    root = Path(public_meetings.data_root)
-    parts = sorted(root.glob(f"{meeting_id}.*.ctm"), key=lambda path: int(path.suffixes[-2][1:]))
-    return root / f"{meeting_id}.docx", parts
-
-
-def smallest_meetings(count: int) -> list[str]:
-    """By transcript turns: the quickest meetings to annotate, hence the demo's."""
-    meetings = load_public_meetings()
-    by_size = sorted(meetings, key=lambda meeting: (len(meeting.transcript.turns), meeting.id))
-    return [meeting.id for meeting in by_size[:count]]
+def public_meeting_documents(*, project: Project) -> QuerySet[Document]:
+    """The project's documents that came from the corpus."""
+    return Document.objects.filter(project=project, source__startswith=source_of(""))
 
 
 def import_public_meeting(
@@ -69,7 +98,7 @@ def import_public_meeting(
     with transaction.atomic():
         document = Document.objects.create(
             project=project,
-            name=f"public_meetings {meeting_id[:8]}",
+            name=document_name(meeting_id),
             source=source_of(meeting_id),
             created_by=actor,
         )
@@ -141,7 +170,7 @@ def corpus_meeting_import(*, actor, project: Project, meeting: Meeting) -> Docum
     these turns; stored through the import's own service, with no pre-alignment or gold."""
     document = Document.objects.create(
         project=project,
-        name=f"public_meetings {meeting.id[:8]}",
+        name=document_name(meeting.id),
         source=source_of(meeting.id),
         created_by=actor,
     )
@@ -153,4 +182,40 @@ def corpus_meeting_import(*, actor, project: Project, meeting: Meeting) -> Docum
         project=project,
         meeting=meeting.id,
     )
+    return document
+
+
+@transaction.atomic
+def public_meeting_gold_import(*, actor, project: Project, meeting_id: str) -> Document:
+    """The corpus's texts with its final alignment as a submitted annotation. Idempotent: a
+    meeting already in the project is returned as it is.
+
+    The annotation is written directly rather than through the editor's services: the
+    corpus's alignments are the reference, and four of them do not keep the report's order
+    everywhere, which the editor (rightly) refuses from an annotator."""
+    existing = Document.objects.filter(project=project, source=source_of(meeting_id)).first()
+    if existing is not None:
+        return existing
+    meeting = load_public_meetings([meeting_id])[0]
+    if meeting.reference is None:
+        raise ValueError(f"public_meetings' {meeting_id} has no reference alignment")
+    document = corpus_meeting_import(actor=actor, project=project, meeting=meeting)
+    Annotation.objects.create(
+        document=document,
+        annotator=actor,
+        assignments=list(meeting.reference),
+        changed=[True] * len(meeting.reference),
+        submitted_at=timezone.now(),
+        version=2,
+    )
+    Document.objects.filter(pk=document.pk).update(status=Document.Status.SUBMITTED)
+    gold_refresh(document=document)
+    record_event(
+        actor=actor,
+        action="document.import_public_meeting_gold",
+        target=document,
+        project=project,
+        meeting=meeting.id,
+    )
+    document.refresh_from_db()
     return document

@@ -1,8 +1,10 @@
 from collections.abc import Sequence
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
+from backend.alignments.models import Annotation
 from backend.core.errors import InvalidInput, NotFound
+from backend.core.ids import parse_id
 from backend.documents.models import Document, ReportSegment, TranscriptTurn
 from workers.align.model import Meeting, Report, Segment, Transcript, Turn
 
@@ -33,37 +35,79 @@ def document_list(
     if iteration:
         documents = documents.filter(**_iteration_filter(iteration))
     if assignee:
-        documents = documents.filter(assignees=user.pk if assignee == "me" else _id(assignee))
+        documents = documents.filter(
+            assignees=user.pk if assignee == "me" else parse_id(assignee, field="assignee")
+        )
     if search:
         documents = documents.filter(
             Q(name__icontains=search)
             | Exists(ReportSegment.objects.filter(document=OuterRef("pk"), text__icontains=search))
             | Exists(TranscriptTurn.objects.filter(document=OuterRef("pk"), text__icontains=search))
         )
-    return documents.defer("segments_json", "turns_json").prefetch_related("assignees")
+    return with_callers_annotation(
+        documents.defer("segments_json", "turns_json").prefetch_related("assignees"), user
+    )
 
 
 def document_get(*, project_id: int, document_id: int, user, only_assigned: bool) -> Document:
     documents = Document.objects.filter(project_id=project_id, pk=document_id)
     if only_assigned:
         documents = documents.filter(assignees=user)
-    document = documents.defer("segments_json", "turns_json").first()
+    document = with_callers_annotation(documents.defer("segments_json", "turns_json"), user).first()
     if document is None:
         raise NotFound(f"Project {project_id} has no document {document_id} you can see.")
     return document
 
 
+def documents_by_ids(
+    *, project_id: int, document_ids: Sequence[int], field: str = "documents"
+) -> list[Document]:
+    """The project's documents in the order given, duplicates dropped, without their content
+    (loaded when read); a 400 on `field` naming every id the project does not have."""
+    found = {
+        document.pk: document
+        for document in Document.objects.filter(project_id=project_id, pk__in=document_ids).defer(
+            "segments_json", "turns_json"
+        )
+    }
+    missing = sorted(set(document_ids) - set(found))
+    if missing:
+        raise InvalidInput(missing_documents(project_id, missing), field=field)
+    return [found[pk] for pk in dict.fromkeys(document_ids)]
+
+
+def documents_in_iteration(*, project_id: int, iteration_id: int) -> list[Document]:
+    """An iteration's batch by id, without content; empty when the project has no such one."""
+    documents = Document.objects.filter(project_id=project_id, iteration_id=iteration_id)
+    return list(documents.order_by("pk").defer("segments_json", "turns_json"))
+
+
+def missing_documents(project_id: int, missing: Sequence[int]) -> str:
+    """'Project 3 has no document 7.', or '... no documents 7, 8 and 9.'"""
+    if len(missing) == 1:
+        return f"Project {project_id} has no document {missing[0]}."
+    listed = ", ".join(str(pk) for pk in missing[:-1])
+    return f"Project {project_id} has no documents {listed} and {missing[-1]}."
+
+
+def with_callers_annotation(documents: QuerySet[Document], user) -> QuerySet[Document]:
+    """Each document's `callers_annotation` (None when the caller has none): an annotator's
+    list says where *they* are, not whether anyone submitted."""
+    return documents.prefetch_related(
+        Prefetch(
+            "annotations",
+            queryset=Annotation.objects.filter(annotator_id=user.pk).only(
+                "document_id", "version", "submitted_at"
+            ),
+            to_attr="callers_annotations",
+        )
+    )
+
+
 def _iteration_filter(iteration: str) -> dict:
     if iteration == "none":
         return {"iteration__isnull": True}
-    return {"iteration_id": _id(iteration, field="iteration")}
-
-
-def _id(value: str, field: str = "assignee") -> int:
-    try:
-        return int(value)
-    except ValueError as error:
-        raise InvalidInput(f"{field} must be an id, got {value!r}.", field=field) from error
+    return {"iteration_id": parse_id(iteration, field="iteration")}
 
 
 def document_meeting(document: Document, reference=None) -> Meeting:

@@ -4,34 +4,38 @@ import json
 import logging
 from collections.abc import Iterable, Sequence
 from functools import partial
+from typing import cast
 
 from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.db import transaction
 
 from backend.audit.services import record_event
-from backend.core.errors import InvalidInput, ServiceUnavailable
+from backend.core.errors import Conflict, InvalidInput
+from backend.curation.services import gold_refresh
 from backend.documents.models import Document, OriginalFile, ReportSegment, TranscriptTurn
-from backend.documents.uploads import CheckedFile, CheckedUpload
+from backend.documents.uploads import CheckedFile, CheckedUpload, archive_limits
 from backend.iterations.models import Iteration
 from backend.jobs.models import Job
 from backend.jobs.services import (
     job_begin,
     job_create,
-    job_enqueue,
     job_fail,
     job_lock_if_running,
     job_report_progress,
+    job_submit,
     job_succeed,
+    unexpected_failure,
 )
 from backend.projects.models import Project
 from backend.vectors.services import vectors_refresh_soon
 from workers.align.model import ReaderError, Report, Transcript
-from workers.align.readers import read_report, read_transcript
+from workers.align.readers import read_report, read_transcript, require_content
+from workers.align.settings import in_words
 
 logger = logging.getLogger(__name__)
 
-IMPORT_TASK = "workers.tasks.imports.import_document"
+IMPORT_TASK = "backend.documents.tasks.import_document"
 UNCHANGED = object()
 """Marks an update argument that was not sent, where None means "clear it"."""
 
@@ -54,13 +58,19 @@ def document_upload(*, actor, project: Project, name: str, upload: CheckedUpload
             project=project,
             files=[upload.report.name, *(part.name for part in upload.transcripts)],
         )
-    try:
-        job_enqueue(job=job, task_name=IMPORT_TASK)
-    except ServiceUnavailable as error:
-        job_fail(job_id=job.pk, error=error.message)
-        document_delete(actor=actor, document=document)
-        raise
-    return job
+    return job_submit(
+        job=job,
+        task_name=IMPORT_TASK,
+        undo=partial(document_delete, actor=actor, document=document),
+    )
+
+
+SEGMENTED_BY = {
+    "speakers": "imported: {count} segments, one per speaker intervention or titled section",
+    "paragraphs": "imported: {count} segments, one per paragraph (the report names no speaker "
+    "on a 'Name :' line)",
+}
+"""What an import job says of the report's segmentation, so a lead sees how it was cut."""
 
 
 def document_import_run(*, job_id: int, task_id: str | None = None) -> None:
@@ -68,21 +78,22 @@ def document_import_run(*, job_id: int, task_id: str | None = None) -> None:
     every row in one. Running it twice leaves the same rows; a ReaderError fails the job at
     once, since retrying cannot fix a file."""
     job = job_begin(job_id=job_id, task_id=task_id)
-    if job is None or job.document_id is None:
+    if job is None or job.document is None:
         return
     document = job.document
     originals = list(document.files.all())
     try:
-        report = _read_report(originals)
+        language = document.project.language
+        report = _read_report(originals, language)
         job_report_progress(job_id=job_id, progress=0.4, message="report read")
-        transcript = _read_transcript(originals)
+        transcript = _read_transcript(originals, language)
         require_content(report, transcript)
         job_report_progress(job_id=job_id, progress=0.8, message="transcript read")
     except ReaderError as error:
         _import_failed(job_id, document.pk, str(error))
         return
     except Exception as error:
-        _import_failed(job_id, document.pk, f"internal error: {type(error).__name__}: {error}")
+        _import_failed(job_id, document.pk, unexpected_failure(job_id=job_id, error=error))
         raise
     with transaction.atomic():
         if job_lock_if_running(job_id=job_id) is None:
@@ -95,15 +106,10 @@ def document_import_run(*, job_id: int, task_id: str | None = None) -> None:
                 "segments": document.segment_count,
                 "turns": document.turn_count,
                 "words": document.word_count,
+                "segmented_by": report.segmented_by,
             },
+            message=SEGMENTED_BY[report.segmented_by].format(count=document.segment_count),
         )
-
-
-def require_content(report: Report, transcript: Transcript) -> None:
-    if not report.segments:
-        raise ReaderError(report.source, "whole file", "the report has no speaker intervention")
-    if not transcript.turns:
-        raise ReaderError(transcript.source, "whole file", "the transcript has no turn")
 
 
 @transaction.atomic
@@ -185,19 +191,24 @@ def document_update(
     if iteration_id is not UNCHANGED:
         if (
             iteration_id is not None
-            and not Iteration.objects.filter(pk=iteration_id, project=document.project_id).exists()
+            and not Iteration.objects.filter(
+                pk=cast(int, iteration_id), project=document.project_id
+            ).exists()
         ):
             raise InvalidInput(
                 f"Project {document.project_id} has no iteration {iteration_id}.",
                 field="iteration",
             )
-        document.iteration_id = iteration_id
+        _check_leaves_no_closed_iteration(document, iteration_id)
+        document.iteration_id = cast("int | None", iteration_id)
         changed.append("iteration")
     if changed:
         document.save(update_fields=[*changed, "updated_at"])
     if assignee_ids is not None:
         document_assign(document=document, users=_members(document.project_id, assignee_ids))
         changed.append("assignees")
+    elif "iteration" in changed:
+        gold_refresh(document=document)
     record_event(
         actor=actor,
         action="document.update",
@@ -208,13 +219,24 @@ def document_update(
     return document
 
 
+@transaction.atomic
 def document_assign(*, document: Document, users: Iterable) -> None:
+    """Whose submissions count towards the gold changes with the assignees."""
     document.assignees.set(users)
+    gold_refresh(document=document)
 
 
 @transaction.atomic
 def document_delete(*, actor, document: Document) -> None:
-    stored = [original.file.name for original in document.files.all()]
+    """Refused while the document is in an open iteration, whose batch the lead is following;
+    taking it out first is one click, and says what happens to its annotations."""
+    iteration = document.iteration
+    if iteration is not None and iteration.closed_at is None:
+        raise Conflict(
+            f"Document {document.name!r} is in iteration {iteration.number}, which is open; "
+            "take it out of the iteration before deleting it."
+        )
+    stored = [original.file.name for original in document.files.all() if original.file.name]
     record_event(
         actor=actor,
         action="document.delete",
@@ -224,7 +246,24 @@ def document_delete(*, actor, document: Document) -> None:
     )
     storage = OriginalFile._meta.get_field("file").storage
     document.delete()
-    transaction.on_commit(lambda: [storage.delete(name) for name in stored])
+
+    def delete_stored_files() -> None:
+        for name in stored:
+            storage.delete(name)
+
+    transaction.on_commit(delete_stored_files)
+
+
+def _check_leaves_no_closed_iteration(document: Document, iteration_id) -> None:
+    """A closed iteration's records and tuning rest on its batch, so the batch stays whole."""
+    if document.iteration_id is None or document.iteration_id == iteration_id:
+        return
+    current = Iteration.objects.only("number", "closed_at").get(pk=document.iteration_id)
+    if current.closed_at is not None:
+        raise Conflict(
+            f"Document {document.name!r} belongs to iteration {current.number}, which is "
+            "closed: its accuracy records and tuning rest on it."
+        )
 
 
 def _members(project_id: int, user_ids: Sequence[int]) -> list:
@@ -237,7 +276,8 @@ def _members(project_id: int, user_ids: Sequence[int]) -> list:
     missing = sorted(wanted - {user.pk for user in members})
     if missing:
         raise InvalidInput(
-            f"Users {missing} are not members of project {project_id}.", field="assignees"
+            f"Users {in_words(map(str, missing))} are not members of project {project_id}.",
+            field="assignees",
         )
     return members
 
@@ -267,19 +307,20 @@ def store_originals(
         raise
 
 
-def _read_report(originals: list[OriginalFile]) -> Report:
+def _read_report(originals: list[OriginalFile], language: str) -> Report:
+    """`language`, the project's, chooses the engine's tokenizer."""
     report = next(file for file in originals if file.role == OriginalFile.Role.REPORT)
     with report.file.open("rb") as handle:
-        return read_report(handle.read(), report.original_name)
+        return read_report(handle.read(), report.original_name, language, archive_limits())
 
 
-def _read_transcript(originals: list[OriginalFile]) -> Transcript:
+def _read_transcript(originals: list[OriginalFile], language: str) -> Transcript:
     parts = [file for file in originals if file.role == OriginalFile.Role.TRANSCRIPT]
     contents = []
     for part in parts:
         with part.file.open("rb") as handle:
             contents.append(handle.read())
-    return read_transcript(contents, [part.original_name for part in parts])
+    return read_transcript(contents, [part.original_name for part in parts], language)
 
 
 @transaction.atomic

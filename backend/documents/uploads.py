@@ -6,7 +6,6 @@ checked here. The encoding check reuses the engine's own decoder so that both ag
 """
 
 import hashlib
-import json
 from dataclasses import dataclass
 from pathlib import PurePath
 
@@ -18,8 +17,11 @@ from workers.align.model import ReaderError
 from workers.align.readers import (
     REPORT_EXTENSIONS,
     TRANSCRIPT_EXTENSIONS,
+    ArchiveLimits,
     InputFile,
+    check_archive,
     decode_text,
+    parse_json,
 )
 
 MAX_TRANSCRIPT_PARTS = 50
@@ -57,7 +59,7 @@ def check_upload(report: UploadedFile | None, transcripts: list[UploadedFile]) -
         )
     if len(transcripts) > MAX_TRANSCRIPT_PARTS:
         raise InvalidInput(f"At most {MAX_TRANSCRIPT_PARTS} transcript files.", field="transcript")
-    check_total_size(report.size + sum(part.size for part in transcripts))
+    check_total_size((report.size or 0) + sum(part.size or 0 for part in transcripts))
     checked_report = _checked(report, "report", REPORT_EXTENSIONS)
     checked_transcripts = tuple(
         _checked(part, "transcript", TRANSCRIPT_EXTENSIONS) for part in transcripts
@@ -70,8 +72,18 @@ def check_upload(report: UploadedFile | None, transcripts: list[UploadedFile]) -
     return CheckedUpload(report=checked_report, transcripts=checked_transcripts)
 
 
-def check_total_size(size: int) -> None:
-    limit = settings.TANDEM_MAX_UPLOAD_BYTES
+def archive_limits() -> ArchiveLimits:
+    """The archive limits of the settings (TANDEM_ARCHIVE_*)."""
+    return ArchiveLimits(
+        max_members=settings.TANDEM_ARCHIVE_MAX_MEMBERS,
+        max_uncompressed_bytes=settings.TANDEM_ARCHIVE_MAX_UNCOMPRESSED_BYTES,
+        max_ratio=settings.TANDEM_ARCHIVE_MAX_RATIO,
+    )
+
+
+def check_total_size(size: int, limit: int | None = None) -> None:
+    """413 above `limit` bytes, by default the upload limit (`TANDEM_MAX_UPLOAD_MB`)."""
+    limit = settings.TANDEM_MAX_UPLOAD_BYTES if limit is None else limit
     if size > limit:
         raise PayloadTooLarge(
             f"The upload is {size} bytes; the limit is {limit} bytes "
@@ -96,6 +108,10 @@ def _checked(upload: UploadedFile, field: str, extensions: tuple[str, ...]) -> C
             raise InvalidInput(
                 f"{name}: this is not a .docx file (a .docx is a zip archive).", field=field
             )
+        try:
+            check_archive(name, file.data, archive_limits())
+        except ReaderError as error:
+            raise InvalidInput(f"{name}: {error.problem}.", field=field) from error
         return file
     try:
         text = decode_text(InputFile(name, file.data))
@@ -103,10 +119,9 @@ def _checked(upload: UploadedFile, field: str, extensions: tuple[str, ...]) -> C
         raise InvalidInput(f"{name}: {error.location}: {error.problem}", field=field) from error
     if file.extension == ".json":
         try:
-            json.loads(text)
-        except json.JSONDecodeError as error:
+            parse_json(name, text)
+        except ReaderError as error:
             raise InvalidInput(
-                f"{name}: line {error.lineno}, column {error.colno}: invalid JSON ({error.msg}).",
-                field=field,
+                f"{name}: {error.location}: {error.problem}.", field=field
             ) from error
     return file

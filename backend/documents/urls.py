@@ -3,9 +3,9 @@ from django.urls import path
 from backend.documents.apis import DocumentDetailApi, DocumentListApi
 
 urlpatterns = [
-    path("projects/<int:project_id>/documents/", DocumentListApi.as_view(), name="document-list"),
+    path("projects/<id:project_id>/documents/", DocumentListApi.as_view(), name="document-list"),
     path(
-        "projects/<int:project_id>/documents/<int:document_id>/",
+        "projects/<id:project_id>/documents/<id:document_id>/",
         DocumentDetailApi.as_view(),
         name="document-detail",
     ),

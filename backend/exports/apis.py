@@ -5,8 +5,6 @@ Filters are query parameters, validated before anything is read; an unknown para
 refused rather than ignored, since a misspelt filter would silently export another corpus.
 """
 
-import json
-
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -17,32 +15,44 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from backend.core.errors import InvalidInput
+from backend.core.serializers import CountField
 from backend.documents.apis import DocumentOutputSerializer
 from backend.documents.uploads import check_total_size
 from backend.exports.formats.huggingface import huggingface_members
 from backend.exports.formats.parallel import parallel_members
 from backend.exports.formats.public_meetings import public_meetings_pieces
-from backend.exports.formats.records import csv_pieces, jsonl_pieces
 from backend.exports.formats.streams import chunked, stream_zip
-from backend.exports.options import ExportOptions
-from backend.exports.public_meetings_reader import parse_public_meetings
 from backend.exports.selectors import export_preview, export_records
+from backend.exports.serializers import ExportPreviewSerializer, PublicMeetingsExportSerializer
 from backend.exports.services import export_record, public_meetings_import
 from backend.projects.permissions import LEAD_OR_ADMIN
 from backend.projects.selectors import project_get
+from workers.align.model import ReaderError
+from workers.align.pairs.options import ExportOptions
+from workers.align.pairs.shape import record_fields
+from workers.align.pairs.writers import csv_pieces, jsonl_pieces
+from workers.align.public_meetings_layout import LayoutError, ParsedMeeting, parse_public_meetings
+from workers.align.readers import parse_json
 
 
 class ExportQuerySerializer(serializers.Serializer):
     include_automatic = serializers.BooleanField(
         default=False, help_text="Add automatic pairs from documents without gold."
     )
+    min_agreement = serializers.FloatField(
+        default=0.0,
+        min_value=0.0,
+        max_value=100.0,
+        help_text="Drop gold whose annotators agreed on fewer turns (percent); gold of one "
+        "annotator passes.",
+    )
     min_confidence = serializers.FloatField(
         default=0.0, min_value=0.0, max_value=1.0, help_text="Lowest automatic pair confidence."
     )
-    min_words = serializers.IntegerField(default=ExportOptions.min_words, min_value=0)
-    max_words = serializers.IntegerField(default=ExportOptions.max_words, min_value=0)
-    min_sentences = serializers.IntegerField(default=ExportOptions.min_sentences, min_value=0)
-    max_sentences = serializers.IntegerField(default=ExportOptions.max_sentences, min_value=0)
+    min_words = CountField(default=ExportOptions.min_words, min_value=0)
+    max_words = CountField(default=ExportOptions.max_words, min_value=0)
+    min_sentences = CountField(default=ExportOptions.min_sentences, min_value=0)
+    max_sentences = CountField(default=ExportOptions.max_sentences, min_value=0)
     remove_tags = serializers.BooleanField(default=False)
     remove_speaker_names = serializers.BooleanField(default=False)
     remove_headings = serializers.BooleanField(default=False)
@@ -53,6 +63,10 @@ class ExportQuerySerializer(serializers.Serializer):
     )
     test_ratio = serializers.FloatField(
         default=ExportOptions.test_ratio, min_value=0.0, max_value=1.0
+    )
+    annotator_labels = serializers.BooleanField(
+        default=False,
+        help_text="Add each annotator's labels of the pair's turns (gold of several annotators).",
     )
 
     def validate(self, attrs):
@@ -77,18 +91,26 @@ class _ExportApi(APIView):
         return super().perform_content_negotiation(request, force=True)
 
     def _options(self, request: Request) -> ExportOptions | None:
-        allowed = set(ExportQuerySerializer().fields) if self.takes_filters else set()
+        """The export's filters, or None for a format that takes none."""
+        if self.takes_filters:
+            return self._filters(request)
+        self._refuse_unknown_parameters(request, allowed=set())
+        return None
+
+    def _filters(self, request: Request) -> ExportOptions:
+        self._refuse_unknown_parameters(request, allowed=set(ExportQuerySerializer().fields))
+        serializer = ExportQuerySerializer(data=request.query_params.dict())
+        serializer.is_valid(raise_exception=True)
+        return ExportOptions(**serializer.validated_data)
+
+    @staticmethod
+    def _refuse_unknown_parameters(request: Request, *, allowed: set[str]) -> None:
         unknown = sorted(set(request.query_params) - allowed)
         if unknown:
             known = f"use {', '.join(sorted(allowed))}" if allowed else "this export takes none"
             raise serializers.ValidationError(
                 {name: [f"Unknown query parameter; {known}."] for name in unknown}
             )
-        if not self.takes_filters:
-            return None
-        serializer = ExportQuerySerializer(data=request.query_params.dict())
-        serializer.is_valid(raise_exception=True)
-        return ExportOptions(**serializer.validated_data)
 
     def _stream(self, request: Request, project_id: int, pieces) -> StreamingHttpResponse:
         response = StreamingHttpResponse(pieces, content_type=self.content_type)
@@ -106,13 +128,21 @@ class _ExportApi(APIView):
         return project, options
 
 
-_FILE = OpenApiResponse(OpenApiTypes.BINARY, description="The export, streamed.")
+def _file(media_type: str, kind: OpenApiTypes, description: str) -> dict:
+    return {(200, media_type): OpenApiResponse(kind, description=description)}
 
 
 class ExportJsonlApi(_ExportApi):
     filename, content_type = "pairs.jsonl", "application/x-ndjson; charset=utf-8"
 
-    @extend_schema(parameters=[ExportQuerySerializer], responses={200: _FILE})
+    @extend_schema(
+        parameters=[ExportQuerySerializer],
+        responses=_file(
+            "application/x-ndjson",
+            OpenApiTypes.STR,
+            "One JSON object per line and pair, with the fields of docs/exports.md.",
+        ),
+    )
     def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
         _, options = self._begin(request, project_id)
         records = export_records(project_id=project_id, options=options)
@@ -122,17 +152,26 @@ class ExportJsonlApi(_ExportApi):
 class ExportCsvApi(_ExportApi):
     filename, content_type = "pairs.csv", "text/csv; charset=utf-8"
 
-    @extend_schema(parameters=[ExportQuerySerializer], responses={200: _FILE})
+    @extend_schema(
+        parameters=[ExportQuerySerializer],
+        responses=_file("text/csv", OpenApiTypes.STR, "A header row, then one row per pair."),
+    )
     def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
         _, options = self._begin(request, project_id)
         records = export_records(project_id=project_id, options=options)
-        return self._stream(request, project_id, chunked(csv_pieces(records)))
+        pieces = csv_pieces(records, record_fields(options))
+        return self._stream(request, project_id, chunked(pieces))
 
 
 class ExportParallelApi(_ExportApi):
     filename, content_type = "parallel.zip", "application/zip"
 
-    @extend_schema(parameters=[ExportQuerySerializer], responses={200: _FILE})
+    @extend_schema(
+        parameters=[ExportQuerySerializer],
+        responses=_file(
+            "application/zip", OpenApiTypes.BINARY, "Line-aligned source and target per split."
+        ),
+    )
     def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
         project, options = self._begin(request, project_id)
         members = parallel_members(project_id=project_id, options=options, title=project.name)
@@ -142,7 +181,12 @@ class ExportParallelApi(_ExportApi):
 class ExportHuggingFaceApi(_ExportApi):
     filename, content_type = "huggingface.zip", "application/zip"
 
-    @extend_schema(parameters=[ExportQuerySerializer], responses={200: _FILE})
+    @extend_schema(
+        parameters=[ExportQuerySerializer],
+        responses=_file(
+            "application/zip", OpenApiTypes.BINARY, "A dataset `datasets.load_dataset` reads."
+        ),
+    )
     def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
         project, options = self._begin(request, project_id)
         members = huggingface_members(
@@ -157,7 +201,7 @@ class ExportPublicMeetingsApi(_ExportApi):
     filename, content_type = "public-meetings.json", "application/json"
     takes_filters = False
 
-    @extend_schema(responses={200: _FILE})
+    @extend_schema(responses={(200, "application/json"): PublicMeetingsExportSerializer})
     def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
         self._begin(request, project_id)
         pieces = chunked(public_meetings_pieces(project_id=project_id))
@@ -165,11 +209,12 @@ class ExportPublicMeetingsApi(_ExportApi):
 
 
 class ExportPreviewApi(_ExportApi):
-    @extend_schema(parameters=[ExportQuerySerializer], responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(parameters=[ExportQuerySerializer], responses=ExportPreviewSerializer)
     def get(self, request: Request, project_id: int) -> Response:
-        options = self._options(request)
+        options = self._filters(request)
         project_get(project_id=project_id)
-        return Response(export_preview(project_id=project_id, options=options))
+        preview = export_preview(project_id=project_id, options=options)
+        return Response(ExportPreviewSerializer(preview).data)
 
 
 class PublicMeetingsImportApi(APIView):
@@ -194,12 +239,19 @@ class PublicMeetingsImportApi(APIView):
         check_total_size(upload.size)
         project = project_get(project_id=project_id)
         try:
-            data = json.load(upload)
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            data = parse_json(upload.name, upload.read().decode("utf-8-sig"))
+        except (UnicodeDecodeError, ReaderError) as error:
             raise InvalidInput(f"The file is not UTF-8 JSON: {error}.", field="file") from error
         documents = public_meetings_import(
-            actor=request.user, project=project, meetings=parse_public_meetings(data)
+            actor=request.user, project=project, meetings=_parsed(data)
         )
         return Response(
             DocumentOutputSerializer(documents, many=True).data, status=status.HTTP_201_CREATED
         )
+
+
+def _parsed(data) -> list[ParsedMeeting]:
+    try:
+        return parse_public_meetings(data)
+    except LayoutError as error:
+        raise InvalidInput(str(error), field=error.where) from error

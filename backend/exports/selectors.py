@@ -1,9 +1,10 @@
 """Reads for exports, one document at a time in document-id order, so that no format holds
 more than one document and every export of unchanged data comes out in the same order.
 
-Gold is a document's submitted annotation; when several annotators submitted one, the
-latest submission wins (it is the most recent human judgement). Automatic is the document's
-current pre-alignment (the promoted parameter set's, else the latest).
+Gold is a document's stored gold (backend.curation.rule says which: an adjudication, else
+its annotators' submission when there is one or they agree). Automatic is the document's
+current pre-alignment (the promoted parameter set's, else the latest). A gold document's
+agreement is its annotators' (`backend.agreement`), on the submissions the gold rule weighs.
 """
 
 from collections import Counter
@@ -11,12 +12,22 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from backend.agreement.selectors import document_codings, figures_dict
 from backend.alignments.models import PreAlignment
-from backend.alignments.selectors import current_pre_alignment, latest_submissions
+from backend.alignments.selectors import current_pre_alignment
+from backend.curation.selectors import document_gold
 from backend.documents.models import Document, ReportSegment, TranscriptTurn
-from backend.exports.options import ExportOptions
-from backend.exports.pairs import FILTERS, AlignedDocument, SegmentRow, TurnRow, candidates
-from backend.exports.split import SPLITS, Split, split_of
+from workers.align.agreement import CodedDocument, agreement
+from workers.align.pairs.options import ExportOptions
+from workers.align.pairs.shape import (
+    FILTERS,
+    AlignedDocument,
+    Origin,
+    SegmentRow,
+    TurnRow,
+    candidates,
+)
+from workers.align.pairs.split import SPLITS, Split
 
 NOT_EXPORTABLE = (Document.Status.IMPORTING, Document.Status.IMPORT_FAILED)
 
@@ -49,7 +60,26 @@ def document_heads(*, project_id: int) -> list[DocumentHead]:
 
 
 def gold_labels(*, document_id: int) -> list[int] | None:
-    return latest_submissions(document_id=document_id).values_list("assignments", flat=True).first()
+    gold = document_gold(document_id=document_id)
+    return gold.labels if gold is not None else None
+
+
+@dataclass(frozen=True)
+class GoldCoding:
+    """A gold document's annotators' labels (by username) and their agreement by turns."""
+
+    coded: CodedDocument
+    agreement: float | None
+
+
+def gold_coding(*, document_id: int) -> GoldCoding:
+    (coding,) = document_codings(documents=Document.objects.filter(pk=document_id))
+    coded = CodedDocument(
+        labels={coding.usernames[user]: labels for user, labels in coding.labels.items()},
+        word_counts=coding.word_counts,
+    )
+    shared = agreement([coded]).overall.turn_agreement if len(coded.labels) >= 2 else None
+    return GoldCoding(coded=coded, agreement=shared)
 
 
 def automatic_alignment(*, document_id: int) -> PreAlignment | None:
@@ -69,12 +99,7 @@ def turn_rows(*, document_id: int) -> list[TurnRow]:
 
 
 def split_of_head(head: DocumentHead, options: ExportOptions) -> Split:
-    return split_of(
-        head.meeting,
-        seed=options.split_seed,
-        valid_ratio=options.valid_ratio,
-        test_ratio=options.test_ratio,
-    )
+    return options.split_of(head.meeting)
 
 
 def aligned_documents(
@@ -86,9 +111,13 @@ def aligned_documents(
         split = split_of_head(head, options)
         if split not in splits:
             continue
-        labels = gold_labels(document_id=head.id)
-        origin, confidences = "gold", []
-        if labels is None:
+        gold = document_gold(document_id=head.id)
+        origin: Origin = "gold"
+        confidences, coding, rule = [], None, None
+        if gold is not None:
+            labels, rule = gold.labels, gold.rule
+            coding = gold_coding(document_id=head.id)
+        else:
             pre_alignment = (
                 automatic_alignment(document_id=head.id) if options.include_automatic else None
             )
@@ -110,6 +139,9 @@ def aligned_documents(
             confidences=confidences,
             segments=segment_rows(document_id=head.id),
             turns=turn_rows(document_id=head.id),
+            gold_rule=rule,
+            agreement=coding.agreement if coding else None,
+            annotator_labels=coding.coded.labels if coding else {},
         )
 
 
@@ -167,7 +199,25 @@ def export_preview(*, project_id: int, options: ExportOptions) -> dict[str, Any]
             split: {"meetings": len(split_meetings[split]), "pairs": split_pairs[split]}
             for split in SPLITS
         },
+        "agreement": corpus_agreement(project_id=project_id, options=options),
         "options": options.as_dict(),
+    }
+
+
+def corpus_agreement(*, project_id: int, options: ExportOptions) -> dict[str, Any]:
+    """The annotators' agreement pooled over the gold documents the export keeps that two
+    or more of them annotated (the agreement filter applied), overall and per pair."""
+    kept = []
+    for head in document_heads(project_id=project_id):
+        if gold_labels(document_id=head.id) is None:
+            continue
+        coding = gold_coding(document_id=head.id)
+        if coding.agreement is not None and coding.agreement >= options.min_agreement:
+            kept.append(coding.coded)
+    report = agreement(kept)
+    return {
+        "overall": figures_dict(report.overall),
+        "pairs": [figures_dict(pair) for pair in report.pairs if pair.units],
     }
 
 

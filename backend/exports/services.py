@@ -11,15 +11,19 @@ from django.db import transaction
 from django.utils import timezone
 
 from backend.alignments.models import Annotation
-from backend.alignments.services import parameter_set_get_or_create, pre_alignment_record
+from backend.alignments.services.pre_alignments import (
+    parameter_set_get_or_create,
+    pre_alignment_record,
+)
 from backend.audit.services import record_event
+from backend.curation.services import gold_refresh
 from backend.documents.models import Document
 from backend.documents.public_meetings import INITIAL_PARAMETER_SET
 from backend.documents.services import document_store_parsed
-from backend.exports.options import ExportOptions
-from backend.exports.public_meetings_reader import ParsedMeeting
 from backend.projects.models import Project
 from workers.align.model import UNALIGNED
+from workers.align.pairs.options import ExportOptions
+from workers.align.public_meetings_layout import ParsedMeeting
 
 
 @transaction.atomic
@@ -91,6 +95,7 @@ def _submit_gold(actor, document: Document, pre_alignment, gold: list[int]) -> N
         version=1,
     )
     Document.objects.filter(pk=document.pk).update(status=Document.Status.SUBMITTED)
+    gold_refresh(document=document)
     record_event(
         actor=actor,
         action="annotation.import_gold",

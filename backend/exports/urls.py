@@ -10,7 +10,7 @@ from backend.exports.apis import (
     PublicMeetingsImportApi,
 )
 
-EXPORTS = "projects/<int:project_id>/exports/"
+EXPORTS = "projects/<id:project_id>/exports/"
 
 urlpatterns = [
     path(f"{EXPORTS}preview/", ExportPreviewApi.as_view(), name="export-preview"),
@@ -24,7 +24,7 @@ urlpatterns = [
         name="export-public-meetings",
     ),
     path(
-        "projects/<int:project_id>/documents/public-meetings/",
+        "projects/<id:project_id>/documents/public-meetings/",
         PublicMeetingsImportApi.as_view(),
         name="document-import-public-meetings",
     ),

@@ -6,10 +6,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.core.pagination import paginated_response
+from backend.alignments.serializers import AlignmentParamsSerializer
+from backend.core.pagination import PaginatedApi, paginated_response
+from backend.core.serializers import IdField
+from backend.documents.selectors import documents_by_ids
+from backend.iterations.double_annotation import DoubleAnnotation
+from backend.iterations.models import StartingParameters
 from backend.iterations.selectors import (
     accuracy_summary,
-    batch_documents,
     iteration_documents,
     iteration_get,
     iteration_list,
@@ -18,42 +22,92 @@ from backend.iterations.selectors import (
     promotable_parameter_set,
 )
 from backend.iterations.serializers import (
+    AccuracySerializer,
+    BatchDocumentSerializer,
     IterationDetailSerializer,
     IterationOutputSerializer,
     RecordDetailSerializer,
 )
 from backend.iterations.services import (
+    iteration_add_documents,
+    iteration_cancel,
     iteration_close,
     iteration_open,
     iteration_pre_align_again,
     iteration_promote,
     iteration_tune_again,
 )
-from backend.projects.permissions import LEAD_OR_ADMIN, MEMBER_OR_ADMIN
+from backend.projects.permissions import LEAD_OR_ADMIN, MEMBER_OR_ADMIN, sees_only_assigned
 from backend.projects.selectors import project_get
+from backend.tuning.serializers import GridField
 
 MAX_BATCH = 1000
 
 
-def _detail(iteration) -> dict:
-    iteration.accuracy = accuracy_summary(iteration)
-    iteration.batch = iteration_documents(iteration=iteration)
-    return IterationDetailSerializer(iteration).data
+def _detail(request: Request, project_id: int, iteration_id: int) -> dict:
+    """Leads see the whole batch; an annotator only what is theirs (see iteration_documents)."""
+    iteration = iteration_get(project_id=project_id, iteration_id=iteration_id)
+    annotator = request.user if sees_only_assigned(request, iteration.project_id) else None
+    batch = iteration_documents(iteration=iteration, annotator=annotator)
+    return {
+        **IterationOutputSerializer(iteration).data,
+        "accuracy": AccuracySerializer(accuracy_summary(iteration, annotator=annotator)).data,
+        "documents": BatchDocumentSerializer(batch, many=True).data,
+    }
 
 
-class IterationListApi(APIView):
+def _double_annotation(data: dict | None) -> DoubleAnnotation | None:
+    if data is None:
+        return None
+    return DoubleAnnotation(
+        share=data.get("share"),
+        documents=tuple(data["documents"]) if "documents" in data else None,
+        seed=data.get("seed"),
+        annotators=tuple(data.get("annotators", ())),
+    )
+
+
+class AssignmentSerializer(serializers.Serializer):
+    document = IdField()
+    annotators = serializers.ListField(child=IdField(), max_length=100)
+
+
+def _assignments(data: dict) -> dict[int, list[int]]:
+    return {item["document"]: item["annotators"] for item in data.get("assignments", [])}
+
+
+class IterationListApi(PaginatedApi):
     permission_classes = MEMBER_OR_ADMIN
 
     class InputSerializer(serializers.Serializer):
-        class AssignmentSerializer(serializers.Serializer):
-            document = serializers.IntegerField()
-            annotators = serializers.ListField(child=serializers.IntegerField(), max_length=100)
+        class DoubleAnnotationSerializer(serializers.Serializer):
+            share = serializers.FloatField(min_value=0, max_value=1, required=False)
+            documents = serializers.ListField(child=IdField(), required=False, max_length=MAX_BATCH)
+            seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
+            annotators = serializers.ListField(child=IdField(), required=False, max_length=100)
+
+            def validate(self, attrs):
+                if ("share" in attrs) == ("documents" in attrs):
+                    raise serializers.ValidationError(
+                        "Ask for a `share` of the batch or name its `documents`, one of the two."
+                    )
+                return attrs
 
         name = serializers.CharField(max_length=200, required=False, allow_blank=True)
-        documents = serializers.ListField(
-            child=serializers.IntegerField(), min_length=1, max_length=MAX_BATCH
+        starting_parameters = serializers.ChoiceField(
+            choices=StartingParameters.choices,
+            default=StartingParameters.SHIPPED,
+            help_text="What pre-aligns the batch while no parameters are in use yet (the "
+            "first iteration): the shipped defaults, or the diagonal as in the paper. Later "
+            "iterations use the parameters in use, and this is ignored.",
         )
+        documents = serializers.ListField(child=IdField(), min_length=1, max_length=MAX_BATCH)
         assignments = AssignmentSerializer(many=True, required=False)
+        double_annotation = DoubleAnnotationSerializer(
+            required=False,
+            help_text="Give a share of the batch (drawn with a recorded seed) or the documents "
+            "named a second annotator, from `annotators` or the project's annotators.",
+        )
 
     def get_permissions(self):
         if self.request.method == "POST":
@@ -79,13 +133,13 @@ class IterationListApi(APIView):
         iteration = iteration_open(
             actor=request.user,
             project=project,
-            documents=batch_documents(project_id=project_id, document_ids=data["documents"]),
-            assignments={
-                item["document"]: item["annotators"] for item in data.get("assignments", [])
-            },
+            documents=documents_by_ids(project_id=project_id, document_ids=data["documents"]),
+            assignments=_assignments(data),
+            double=_double_annotation(data.get("double_annotation")),
             name=data.get("name", ""),
+            starting=data["starting_parameters"],
         )
-        detail = _detail(iteration_get(project_id=project_id, iteration_id=iteration.pk))
+        detail = _detail(request, project_id, iteration.pk)
         return Response(detail, status=status.HTTP_201_CREATED)
 
 
@@ -97,7 +151,7 @@ class IterationDetailApi(APIView):
 
     @extend_schema(responses=IterationDetailSerializer)
     def get(self, request: Request, project_id: int, iteration_id: int) -> Response:
-        return Response(_detail(iteration_get(project_id=project_id, iteration_id=iteration_id)))
+        return Response(_detail(request, project_id, iteration_id))
 
 
 class IterationCloseApi(APIView):
@@ -105,7 +159,7 @@ class IterationCloseApi(APIView):
 
     class InputSerializer(serializers.Serializer):
         tune = serializers.BooleanField(default=True)
-        grid = serializers.DictField(child=serializers.ListField(), required=False)
+        grid = GridField(required=False)
 
     @extend_schema(request=InputSerializer, responses=IterationDetailSerializer)
     def post(self, request: Request, project_id: int, iteration_id: int) -> Response:
@@ -117,7 +171,44 @@ class IterationCloseApi(APIView):
             tune=serializer.validated_data["tune"],
             grid=serializer.validated_data.get("grid"),
         )
-        return Response(_detail(iteration_get(project_id=project_id, iteration_id=iteration_id)))
+        return Response(_detail(request, project_id, iteration_id))
+
+
+class IterationCancelApi(APIView):
+    """Gives up an open iteration: its documents are freed for the next batch."""
+
+    permission_classes = LEAD_OR_ADMIN
+
+    @extend_schema(request=None, responses=IterationDetailSerializer)
+    def post(self, request: Request, project_id: int, iteration_id: int) -> Response:
+        iteration_cancel(
+            actor=request.user,
+            iteration=iteration_get(project_id=project_id, iteration_id=iteration_id),
+        )
+        return Response(_detail(request, project_id, iteration_id))
+
+
+class IterationDocumentsApi(APIView):
+    """Adds documents to an open iteration; they are pre-aligned like the rest of its batch."""
+
+    permission_classes = LEAD_OR_ADMIN
+
+    class InputSerializer(serializers.Serializer):
+        documents = serializers.ListField(child=IdField(), min_length=1, max_length=MAX_BATCH)
+        assignments = AssignmentSerializer(many=True, required=False)
+
+    @extend_schema(request=InputSerializer, responses=IterationDetailSerializer)
+    def post(self, request: Request, project_id: int, iteration_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        iteration_add_documents(
+            actor=request.user,
+            iteration=iteration_get(project_id=project_id, iteration_id=iteration_id),
+            documents=documents_by_ids(project_id=project_id, document_ids=data["documents"]),
+            assignments=_assignments(data),
+        )
+        return Response(_detail(request, project_id, iteration_id))
 
 
 class IterationPreAlignApi(APIView):
@@ -131,7 +222,7 @@ class IterationPreAlignApi(APIView):
             actor=request.user,
             iteration=iteration_get(project_id=project_id, iteration_id=iteration_id),
         )
-        return Response(_detail(iteration_get(project_id=project_id, iteration_id=iteration_id)))
+        return Response(_detail(request, project_id, iteration_id))
 
 
 class IterationTuneApi(APIView):
@@ -140,7 +231,7 @@ class IterationTuneApi(APIView):
     permission_classes = LEAD_OR_ADMIN
 
     class InputSerializer(serializers.Serializer):
-        grid = serializers.DictField(child=serializers.ListField(), required=False)
+        grid = GridField(required=False)
 
     @extend_schema(request=InputSerializer, responses=IterationDetailSerializer)
     def post(self, request: Request, project_id: int, iteration_id: int) -> Response:
@@ -151,7 +242,7 @@ class IterationTuneApi(APIView):
             iteration=iteration_get(project_id=project_id, iteration_id=iteration_id),
             grid=serializer.validated_data.get("grid"),
         )
-        return Response(_detail(iteration_get(project_id=project_id, iteration_id=iteration_id)))
+        return Response(_detail(request, project_id, iteration_id))
 
 
 class IterationPromoteApi(APIView):
@@ -161,8 +252,8 @@ class IterationPromoteApi(APIView):
     permission_classes = LEAD_OR_ADMIN
 
     class InputSerializer(serializers.Serializer):
-        candidate = serializers.IntegerField(required=False)
-        parameter_set = serializers.IntegerField(required=False)
+        candidate = IdField(required=False)
+        parameter_set = IdField(required=False)
 
         def validate(self, attrs):
             if "candidate" in attrs and "parameter_set" in attrs:
@@ -172,7 +263,7 @@ class IterationPromoteApi(APIView):
     class OutputSerializer(serializers.Serializer):
         promoted_parameter_set = serializers.IntegerField(source="pk")
         name = serializers.CharField()
-        params = serializers.JSONField()
+        params = AlignmentParamsSerializer()
 
     @extend_schema(request=InputSerializer, responses=OutputSerializer)
     def post(self, request: Request, project_id: int, iteration_id: int) -> Response:

@@ -1,7 +1,7 @@
 """A bootstrap iteration (paper, section 4.1) and what closing it records.
 
-An iteration's status is derived, not stored: it follows from the lead's two actions (open,
-close) and from the two background jobs they start (the batch's pre-alignment, the tuning
+An iteration's status is derived, not stored: it follows from the lead's actions (open, close,
+or cancel) and from the two background jobs they start (the batch's pre-alignment, the tuning
 run on all gold so far). Storing it would need the workers to write back into this app when
 their jobs finish, and a missed write would leave a status that contradicts its own jobs.
 """
@@ -15,6 +15,14 @@ class IterationStatus(models.TextChoices):
     ANNOTATING = "annotating", "Annotating"
     CLOSING = "closing", "Closing: tuning on the gold so far"
     CLOSED = "closed", "Closed"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class StartingParameters(models.TextChoices):
+    """What pre-aligns a project's batches until the lead promotes a parameter set."""
+
+    SHIPPED = "shipped", "the shipped defaults, tuned on public_meetings"
+    DIAGONAL = "diagonal", "the diagonal aligner, as in the paper's first iteration"
 
 
 class Iteration(models.Model):
@@ -40,9 +48,24 @@ class Iteration(models.Model):
     pre_align_job = models.ForeignKey(
         "jobs.Job", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    double_annotation = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="{share, seed, documents, annotators}: the documents two annotators correct "
+        "and how they were drawn; empty when none.",
+    )
     closed_at = models.DateTimeField(null=True, blank=True)
     closed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+    cancelled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    cancelled_documents = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The documents a cancellation freed: the batch as it was, kept as history.",
     )
     tuning_run = models.ForeignKey(
         "tuning.TuningRun", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -73,9 +96,15 @@ class Iteration(models.Model):
         return f"{self.project} #{self.number}"
 
     @property
+    def double_or_none(self) -> dict | None:
+        return self.double_annotation or None
+
+    @property
     def status(self) -> str:
         from backend.jobs.models import Job
 
+        if self.cancelled_at is not None:
+            return IterationStatus.CANCELLED
         if self.closed_at is None:
             job = self.pre_align_job
             pre_aligned = job is not None and job.status == Job.Status.SUCCEEDED
@@ -98,8 +127,18 @@ class AccuracyRecord(models.Model):
     document = models.ForeignKey(
         "documents.Document", on_delete=models.CASCADE, related_name="accuracy_records"
     )
+    gold_rule = models.CharField(
+        max_length=24,
+        blank=True,
+        help_text="Which rule made the gold (backend.curation.rule.GoldRule); blank before it.",
+    )
     annotator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The gold's annotator; the curator when it was adjudicated.",
     )
     annotation = models.ForeignKey(
         "alignments.Annotation",

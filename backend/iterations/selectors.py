@@ -1,7 +1,13 @@
+from typing import Any
+
 from django.db.models import Count, Prefetch, QuerySet
 
 from backend.alignments.models import Annotation, ParameterSet, PreAlignment
+from backend.alignments.selectors import parameter_set_named
 from backend.core.errors import InvalidInput, NotFound
+from backend.curation.models import Gold, GoldState
+from backend.curation.rule import Submission, decide_gold
+from backend.curation.selectors import gold_by_document
 from backend.documents.models import Document
 from backend.iterations.accuracy import summarise
 from backend.iterations.models import AccuracyRecord, Iteration
@@ -14,6 +20,22 @@ RECORD_METRICS = (
     "word_accuracy",
     "windowdiff",
 )
+
+
+def parameters_in_use(*, project) -> ParameterSet | None:
+    """What pre-aligns the project's next batch and what a tuning run must beat: the promoted
+    parameter set, else the one the latest iteration (not cancelled) was pre-aligned with;
+    None before the first iteration, when the lead chooses."""
+    if project.promoted_parameter_set_id is not None:
+        return project.promoted_parameter_set
+    latest = (
+        Iteration.objects.filter(project=project, cancelled_at__isnull=True)
+        .exclude(parameter_set=None)
+        .select_related("parameter_set")
+        .order_by("-number")
+        .first()
+    )
+    return latest.parameter_set if latest else None
 
 
 def iteration_list(*, project_id: int) -> QuerySet[Iteration]:
@@ -43,20 +65,30 @@ def iteration_get(*, project_id: int, iteration_id: int) -> Iteration:
     return iteration
 
 
-def accuracy_summary(iteration: Iteration) -> dict[str, dict]:
-    """Per metric, the distribution over the iteration's documents (empty until it closes)."""
+def accuracy_summary(iteration: Iteration, *, annotator=None) -> dict[str, dict]:
+    """Per metric, the distribution over the iteration's documents (empty until it closes);
+    for an `annotator`, over their own records only."""
     records = list(iteration.records.all())
+    if annotator is not None:
+        records = [record for record in records if record.annotator_id == annotator.pk]
     return {
         metric: summarise([getattr(record, metric) for record in records])
         for metric in RECORD_METRICS
     }
 
 
-def iteration_documents(*, iteration: Iteration) -> list[dict]:
+def iteration_documents(*, iteration: Iteration, annotator=None) -> list[dict]:
     """The batch as the lead inspects it: each document's assignees and their annotations,
-    the pre-alignment under the iteration's parameters and, once closed, its record."""
+    the pre-alignment under the iteration's parameters and, once closed, its record.
+
+    An `annotator` (a member who is not a lead) sees only the documents assigned to them, and
+    on each only their own annotation and record: another's names, effort and accuracy are
+    the lead's business (the effort dashboard is lead-only for the same reason)."""
+    documents = Document.objects.filter(iteration=iteration)
+    if annotator is not None:
+        documents = documents.filter(assignees=annotator)
     documents = (
-        Document.objects.filter(iteration=iteration)
+        documents
         .defer("segments_json", "turns_json")
         .prefetch_related(
             "assignees",
@@ -64,7 +96,7 @@ def iteration_documents(*, iteration: Iteration) -> list[dict]:
                 "annotations",
                 queryset=Annotation.objects.only(
                     "document_id", "annotator_id", "version", "seconds_spent", "submitted_at",
-                    "changed", "pre_alignment_id",
+                    "changed", "pre_alignment_id", "assignments",
                 ),
             ),
         )
@@ -80,15 +112,39 @@ def iteration_documents(*, iteration: Iteration) -> list[dict]:
             document__iteration=iteration, parameter_set_id=iteration.parameter_set_id
         ).values_list("document_id", "pk")
     )
-    return [
+    golds = gold_by_document(document_ids=[document.pk for document in documents])
+    batch: list[dict[str, Any]] = [
         {
             "document": document,
             "annotations": list(document.annotations.all()),
             "pre_alignment": pre_alignments.get(document.pk),
             "record": records.get(document.pk),
+            "gold": _gold_state(document, golds.get(document.pk)),
         }
         for document in documents
     ]
+    if annotator is not None:
+        for item in batch:
+            item["annotations"] = [a for a in item["annotations"] if a.annotator_id == annotator.pk]
+            if item["record"] is not None and item["record"].annotator_id != annotator.pk:
+                item["record"] = None
+    return batch
+
+
+def _gold_state(document: Document, gold: Gold | None) -> dict:
+    """The stored gold, or why there is none, from the rows already fetched."""
+    if gold is not None:
+        return {"state": GoldState.GOLD, "rule": gold.rule}
+    submitted = sorted(
+        (a for a in document.annotations.all() if a.submitted_at is not None),
+        key=lambda annotation: (annotation.submitted_at, annotation.pk),
+    )
+    decision = decide_gold(
+        assignee_ids=[user.pk for user in document.assignees.all()],
+        submissions=[Submission(a.pk, a.annotator_id, tuple(a.assignments)) for a in submitted],
+        adjudication=None,
+    )
+    return {"state": decision.state, "rule": None}
 
 
 def iteration_record(*, iteration: Iteration, document_id: int) -> AccuracyRecord:
@@ -103,15 +159,6 @@ def iteration_record(*, iteration: Iteration, document_id: int) -> AccuracyRecor
             "(records are written when an iteration closes)."
         )
     return record
-
-
-def batch_documents(*, project_id: int, document_ids: list[int]) -> list[Document]:
-    """The batch in the order given, duplicates dropped; 400 naming ids that are not here."""
-    found = {d.pk: d for d in Document.objects.filter(project_id=project_id, pk__in=document_ids)}
-    missing = sorted(set(document_ids) - set(found))
-    if missing:
-        raise InvalidInput(f"Project {project_id} has no documents {missing}.", field="documents")
-    return [found[pk] for pk in dict.fromkeys(document_ids)]
 
 
 def promotable_candidate(
@@ -135,9 +182,4 @@ def promotable_parameter_set(
 ) -> ParameterSet | None:
     if parameter_set_id is None:
         return None
-    parameter_set = ParameterSet.objects.filter(pk=parameter_set_id, project_id=project_id).first()
-    if parameter_set is None:
-        raise InvalidInput(
-            f"Project {project_id} has no parameter set {parameter_set_id}.", field="parameter_set"
-        )
-    return parameter_set
+    return parameter_set_named(project_id=project_id, parameter_set_id=parameter_set_id)

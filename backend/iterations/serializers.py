@@ -4,14 +4,19 @@ with the iteration they changed)."""
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from backend.alignments.serializers import AlignmentParamsSerializer
+from backend.curation.models import GoldRule, GoldState
+from backend.documents.models import Document
 from backend.iterations.models import IterationStatus
 from backend.iterations.selectors import RECORD_METRICS
+from backend.jobs.models import Job
+from backend.tuning.models import TuningRun
 from backend.tuning.serializers import CandidateOutputSerializer
 
 
 class JobBriefSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=Job.Status.choices)
     progress = serializers.FloatField()
     message = serializers.CharField()
     error = serializers.CharField()
@@ -21,12 +26,42 @@ class TuningBriefSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     job = JobBriefSerializer()
     settings_count = serializers.IntegerField()
-    ranked_by = serializers.CharField()
+    ranked_by = serializers.ChoiceField(choices=TuningRun.RankedBy.choices)
     ranked_by_label = serializers.CharField(source="get_ranked_by_display")
     gold_documents = serializers.ListField(
         child=serializers.IntegerField(), source="gold_document_ids"
     )
-    proposal = CandidateOutputSerializer(source="best", allow_null=True)
+    proposal = CandidateOutputSerializer(
+        source="best",
+        allow_null=True,
+        help_text="The best candidate when it beats the incumbent; null while the run works, "
+        "and when the parameters in use stay the best.",
+    )
+    incumbent = CandidateOutputSerializer(
+        source="incumbent_candidate",
+        allow_null=True,
+        help_text="The parameters in use when the run started, as scored by it.",
+    )
+    incumbent_name = serializers.CharField()
+    incumbent_note = serializers.CharField(help_text="Why the incumbent was not scored.")
+    promoted_candidate = serializers.SerializerMethodField(
+        help_text="The candidate whose settings the project now pre-aligns with, if any."
+    )
+    varied_settings = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Settings (section.name) whose value differs between the grid's candidates.",
+    )
+
+    def get_promoted_candidate(self, run) -> int | None:
+        candidate = run.promoted_candidate
+        return candidate.pk if candidate else None
+
+
+class DoubleAnnotationOutputSerializer(serializers.Serializer):
+    share = serializers.FloatField(allow_null=True)
+    seed = serializers.IntegerField(allow_null=True)
+    documents = serializers.ListField(child=serializers.IntegerField())
+    annotators = serializers.ListField(child=serializers.IntegerField())
 
 
 class DistributionSerializer(serializers.Serializer):
@@ -46,6 +81,31 @@ AccuracySerializer = type(
 )
 
 
+class IterationParametersSerializer(serializers.Serializer):
+    """A copy of the parameter set the batch was pre-aligned with, kept if the set goes."""
+
+    name = serializers.CharField(required=False)
+    params = AlignmentParamsSerializer(required=False)
+
+
+class CorpusCountsSerializer(serializers.Serializer):
+    gold_documents = serializers.IntegerField()
+    gold_pairs = serializers.IntegerField()
+    automatic_documents = serializers.IntegerField()
+    trusted_pairs = serializers.IntegerField()
+
+
+@extend_schema_field(CorpusCountsSerializer(allow_null=True))
+class CorpusAtCloseField(serializers.Field):
+    """The corpus counts when the iteration closed; null before (stored as `{}`)."""
+
+    def __init__(self, **options):
+        super().__init__(read_only=True, **options)
+
+    def to_representation(self, value):
+        return value or None
+
+
 class IterationOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
@@ -53,15 +113,20 @@ class IterationOutputSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=IterationStatus.choices)
     document_count = serializers.IntegerField()
     parameter_set = serializers.IntegerField(source="parameter_set_id", allow_null=True)
-    parameters = serializers.JSONField()
+    parameters = IterationParametersSerializer()
     pre_align_job = JobBriefSerializer(allow_null=True)
+    double_annotation = DoubleAnnotationOutputSerializer(allow_null=True, source="double_or_none")
     tuning = TuningBriefSerializer(source="tuning_run", allow_null=True)
     promoted_parameter_set = serializers.IntegerField(
         source="promoted_parameter_set_id", allow_null=True
     )
-    corpus_at_close = serializers.JSONField()
+    corpus_at_close = CorpusAtCloseField()
     created_at = serializers.DateTimeField()
     closed_at = serializers.DateTimeField(allow_null=True)
+    cancelled_at = serializers.DateTimeField(allow_null=True)
+    cancelled_documents = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The documents its cancellation freed."
+    )
 
 
 class RecordSerializer(serializers.Serializer):
@@ -98,15 +163,21 @@ class BatchAnnotationSerializer(serializers.Serializer):
         return sum(annotation.changed)
 
 
+class BatchGoldSerializer(serializers.Serializer):
+    state = serializers.ChoiceField(choices=GoldState.choices)
+    rule = serializers.ChoiceField(choices=GoldRule.choices, allow_null=True)
+
+
 class BatchDocumentSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="document.pk")
     name = serializers.CharField(source="document.name")
-    status = serializers.CharField(source="document.status")
+    status = serializers.ChoiceField(source="document.status", choices=Document.Status.choices)
     turn_count = serializers.IntegerField(source="document.turn_count")
     assignees = serializers.SerializerMethodField()
     pre_alignment = serializers.IntegerField(allow_null=True)
     annotations = BatchAnnotationSerializer(many=True)
     record = RecordSerializer(allow_null=True)
+    gold = BatchGoldSerializer(help_text="The document's gold (backend.curation.rule), or why not.")
 
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
     def get_assignees(self, item) -> list[int]:

@@ -1,5 +1,6 @@
-"""The bootstrap loop's writes: open an iteration on a batch, close it into accuracy records
-and a tuning run on all gold so far, promote what tuning proposes (or anything else).
+"""The bootstrap loop's writes: open an iteration on a batch, add documents to it or cancel it
+while it is open, close it into accuracy records and a tuning run on all gold so far, promote
+what tuning proposes (or anything else).
 
 Opening and closing each start a background job after their own transaction commits (a
 worker must find the rows the job names). When the broker cannot take the job, the service
@@ -7,6 +8,7 @@ undoes what it wrote and the caller gets the 503: an iteration is never left ope
 its pre-alignment, nor closed without its tuning run.
 """
 
+import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -14,19 +16,35 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from backend.alignments.models import ParameterSet
-from backend.alignments.services import diagonal_parameter_set, pre_align_start
+from backend.alignments.models import ParameterSet, PreAlignment
+from backend.alignments.services.pre_alignments import (
+    diagonal_parameter_set,
+    pre_align_start,
+    shipped_parameter_set,
+)
 from backend.audit.services import record_event
 from backend.core.errors import Conflict, InvalidInput, ServiceUnavailable
+from backend.curation.models import GoldState
+from backend.curation.selectors import gold_by_document
+from backend.curation.services import gold_refresh
 from backend.documents.models import Document
-from backend.documents.services import document_update
+from backend.documents.services import document_assign, document_update
+from backend.iterations.double_annotation import (
+    DoubleAnnotation,
+    add_second_annotators,
+    draw_documents,
+)
 from backend.iterations.gold import corpus_counts, gold_documents
-from backend.iterations.models import Iteration, IterationStatus
-from backend.iterations.records import accuracy_record_write, gold_annotation
+from backend.iterations.models import Iteration, IterationStatus, StartingParameters
+from backend.iterations.records import accuracy_record_write
+from backend.iterations.selectors import parameters_in_use
 from backend.jobs.models import Job
-from backend.projects.models import Project
+from backend.jobs.services import job_cancel
+from backend.projects.models import Membership, Project, Role
+from backend.projects.services import parameter_set_promote
 from backend.tuning.models import TuningCandidate
 from backend.tuning.services import tuning_candidate_parameter_set, tuning_start
+from workers.align.settings import in_words
 
 READY_FOR_BATCH = (
     Document.Status.IMPORTED,
@@ -42,18 +60,26 @@ def iteration_open(
     project: Project,
     documents: Sequence[Document],
     assignments: Mapping[int, Sequence[int]] | None = None,
+    double: DoubleAnnotation | None = None,
     name: str = "",
+    starting: str = StartingParameters.SHIPPED,
 ) -> Iteration:
     """Number the next iteration, put the batch in it, assign annotators (`assignments`:
-    document id -> user ids; other documents keep theirs) and queue the batch's pre-alignment
-    with the promoted parameter set, or the diagonal while none is promoted (the paper's
-    first iteration)."""
+    document id -> user ids; other documents keep theirs), give the documents `double` draws
+    a second annotator, and queue the batch's pre-alignment with the parameters in use
+    (iterations.selectors.parameters_in_use); before any, with `starting`: the shipped
+    defaults, or the diagonal as in the paper's first iteration."""
     assignments = assignments or {}
     with transaction.atomic():
         Project.objects.select_for_update().filter(pk=project.pk).first()
         _check_batch(project, documents, assignments)
+        assignees, drawn = _assignees_with_doubles(project, documents, assignments, double)
         project.refresh_from_db(fields=["promoted_parameter_set"])
-        parameter_set = project.promoted_parameter_set or diagonal_parameter_set(project)
+        parameter_set = parameters_in_use(project=project) or (
+            shipped_parameter_set(project)
+            if starting == StartingParameters.SHIPPED
+            else diagonal_parameter_set(project)
+        )
         last = Iteration.objects.filter(project=project).aggregate(last=Max("number"))["last"]
         iteration = Iteration.objects.create(
             project=project,
@@ -61,18 +87,10 @@ def iteration_open(
             name=name,
             parameter_set=parameter_set,
             parameters={"name": parameter_set.name, "params": parameter_set.params},
+            double_annotation=drawn,
             created_by=actor,
         )
-        previous_assignees = {
-            d.pk: list(d.assignees.values_list("pk", flat=True)) for d in documents
-        }
-        for document in documents:
-            document_update(
-                actor=actor,
-                document=document,
-                iteration_id=iteration.pk,
-                assignee_ids=assignments.get(document.pk),
-            )
+        previous_assignees = _put_in_iteration(actor, iteration, documents, assignees)
         record_event(
             actor=actor,
             action="iteration.open",
@@ -81,9 +99,10 @@ def iteration_open(
             number=iteration.number,
             documents=[document.pk for document in documents],
             parameter_set=parameter_set.pk,
+            double_annotation=drawn,
         )
     try:
-        _start_pre_alignment(actor, iteration, list(documents))
+        _start_pre_alignment(actor, iteration, list(documents), parameter_set)
     except ServiceUnavailable:
         _undo_open(actor, iteration, previous_assignees)
         raise
@@ -101,24 +120,117 @@ def iteration_pre_align_again(*, actor, iteration: Iteration) -> Iteration:
             f"Iteration {iteration.number}'s pre-alignment (job {job.pk}) is {job.status}; "
             "only a failed or cancelled one is started again."
         )
-    if iteration.parameter_set is None:
+    parameter_set = iteration.parameter_set
+    if parameter_set is None:
         raise Conflict(
             f"Iteration {iteration.number}'s parameter set was deleted; open a new iteration."
         )
     documents = list(iteration.documents.all())
     if not documents:
         raise Conflict(f"Iteration {iteration.number} has no documents left to pre-align.")
-    _start_pre_alignment(actor, iteration, documents)
+    _start_pre_alignment(actor, iteration, documents, parameter_set)
+    return iteration
+
+
+def iteration_add_documents(
+    *,
+    actor,
+    iteration: Iteration,
+    documents: Sequence[Document],
+    assignments: Mapping[int, Sequence[int]] | None = None,
+) -> Iteration:
+    """Put more documents in an open iteration and pre-align them with its parameter set, so
+    an iteration emptied by taking documents out can be filled again. The job pre-aligns every
+    document of the batch that still lacks the iteration's pre-alignment (the new ones, and
+    any a failed job left out); the rest keep theirs."""
+    assignments = assignments or {}
+    with transaction.atomic():
+        iteration = _locked_open(iteration, "add documents to")
+        job = iteration.pre_align_job
+        if job is not None and job.status not in Job.FINISHED:
+            raise Conflict(
+                f"Iteration {iteration.number} is still being pre-aligned (job {job.pk} is "
+                f"{job.status}); add documents once it has finished."
+            )
+        parameter_set = iteration.parameter_set
+        if parameter_set is None:
+            raise Conflict(
+                f"Iteration {iteration.number}'s parameter set was deleted; cancel it and open "
+                "a new iteration."
+            )
+        _check_new_documents(iteration.project, documents, assignments)
+        previous_assignees = _put_in_iteration(actor, iteration, documents, assignments)
+        record_event(
+            actor=actor,
+            action="iteration.add_documents",
+            target=iteration,
+            project=iteration.project,
+            number=iteration.number,
+            documents=[document.pk for document in documents],
+        )
+        pre_aligned = PreAlignment.objects.filter(
+            parameter_set=parameter_set, document__iteration=iteration
+        ).values_list("document_id", flat=True)
+        unaligned = list(iteration.documents.exclude(pk__in=pre_aligned).order_by("pk"))
+    try:
+        _start_pre_alignment(actor, iteration, unaligned, parameter_set)
+    except ServiceUnavailable:
+        _undo_add(actor, iteration, previous_assignees, job)
+        raise
+    return iteration
+
+
+@transaction.atomic
+def iteration_cancel(*, actor, iteration: Iteration) -> Iteration:
+    """Give up an open iteration: its pre-alignment job stops, its documents are free for the
+    next batch with their pre-alignments and annotations kept, and it stays in the project's
+    history under its number, marked cancelled, naming the documents it had."""
+    iteration = _locked_open(iteration, "cancel")
+    job = iteration.pre_align_job
+    if job is not None and job.status not in Job.FINISHED:
+        job_cancel(actor=actor, job=job)
+    freed = list(iteration.documents.order_by("pk"))
+    for document in freed:
+        document_update(actor=actor, document=document, iteration_id=None)
+    iteration.cancelled_at = timezone.now()
+    iteration.cancelled_by = actor
+    iteration.cancelled_documents = [document.pk for document in freed]
+    iteration.save(update_fields=["cancelled_at", "cancelled_by", "cancelled_documents"])
+    record_event(
+        actor=actor,
+        action="iteration.cancel",
+        target=iteration,
+        project=iteration.project,
+        number=iteration.number,
+        documents=iteration.cancelled_documents,
+    )
+    return iteration
+
+
+def _locked_open(iteration: Iteration, doing: str) -> Iteration:
+    """The iteration, locked for the caller's transaction; refused unless it is open."""
+    iteration = (
+        Iteration.objects.select_for_update(of=("self",))
+        .select_related("pre_align_job", "parameter_set", "project")
+        .get(pk=iteration.pk)
+    )
+    if iteration.cancelled_at is not None or iteration.closed_at is not None:
+        state = "cancelled" if iteration.cancelled_at is not None else "closed"
+        raise Conflict(
+            f"Iteration {iteration.number} is {state}; only an open iteration can {doing}.",
+            status=iteration.status,
+        )
     return iteration
 
 
 def iteration_close(
     *, actor, iteration: Iteration, tune: bool = True, grid: dict[str, list[Any]] | None = None
 ) -> Iteration:
-    """Freeze the corrections into accuracy records, then tune on all gold so far (this
-    iteration's included) over `grid` (the engine's default grid when None). Refused, with
-    nothing written, while a document has no submitted annotation: the lead waits for it or
-    moves it out of the iteration."""
+    """Freeze the gold into accuracy records, then tune on all gold so far (this iteration's
+    included) over `grid` (the engine's default grid when None). Refused, with nothing
+    written, while a document has no gold (backend.curation.rule): an assignee has not
+    submitted, or submissions disagree and nobody adjudicated them. The lead waits, moves the
+    document out of the iteration, or adjudicates."""
     with transaction.atomic():
         iteration = (
             Iteration.objects.select_for_update(of=("self",))
@@ -126,10 +238,9 @@ def iteration_close(
             .get(pk=iteration.pk)
         )
         _check_closable(iteration)
+        golds = gold_by_document(document_ids=iteration.documents.values_list("pk", flat=True))
         for document in iteration.documents.order_by("pk"):
-            accuracy_record_write(
-                iteration=iteration, document=document, annotation=gold_annotation(document)
-            )
+            accuracy_record_write(iteration=iteration, document=document, gold=golds[document.pk])
         iteration.closed_at = timezone.now()
         iteration.closed_by = actor
         iteration.save(update_fields=["closed_at", "closed_by"])
@@ -180,9 +291,7 @@ def iteration_promote(
     is named) or any parameter set of the project. A candidate is refused while its run is
     unfinished: its scores cover only the documents evaluated so far."""
     if parameter_set is not None:
-        parameter_set_promote(
-            actor=actor, project=iteration.project, parameter_set=parameter_set, iteration=iteration
-        )
+        _promote_after(actor=actor, iteration=iteration, parameter_set=parameter_set)
         return parameter_set
     run = iteration.tuning_run
     if run is None:
@@ -202,6 +311,12 @@ def iteration_promote(
             "run's candidates can be promoted, since until then their scores are partial.",
             tuning_status=job.status,
         )
+    if candidate is None and run.best is None:
+        raise Conflict(
+            f"Tuning run {run.pk} proposes nothing: no candidate beats {run.incumbent_name!r}, "
+            "the parameters in use, on the same gold. Keep them, or name a candidate to "
+            "promote one anyway."
+        )
     candidate = candidate or run.best
     if candidate is None or candidate.run_id != run.pk:
         raise InvalidInput(
@@ -210,45 +325,47 @@ def iteration_promote(
         )
     with transaction.atomic():
         parameter_set = tuning_candidate_parameter_set(actor=actor, candidate=candidate)
-        parameter_set_promote(
-            actor=actor, project=iteration.project, parameter_set=parameter_set, iteration=iteration
-        )
+        _promote_after(actor=actor, iteration=iteration, parameter_set=parameter_set)
     return parameter_set
 
 
 @transaction.atomic
-def parameter_set_promote(
-    *, actor, project: Project, parameter_set: ParameterSet, iteration: Iteration | None = None
-) -> Project:
-    """From now on, new pre-alignments in the project use `parameter_set`."""
-    if parameter_set.project_id != project.pk:
-        raise InvalidInput(
-            f"Parameter set {parameter_set.pk} belongs to another project.", field="parameter_set"
-        )
-    Project.objects.filter(pk=project.pk).update(
-        promoted_parameter_set=parameter_set, updated_at=timezone.now()
-    )
-    project.promoted_parameter_set = parameter_set
-    if iteration is not None:
-        Iteration.objects.filter(pk=iteration.pk).update(promoted_parameter_set=parameter_set)
-        iteration.promoted_parameter_set = parameter_set
-    record_event(
+def _promote_after(*, actor, iteration: Iteration, parameter_set: ParameterSet) -> None:
+    """Promote for the project and remember on the iteration what was promoted after it."""
+    parameter_set_promote(
         actor=actor,
-        action="parameter_set.promote",
-        target=parameter_set,
-        project=project,
-        iteration=iteration.number if iteration else None,
-        name=parameter_set.name,
+        project=iteration.project,
+        parameter_set=parameter_set,
+        iteration_number=iteration.number,
     )
-    return project
+    Iteration.objects.filter(pk=iteration.pk).update(promoted_parameter_set=parameter_set)
+    iteration.promoted_parameter_set = parameter_set
 
 
-def _start_pre_alignment(actor, iteration: Iteration, documents: list[Document]) -> None:
+def _put_in_iteration(
+    actor, iteration: Iteration, documents: Sequence[Document], assignees: Mapping[int, Any]
+) -> dict[int, list[int]]:
+    """Move the documents into the iteration with their new assignees (those named); returns
+    each one's assignees from before, for an undo."""
+    previous = {d.pk: list(d.assignees.values_list("pk", flat=True)) for d in documents}
+    for document in documents:
+        document_update(
+            actor=actor,
+            document=document,
+            iteration_id=iteration.pk,
+            assignee_ids=assignees.get(document.pk),
+        )
+    return previous
+
+
+def _start_pre_alignment(
+    actor, iteration: Iteration, documents: list[Document], parameter_set: ParameterSet
+) -> None:
     job = pre_align_start(
         actor=actor,
         project=iteration.project,
         documents=documents,
-        parameter_set=iteration.parameter_set,
+        parameter_set=parameter_set,
     )
     Iteration.objects.filter(pk=iteration.pk).update(pre_align_job=job)
     iteration.pre_align_job = job
@@ -260,6 +377,7 @@ def _start_tuning(actor, iteration: Iteration, grid) -> None:
         project=iteration.project,
         gold_documents=gold_documents(project_id=iteration.project_id),
         grid=grid,
+        incumbent=parameters_in_use(project=iteration.project),
     )
     Iteration.objects.filter(pk=iteration.pk).update(tuning_run=run)
     iteration.tuning_run = run
@@ -268,7 +386,7 @@ def _start_tuning(actor, iteration: Iteration, grid) -> None:
 @transaction.atomic
 def _undo_open(actor, iteration: Iteration, previous_assignees: dict[int, list[int]]) -> None:
     for document in Document.objects.filter(pk__in=previous_assignees):
-        document.assignees.set(previous_assignees[document.pk])
+        document_assign(document=document, users=previous_assignees[document.pk])
     record_event(
         actor=actor,
         action="iteration.open_undone",
@@ -278,6 +396,29 @@ def _undo_open(actor, iteration: Iteration, previous_assignees: dict[int, list[i
         reason="the pre-alignment job could not be queued",
     )
     iteration.delete()
+
+
+@transaction.atomic
+def _undo_add(
+    actor, iteration: Iteration, previous_assignees: dict[int, list[int]], job: Job | None
+) -> None:
+    for document in Document.objects.filter(pk__in=previous_assignees):
+        document_update(
+            actor=actor,
+            document=document,
+            iteration_id=None,
+            assignee_ids=previous_assignees[document.pk],
+        )
+    Iteration.objects.filter(pk=iteration.pk).update(pre_align_job=job)
+    iteration.pre_align_job = job
+    record_event(
+        actor=actor,
+        action="iteration.add_documents_undone",
+        target=iteration,
+        project=iteration.project,
+        number=iteration.number,
+        reason="the pre-alignment job could not be queued",
+    )
 
 
 @transaction.atomic
@@ -301,36 +442,99 @@ def _check_batch(project: Project, documents: Sequence[Document], assignments) -
     if not documents:
         raise InvalidInput("An iteration needs at least one document.", field="documents")
     busy = (
-        Iteration.objects.filter(project=project, closed_at__isnull=True)
+        Iteration.objects.filter(project=project, closed_at__isnull=True, cancelled_at__isnull=True)
         .values_list("number", flat=True)
         .first()
     )
     if busy is not None:
         raise Conflict(
-            f"Iteration {busy} is still open; close it before opening the next one, so that "
-            "each iteration is pre-aligned with what the previous ones taught."
+            f"Iteration {busy} is still open; close or cancel it before opening the next one, "
+            "so that each iteration is pre-aligned with what the previous ones taught."
         )
-    foreign = [document.pk for document in documents if document.project_id != project.pk]
+    _check_new_documents(project, documents, assignments)
+
+
+def _check_new_documents(project: Project, documents: Sequence[Document], assignments) -> None:
+    if not documents:
+        raise InvalidInput("Name at least one document.", field="documents")
+    foreign = [document for document in documents if document.project_id != project.pk]
     if foreign:
-        raise InvalidInput(f"Documents {foreign} are not in this project.", field="documents")
-    unready = [d.name for d in documents if d.status not in READY_FOR_BATCH]
-    if unready:
         raise InvalidInput(
-            f"Documents {unready} are not imported (still importing, or the import failed).",
+            f"{_first_upper(_documents_named(foreign, 'is', 'are'))} not in this project.",
             field="documents",
         )
-    taken = [d.name for d in documents if d.iteration_id is not None]
+    unready = [d for d in documents if d.status not in READY_FOR_BATCH]
+    if unready:
+        raise InvalidInput(
+            f"{_first_upper(_documents_named(unready, 'is', 'are'))} not imported (still "
+            "importing, or the import failed).",
+            field="documents",
+        )
+    taken = [d for d in documents if d.iteration_id is not None]
     if taken:
         raise InvalidInput(
-            f"Documents {taken} already belong to an iteration; a document is corrected once.",
+            f"{_first_upper(_documents_named(taken, 'already belongs', 'already belong'))} to "
+            "an iteration; a document is corrected once.",
             field="documents",
         )
     strangers = sorted(set(assignments) - {document.pk for document in documents})
     if strangers:
         raise InvalidInput(
-            f"Assignments name documents {strangers} that are not in the batch.",
+            f"Assignments name documents {in_words(map(str, strangers))} that are not in the "
+            "batch.",
             field="assignments",
         )
+
+
+def _assignees_with_doubles(
+    project: Project,
+    documents: Sequence[Document],
+    assignments: Mapping[int, Sequence[int]],
+    double: DoubleAnnotation | None,
+) -> tuple[dict[int, list[int]], dict[str, Any]]:
+    """Each document's assignees once opened (only those that change), and the record of the
+    double annotation (empty without one)."""
+    if double is None:
+        return {pk: list(users) for pk, users in assignments.items()}, {}
+    batch = [document.pk for document in documents]
+    current = {
+        document.pk: list(
+            assignments.get(document.pk)
+            or document.assignees.order_by("pk").values_list("pk", flat=True)
+        )
+        for document in documents
+    }
+    seed = double.seed
+    if double.documents is not None:
+        strangers = sorted(set(double.documents) - set(batch))
+        if strangers:
+            raise InvalidInput(
+                f"Documents {in_words(map(str, strangers))} are to be double-annotated but are "
+                "not in the batch.",
+                field="double_annotation",
+            )
+        drawn = sorted(set(double.documents))
+    else:
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        drawn = draw_documents(batch, double.share or 0.0, seed)
+    members = Membership.objects.filter(project=project)
+    pool = list(double.annotators or ())
+    if not pool:
+        pool = list(
+            members.filter(role=Role.ANNOTATOR)
+            .order_by("user_id")
+            .values_list("user_id", flat=True)
+        )
+    strangers = sorted(set(pool) - set(members.values_list("user_id", flat=True)))
+    if strangers:
+        raise InvalidInput(
+            f"Users {in_words(map(str, strangers))} are not members of this project.",
+            field="double_annotation",
+        )
+    planned = add_second_annotators(current, drawn, pool)
+    changed = {pk: users for pk, users in planned.items() if users != current[pk]}
+    record = {"share": double.share, "seed": seed, "documents": drawn, "annotators": pool}
+    return {**{pk: list(users) for pk, users in assignments.items()}, **changed}, record
 
 
 def _check_closable(iteration: Iteration) -> None:
@@ -352,10 +556,35 @@ def _check_closable(iteration: Iteration) -> None:
     documents = list(iteration.documents.order_by("name", "pk"))
     if not documents:
         raise Conflict(f"Iteration {iteration.number} has no documents left to close.")
-    waiting = [document for document in documents if gold_annotation(document) is None]
-    if waiting:
+    decisions = {document.pk: gold_refresh(document=document) for document in documents}
+    waiting = [d for d in documents if decisions[d.pk].state == GoldState.UNSUBMITTED]
+    disputed = [d for d in documents if decisions[d.pk].state == GoldState.NEEDS_ADJUDICATION]
+    if waiting or disputed:
+        reasons = []
+        if waiting:
+            reasons.append(
+                f"{_documents_named(waiting, 'still waits', 'still wait')} for a submission "
+                "from every assignee; wait for them or move the documents out of the iteration"
+            )
+        if disputed:
+            reasons.append(
+                f"{_documents_named(disputed, 'needs', 'need')} adjudication: their annotators' "
+                "submissions disagree, and one of them cannot become gold by arriving last"
+            )
         raise Conflict(
-            f"Documents {[document.name for document in waiting]} have no submitted annotation "
-            "yet; wait for their annotators or move them out of the iteration before closing.",
+            f"Iteration {iteration.number} cannot close yet: {'; '.join(reasons)}.",
             unsubmitted=[document.pk for document in waiting],
+            needs_adjudication=[document.pk for document in disputed],
         )
+
+
+def _first_upper(sentence: str) -> str:
+    return sentence[:1].upper() + sentence[1:]
+
+
+def _documents_named(documents: list[Document], singular: str, plural: str) -> str:
+    """'document a needs' or 'documents a, b and c need', as a person reads them."""
+    names = in_words(repr(document.name) for document in documents)
+    if len(documents) == 1:
+        return f"document {names} {singular}"
+    return f"documents {names} {plural}"

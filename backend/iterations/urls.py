@@ -1,8 +1,10 @@
 from django.urls import path
 
 from backend.iterations.apis import (
+    IterationCancelApi,
     IterationCloseApi,
     IterationDetailApi,
+    IterationDocumentsApi,
     IterationListApi,
     IterationPreAlignApi,
     IterationPromoteApi,
@@ -10,19 +12,19 @@ from backend.iterations.apis import (
     IterationTuneApi,
 )
 
-ITERATION = "projects/<int:project_id>/iterations/<int:iteration_id>/"
+ITERATION = "projects/<id:project_id>/iterations/<id:iteration_id>/"
 
 urlpatterns = [
-    path(
-        "projects/<int:project_id>/iterations/", IterationListApi.as_view(), name="iteration-list"
-    ),
+    path("projects/<id:project_id>/iterations/", IterationListApi.as_view(), name="iteration-list"),
     path(ITERATION, IterationDetailApi.as_view(), name="iteration-detail"),
     path(f"{ITERATION}close/", IterationCloseApi.as_view(), name="iteration-close"),
+    path(f"{ITERATION}cancel/", IterationCancelApi.as_view(), name="iteration-cancel"),
+    path(f"{ITERATION}documents/", IterationDocumentsApi.as_view(), name="iteration-documents"),
     path(f"{ITERATION}pre-align/", IterationPreAlignApi.as_view(), name="iteration-pre-align"),
     path(f"{ITERATION}tune/", IterationTuneApi.as_view(), name="iteration-tune"),
     path(f"{ITERATION}promote/", IterationPromoteApi.as_view(), name="iteration-promote"),
     path(
-        f"{ITERATION}documents/<int:document_id>/",
+        f"{ITERATION}documents/<id:document_id>/",
         IterationRecordApi.as_view(),
         name="iteration-record",
     ),

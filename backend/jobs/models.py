@@ -46,6 +46,17 @@ class Job(models.Model):
         default=0, help_text="Times the task was retried after a transient error."
     )
     celery_task_id = models.CharField(max_length=64, default=uuid.uuid4, unique=True)
+    task_name = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="The task the job was enqueued as; sent again when the job's worker is gone.",
+    )
+    heartbeat_at = models.DateTimeField(
+        null=True, blank=True, help_text="Last sign of life from a worker running the job."
+    )
+    requeues = models.PositiveIntegerField(
+        default=0, help_text="Times the job was sent again because its worker was gone."
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

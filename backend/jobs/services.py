@@ -2,17 +2,20 @@
 
 import logging
 from collections.abc import Callable
+from datetime import timedelta
+from functools import partial
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from backend.audit.services import record_event
+from backend.celery import app as celery_app
 from backend.core.errors import Conflict, ServiceUnavailable
 from backend.jobs.models import Job
-from workers.celery import app as celery_app
 
 logger = logging.getLogger(__name__)
 
@@ -30,13 +33,16 @@ def job_create(*, kind: str, project=None, document=None, created_by=None, argum
     )
 
 
-def job_enqueue(*, job: Job, task_name: str, queue: str | None = None) -> None:
+def _enqueue(*, job: Job, task_name: str, queue: str | None = None) -> None:
     """Send the task once the job row is committed, so a fast worker always finds it.
 
     Tasks are named, not imported, so the web tier does not import worker modules; the queue
     comes from CELERY_TASK_ROUTES unless `queue` names one. A fresh connection per job (rare)
     means a broker that went away is noticed, not hidden by a pooled connection."""
-    options = {"queue": queue} if queue else {}
+    options: dict[str, Any] = {"queue": queue} if queue else {}
+    if job.task_name != task_name:
+        job.task_name = task_name
+        Job.objects.filter(pk=job.pk).update(task_name=task_name)
     try:
         with celery_app.connection_for_write() as connection:
             celery_app.send_task(
@@ -54,18 +60,17 @@ def job_enqueue(*, job: Job, task_name: str, queue: str | None = None) -> None:
             f"The task queue is unreachable, so nothing was done ({job.get_kind_display()} "
             "did not start); try again in a minute or ask an administrator to check the "
             "broker.",
-            reason=str(error),
         ) from error
 
 
 def job_submit(
-    *, job: Job, task_name: str, undo: Callable[[], None] | None = None, queue: str | None = None
+    *, job: Job, task_name: str, undo: Callable[[], object] | None = None, queue: str | None = None
 ) -> Job:
     """Enqueue a committed job, or answer 503: the job stays behind as a failed record and
     `undo` removes whatever was written for it, so a down broker leaves nothing half-done.
-    Every API that starts background work goes through here."""
+    Every service that starts background work (uploads included) goes through here."""
     try:
-        job_enqueue(job=job, task_name=task_name, queue=queue)
+        _enqueue(job=job, task_name=task_name, queue=queue)
     except ServiceUnavailable as error:
         job_fail(job_id=job.pk, error=error.message)
         if undo is not None:
@@ -90,8 +95,61 @@ def job_begin(*, job_id: int, task_id: str | None = None) -> Job | None:
         return None
     job.status = Job.Status.RUNNING
     job.started_at = job.started_at or timezone.now()
-    job.save(update_fields=["status", "started_at"])
+    job.heartbeat_at = timezone.now()
+    job.save(update_fields=["status", "started_at", "heartbeat_at"])
     return job
+
+
+def job_heartbeat(*, job_id: int) -> None:
+    """A sign of life from a worker working on the job (see backend/jobs/liveness.py)."""
+    Job.objects.filter(pk=job_id).exclude(status__in=Job.FINISHED).update(
+        heartbeat_at=timezone.now()
+    )
+
+
+def jobs_recover_lost(*, now=None) -> list[int]:
+    """Running jobs whose workers are gone, told by a heartbeat older than
+    TANDEM_JOB_LOST_AFTER_SECONDS: each is sent again (its tasks are idempotent and resume),
+    or, once sent TANDEM_JOB_MAX_REQUEUES times already or never enqueued by name, failed
+    with the reason. The ids of the jobs it touched. Safe to run from several workers at once:
+    each job is decided under its row lock."""
+    now = now or timezone.now()
+    lost_before = now - timedelta(seconds=settings.TANDEM_JOB_LOST_AFTER_SECONDS)
+    silent = Q(heartbeat_at__lt=lost_before) | Q(
+        heartbeat_at__isnull=True, started_at__lt=lost_before
+    )
+    touched = []
+    for job_id in Job.objects.filter(silent, status=Job.Status.RUNNING).values_list(
+        "pk", flat=True
+    ):
+        with transaction.atomic():
+            job = Job.objects.select_for_update().filter(silent, pk=job_id).first()
+            if job is None or job.status != Job.Status.RUNNING:
+                continue
+            touched.append(job.pk)
+            last = job.heartbeat_at or job.started_at
+            silence = f"no sign of life from its worker since {last:%Y-%m-%d %H:%M:%S} UTC"
+            if job.requeues >= settings.TANDEM_JOB_MAX_REQUEUES or not job.task_name:
+                job_fail(
+                    job_id=job.pk,
+                    error=f"The job was lost: {silence}, and it was already started again "
+                    f"{job.requeues} time{'s' if job.requeues != 1 else ''}.",
+                )
+                continue
+            job.requeues += 1
+            job.heartbeat_at = now
+            job.message = f"started again: {silence}"[:200]
+            job.save(update_fields=["requeues", "heartbeat_at", "message"])
+            logger.warning("Job %s: %s; sending %s again", job.pk, silence, job.task_name)
+            transaction.on_commit(partial(_send_again, job))
+    return touched
+
+
+def _send_again(job: Job) -> None:
+    try:
+        _enqueue(job=job, task_name=job.task_name)
+    except ServiceUnavailable:
+        logger.warning("Job %s could not be sent again: the broker is unreachable", job.pk)
 
 
 def job_report_progress(*, job_id: int, progress: float, message: str = "") -> None:
@@ -126,6 +184,20 @@ def job_fail(*, job_id: int, error: str) -> None:
     Job.objects.filter(pk=job_id).exclude(status__in=Job.FINISHED).update(
         status=Job.Status.FAILED, error=error, message="failed", finished_at=timezone.now()
     )
+
+
+def unexpected_failure(*, job_id: int, error: BaseException) -> str:
+    """Logs the error for the administrators and returns what the job's users read: nothing
+    of the exception, whose text can quote file contents, hosts or paths."""
+    logger.error("Job %s failed: %s: %s", job_id, type(error).__name__, error)
+    return (
+        "An unexpected error stopped the job; the administrators find it in the worker's log "
+        f"under job {job_id}."
+    )
+
+
+def job_fail_unexpectedly(*, job_id: int, error: BaseException) -> None:
+    job_fail(job_id=job_id, error=unexpected_failure(job_id=job_id, error=error))
 
 
 @transaction.atomic

@@ -6,11 +6,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from backend.alignments.models import ParameterSet
-from backend.core.pagination import paginated_response
+from backend.core.pagination import PaginatedApi, paginated_response
+from backend.core.serializers import IdField
+from backend.iterations.gold import DEFAULT_TRUSTED_CONFIDENCE
 from backend.projects.models import Role
-from backend.projects.permissions import LEAD_OR_ADMIN, MEMBER_OR_ADMIN
+from backend.projects.permissions import LEAD_OR_ADMIN, MEMBER_OR_ADMIN, MayCreateProjectsOrReads
 from backend.projects.selectors import (
-    member_role,
     membership_get,
     membership_list,
     project_get,
@@ -25,6 +26,30 @@ from backend.projects.services import (
     project_update,
 )
 
+LANGUAGE_CODE = r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$"
+
+
+class ProjectSettingsSerializer(serializers.Serializer):
+    """The project settings Tandem reads; any other key is refused by name, so a typo never
+    passes silently and nothing stored can make a later read fail."""
+
+    trusted_confidence = serializers.FloatField(
+        min_value=0.0,
+        max_value=1.0,
+        required=False,
+        help_text="An automatic pair counts as trusted in the corpus dashboard from this "
+        f"confidence on ({DEFAULT_TRUSTED_CONFIDENCE} when unset).",
+    )
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(
+                    f"Unknown settings {unknown}; known: {sorted(self.fields)}."
+                )
+        return super().to_internal_value(data)
+
 
 class ProjectOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
@@ -34,8 +59,10 @@ class ProjectOutputSerializer(serializers.Serializer):
     promoted_parameter_set = serializers.IntegerField(
         source="promoted_parameter_set_id", allow_null=True
     )
-    settings = serializers.JSONField()
-    role = serializers.CharField(source="caller_role", allow_null=True, default=None)
+    settings = ProjectSettingsSerializer()
+    role = serializers.ChoiceField(
+        source="caller_role", choices=Role.choices, allow_null=True, default=None
+    )
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
 
@@ -43,14 +70,22 @@ class ProjectOutputSerializer(serializers.Serializer):
 class ProjectInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200)
     description = serializers.CharField(required=False, allow_blank=True)
-    language = serializers.CharField(max_length=16, required=False)
-    settings = serializers.DictField(required=False)
+    language = serializers.RegexField(
+        LANGUAGE_CODE,
+        max_length=16,
+        required=False,
+        error_messages={
+            "invalid": "A language code such as 'fr', 'en' or 'en-GB'; it chooses the tokenizer."
+        },
+    )
+    settings = ProjectSettingsSerializer(required=False)
 
 
-class ProjectListApi(APIView):
-    """Any signed-in user may start a project and becomes its lead."""
+class ProjectListApi(PaginatedApi):
+    """A signed-in user lists their projects; who may start one (and become its lead) is
+    TANDEM_PROJECT_CREATORS's answer: everyone, or staff."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsAuthenticated, MayCreateProjectsOrReads]
 
     @extend_schema(responses=ProjectOutputSerializer(many=True))
     def get(self, request: Request) -> Response:
@@ -66,7 +101,7 @@ class ProjectListApi(APIView):
         serializer = ProjectInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         project = project_create(creator=request.user, **serializer.validated_data)
-        project.caller_role = Role.LEAD
+        project = project_get(project_id=project.pk, caller=request.user)
         return Response(ProjectOutputSerializer(project).data, status=status.HTTP_201_CREATED)
 
 
@@ -85,9 +120,7 @@ class ProjectDetailApi(APIView):
         return super().get_permissions()
 
     def _project(self, request: Request, project_id: int):
-        project = project_get(project_id=project_id)
-        project.caller_role = member_role(project=project, user=request.user)
-        return project
+        return project_get(project_id=project_id, caller=request.user)
 
     @extend_schema(responses=ProjectOutputSerializer)
     def get(self, request: Request, project_id: int) -> Response:
@@ -114,16 +147,16 @@ class MembershipOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     user = serializers.IntegerField(source="user_id")
     username = serializers.CharField(source="user.username")
-    role = serializers.CharField()
+    role = serializers.ChoiceField(choices=Role.choices)
     created_at = serializers.DateTimeField()
 
 
-class MembershipListApi(APIView):
+class MembershipListApi(PaginatedApi):
     permission_classes = MEMBER_OR_ADMIN
 
     class InputSerializer(serializers.Serializer):
         username = serializers.CharField(required=False, max_length=150)
-        user = serializers.IntegerField(required=False)
+        user = IdField(required=False)
         role = serializers.ChoiceField(choices=Role.choices)
 
     def get_permissions(self):

@@ -3,8 +3,9 @@ from django.db import models
 
 
 class Project(models.Model):
-    """`settings` holds import options and export filters, free-form until those features
-    settle; the promoted parameter set is what new pre-alignments are computed with."""
+    """`settings` holds the project's options, each checked by the API's
+    ProjectSettingsSerializer; the promoted parameter set is what new pre-alignments are
+    computed with."""
 
     name = models.CharField(max_length=200)
     description = models.TextField(blank=True)
@@ -35,7 +36,11 @@ class Project(models.Model):
 
 
 class Role(models.TextChoices):
+    """A curator annotates what they are assigned, like an annotator, and also reads every
+    document and adjudicates between annotators; a lead also runs the project."""
+
     LEAD = "lead", "Lead"
+    CURATOR = "curator", "Curator"
     ANNOTATOR = "annotator", "Annotator"
 
 

@@ -5,7 +5,8 @@ request and cached on it. A non-member is refused the same way whether or not th
 exists, so ids cannot be probed.
 """
 
-from rest_framework.permissions import BasePermission, IsAuthenticated
+from django.conf import settings
+from rest_framework.permissions import SAFE_METHODS, BasePermission, IsAuthenticated
 
 from backend.projects.models import Membership, Role
 
@@ -35,12 +36,17 @@ class _HasProjectRole(BasePermission):
 
 class IsProjectMember(_HasProjectRole):
     message = "You are not a member of this project."
-    roles = (Role.LEAD, Role.ANNOTATOR)
+    roles = (Role.LEAD, Role.CURATOR, Role.ANNOTATOR)
 
 
 class IsProjectLead(_HasProjectRole):
     message = "Only a lead of this project may do this."
     roles = (Role.LEAD,)
+
+
+class IsProjectCurator(_HasProjectRole):
+    message = "Only a lead or a curator of this project may do this."
+    roles = (Role.CURATOR,)
 
 
 class IsProjectAnnotator(_HasProjectRole):
@@ -55,10 +61,37 @@ class IsSuperuser(BasePermission):
         return bool(request.user and request.user.is_superuser)
 
 
+def may_create_projects(user) -> bool:
+    """Whoever creates a project becomes its lead: TANDEM_PROJECT_CREATORS says who may."""
+    if not (user and user.is_authenticated):
+        return False
+    return settings.TANDEM_PROJECT_CREATORS == "everyone" or user.is_staff or user.is_superuser
+
+
+class MayCreateProjectsOrReads(BasePermission):
+    message = (
+        "Only staff create projects on this instance (TANDEM_PROJECT_CREATORS=staff); ask an "
+        "administrator to create one and make you its lead."
+    )
+
+    def has_permission(self, request, view) -> bool:
+        return request.method in SAFE_METHODS or may_create_projects(request.user)
+
+
 MEMBER_OR_ADMIN = [IsAuthenticated & (IsSuperuser | IsProjectMember)]
 LEAD_OR_ADMIN = [IsAuthenticated & (IsSuperuser | IsProjectLead)]
+CURATOR_LEAD_OR_ADMIN = [IsAuthenticated & (IsSuperuser | IsProjectLead | IsProjectCurator)]
 
 
 def sees_only_assigned(request, project_id) -> bool:
-    """Annotators see the documents assigned to them; leads and administrators see all."""
+    """Annotators see the documents assigned to them; curators, leads and administrators
+    see all (curators to adjudicate them)."""
     return not request.user.is_superuser and project_role(request, project_id) == Role.ANNOTATOR
+
+
+def may_adjudicate(request, project_id) -> bool:
+    """Leads, curators and administrators read every annotation and adjudicate."""
+    return request.user.is_superuser or project_role(request, project_id) in (
+        Role.LEAD,
+        Role.CURATOR,
+    )

@@ -4,17 +4,26 @@ from backend.core.errors import NotFound
 from backend.projects.models import Membership, Project
 
 
+def _with_caller_role(projects: QuerySet[Project], user) -> QuerySet[Project]:
+    """Each project's `caller_role`: the user's role in it, None where they are no member."""
+    role = Membership.objects.filter(project=OuterRef("pk"), user=user).values("role")[:1]
+    return projects.annotate(caller_role=Subquery(role))
+
+
 def project_list(*, user) -> QuerySet[Project]:
     """Superusers administer every project, so they see every project."""
-    role = Membership.objects.filter(project=OuterRef("pk"), user=user).values("role")[:1]
-    projects = Project.objects.annotate(caller_role=Subquery(role))
+    projects = _with_caller_role(Project.objects.all(), user)
     if not user.is_superuser:
-        projects = projects.filter(caller_role__isnull=False)
+        projects = projects.filter(memberships__user=user)
     return projects.select_related("promoted_parameter_set")
 
 
-def project_get(*, project_id: int) -> Project:
-    project = Project.objects.select_related("promoted_parameter_set").filter(pk=project_id).first()
+def project_get(*, project_id: int, caller=None) -> Project:
+    """With `caller`, the project carries their role as `caller_role`."""
+    projects = Project.objects.select_related("promoted_parameter_set")
+    if caller is not None:
+        projects = _with_caller_role(projects, caller)
+    project = projects.filter(pk=project_id).first()
     if project is None:
         raise NotFound(f"There is no project {project_id}.")
     return project

@@ -2,6 +2,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 
 from backend.audit.services import record_event
 from backend.core.errors import Conflict, InvalidInput
@@ -21,15 +22,15 @@ def project_create(*, creator, name: str, **fields: Any) -> Project:
 
 @transaction.atomic
 def project_update(*, actor, project: Project, **fields: Any) -> Project:
-    changes = _known(fields)
+    """`promoted_parameter_set`, when given, is promoted by `parameter_set_promote`, the one
+    way a project's promoted set changes; the other fields are recorded as one update."""
     if "promoted_parameter_set" in fields:
-        parameter_set = fields["promoted_parameter_set"]
-        if parameter_set is not None and parameter_set.project_id != project.pk:
-            raise InvalidInput(
-                f"Parameter set {parameter_set.pk} belongs to another project.",
-                field="promoted_parameter_set",
-            )
-        changes["promoted_parameter_set"] = parameter_set
+        parameter_set_promote(
+            actor=actor, project=project, parameter_set=fields["promoted_parameter_set"]
+        )
+    changes = _known(fields)
+    if not changes and "promoted_parameter_set" in fields:
+        return project
     for field, value in changes.items():
         setattr(project, field, value)
     project.save()
@@ -39,6 +40,32 @@ def project_update(*, actor, project: Project, **fields: Any) -> Project:
         target=project,
         project=project,
         fields=sorted(changes),
+    )
+    return project
+
+
+@transaction.atomic
+def parameter_set_promote(
+    *, actor, project: Project, parameter_set, iteration_number: int | None = None
+) -> Project:
+    """From now on, new pre-alignments in the project use `parameter_set` (the diagonal
+    aligner again when None). Promoted from a project's settings or after an iteration
+    (`iteration_number`, which the audit event names), it is the same act, audited alike."""
+    if parameter_set is not None and parameter_set.project_id != project.pk:
+        raise InvalidInput(
+            f"Parameter set {parameter_set.pk} belongs to another project.", field="parameter_set"
+        )
+    Project.objects.filter(pk=project.pk).update(
+        promoted_parameter_set=parameter_set, updated_at=timezone.now()
+    )
+    project.promoted_parameter_set = parameter_set
+    record_event(
+        actor=actor,
+        action="parameter_set.promote",
+        target=parameter_set if parameter_set is not None else project,
+        project=project,
+        iteration=iteration_number,
+        name=parameter_set.name if parameter_set is not None else None,
     )
     return project
 
@@ -64,6 +91,7 @@ def membership_create(
         if user is None:
             raise InvalidInput(f"There is no active user named {username!r}.", field="username")
     else:
+        assert user_id is not None  # checked above: one of the two names the member
         user = active.filter(pk=user_id).first()
         if user is None:
             raise InvalidInput(f"There is no active user {user_id}.", field="user")

@@ -9,14 +9,14 @@ from backend.projects.apis import (
 
 urlpatterns = [
     path("projects/", ProjectListApi.as_view(), name="project-list"),
-    path("projects/<int:project_id>/", ProjectDetailApi.as_view(), name="project-detail"),
+    path("projects/<id:project_id>/", ProjectDetailApi.as_view(), name="project-detail"),
     path(
-        "projects/<int:project_id>/members/",
+        "projects/<id:project_id>/members/",
         MembershipListApi.as_view(),
         name="membership-list",
     ),
     path(
-        "projects/<int:project_id>/members/<int:membership_id>/",
+        "projects/<id:project_id>/members/<id:membership_id>/",
         MembershipDetailApi.as_view(),
         name="membership-detail",
     ),

@@ -5,19 +5,23 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from backend.core.errors import InvalidInput
-from backend.core.pagination import paginated_response
-from backend.documents.models import Document
+from backend.core.pagination import PaginatedApi, paginated_response
+from backend.core.serializers import IdField
+from backend.documents.selectors import documents_by_ids
+from backend.iterations.selectors import parameters_in_use
 from backend.jobs.apis import JobOutputSerializer
+from backend.jobs.models import Job
 from backend.projects.permissions import LEAD_OR_ADMIN
 from backend.projects.selectors import project_get
 from backend.tuning.models import TuningRun
-from backend.tuning.selectors import (
-    CANDIDATE_ORDERINGS,
-    tuning_candidates,
-    tuning_run_get,
-    tuning_run_list,
+from backend.tuning.selectors import tuning_candidates, tuning_run_get, tuning_run_list
+from backend.tuning.serializers import (
+    CANDIDATE_ORDERING_PARAMETER,
+    CandidateOutputSerializer,
+    GoldDocumentSerializer,
+    GridField,
+    StageSerializer,
 )
-from backend.tuning.serializers import CandidateOutputSerializer
 from backend.tuning.services import tuning_start
 
 MAX_CANDIDATES = 1000
@@ -25,29 +29,32 @@ MAX_CANDIDATES = 1000
 
 class RunOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=Job.Status.choices)
     job = JobOutputSerializer()
-    gold_documents = serializers.JSONField()
-    grid = serializers.JSONField()
-    stages = serializers.JSONField()
-    ranked_by = serializers.CharField()
+    gold_documents = GoldDocumentSerializer(many=True)
+    grid = GridField()
+    stages = StageSerializer(many=True)
+    ranked_by = serializers.ChoiceField(choices=TuningRun.RankedBy.choices)
     stage = serializers.IntegerField()
     settings_count = serializers.IntegerField()
     word_vectors = serializers.IntegerField(source="word_vectors_id", allow_null=True)
-    best = CandidateOutputSerializer(allow_null=True)
+    best = CandidateOutputSerializer(
+        allow_null=True, help_text="The proposal: the best candidate, when it beats the incumbent."
+    )
+    incumbent = CandidateOutputSerializer(source="incumbent_candidate", allow_null=True)
+    incumbent_name = serializers.CharField()
+    incumbent_note = serializers.CharField()
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
-class TuningRunListApi(APIView):
+class TuningRunListApi(PaginatedApi):
     permission_classes = LEAD_OR_ADMIN
 
     class InputSerializer(serializers.Serializer):
-        gold_documents = serializers.ListField(
-            child=serializers.IntegerField(), min_length=1, max_length=10000
-        )
-        grid = serializers.DictField(child=serializers.ListField(), required=False)
-        stages = serializers.ListField(child=serializers.DictField(), required=False)
+        gold_documents = serializers.ListField(child=IdField(), min_length=1, max_length=10000)
+        grid = GridField(required=False)
+        stages = serializers.ListField(child=serializers.DictField(), max_length=10, required=False)
         ranked_by = serializers.ChoiceField(
             choices=TuningRun.RankedBy.choices, default=TuningRun.RankedBy.TURNS
         )
@@ -73,20 +80,17 @@ class TuningRunListApi(APIView):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        wanted = data["gold_documents"]
-        found = {d.pk: d for d in Document.objects.filter(project_id=project_id, pk__in=wanted)}
-        missing = sorted(set(wanted) - set(found))
-        if missing:
-            raise InvalidInput(
-                f"Project {project_id} has no documents {missing}.", field="gold_documents"
-            )
+        project = project_get(project_id=project_id)
         run = tuning_start(
             actor=request.user,
-            project=project_get(project_id=project_id),
-            gold_documents=[found[pk] for pk in wanted],
+            project=project,
+            gold_documents=documents_by_ids(
+                project_id=project_id, document_ids=data["gold_documents"], field="gold_documents"
+            ),
             grid=data.get("grid"),
             stages=data.get("stages"),
             ranked_by=data["ranked_by"],
+            incumbent=parameters_in_use(project=project),
         )
         response = Response(RunOutputSerializer(run).data, status=status.HTTP_202_ACCEPTED)
         response["Location"] = f"/api/v1/projects/{project_id}/tuning-runs/{run.pk}/"
@@ -94,7 +98,7 @@ class TuningRunListApi(APIView):
 
 
 class TuningRunDetailApi(APIView):
-    """The run and its candidates, sorted by `ordering` (each metric best first)."""
+    """The run and its candidates, sorted by `ordering` (best first; `-` for worst first)."""
 
     permission_classes = LEAD_OR_ADMIN
 
@@ -103,7 +107,7 @@ class TuningRunDetailApi(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("ordering", str, enum=list(CANDIDATE_ORDERINGS)),
+            CANDIDATE_ORDERING_PARAMETER,
             OpenApiParameter("limit", int, description=f"At most {MAX_CANDIDATES}; 50 if unset."),
         ],
         responses=OutputSerializer,

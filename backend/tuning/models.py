@@ -3,6 +3,8 @@ workers. Each stage evaluates the surviving settings on more gold documents (rou
 setting on a few documents; round 2: the best share on all of them); the run ends with every
 setting ranked and the best one recorded."""
 
+import json
+
 from django.conf import settings
 from django.db import models
 
@@ -17,7 +19,8 @@ class TuningRun(models.Model):
     )
     job = models.OneToOneField("jobs.Job", on_delete=models.CASCADE, related_name="tuning_run")
     gold_documents = models.JSONField(
-        help_text="[{document, annotation}] in evaluation order: the first stages use the first."
+        help_text="[{document, rule, labels}]: copies of the gold, in evaluation order (the "
+        "first stages use the first)."
     )
     base_params = models.JSONField(help_text="The settings the grid varies.")
     grid = models.JSONField(help_text="{parameter: [values]}; comma-joined names vary together.")
@@ -43,7 +46,25 @@ class TuningRun(models.Model):
         related_name="tuning_runs",
     )
     best = models.ForeignKey(
-        "TuningCandidate", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "TuningCandidate",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The proposal: the best candidate, when it beats the incumbent; else none.",
+    )
+    incumbent_parameter_set = models.ForeignKey(
+        "alignments.ParameterSet",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The parameters in use when the run started (the promoted set, or the "
+        "diagonal before any), scored as one more candidate on the same gold.",
+    )
+    incumbent_name = models.CharField(max_length=200, blank=True)
+    incumbent_note = models.CharField(
+        max_length=300, blank=True, help_text="Why the incumbent was not scored; blank if it was."
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -61,6 +82,36 @@ class TuningRun(models.Model):
     def status(self) -> str:
         """The job's: cancelling the job is how a lead stops a run, so the two never differ."""
         return self.job.status
+
+    @property
+    def varied_settings(self) -> list[str]:
+        """The settings whose value differs between the grid's combinations, in grid order:
+        what a person compares candidates by (a grid may list a setting with one value)."""
+        varied = []
+        for name, values in self.grid.items():
+            keys = name.split(",")
+            for position, key in enumerate(keys):
+                seen = {
+                    json.dumps(value[position] if len(keys) > 1 else value, sort_keys=True)
+                    for value in values
+                }
+                if len(seen) > 1:
+                    varied.append(key)
+        return varied
+
+    @property
+    def promoted_candidate(self) -> "TuningCandidate | None":
+        """The candidate whose settings the project now pre-aligns with, if one of this
+        run's is: what the table marks as promoted."""
+        promoted = self.project.promoted_parameter_set
+        if promoted is None:
+            return None
+        candidates = self.candidates.only("id", "params", "run_id")
+        return next((c for c in candidates if c.params == promoted.params), None)
+
+    @property
+    def incumbent_candidate(self) -> "TuningCandidate | None":
+        return self.candidates.filter(is_incumbent=True).first()
 
     @property
     def gold_document_ids(self) -> list[int]:
@@ -83,6 +134,11 @@ class TuningCandidate(models.Model):
         null=True, blank=True, help_text="The run's `ranked_by` objective on these documents."
     )
     rank = models.PositiveIntegerField(null=True, blank=True, help_text="1 is the best.")
+    is_incumbent = models.BooleanField(
+        default=False,
+        help_text="The parameters in use when the run started: never dropped by a stage, so "
+        "that every proposal is compared with them on all the gold.",
+    )
 
     class Meta:
         ordering = ["run", "rank", "index"]

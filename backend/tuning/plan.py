@@ -1,62 +1,71 @@
 """The pure part of a tuning run: its stages, how a stage is cut into slices, and how slice
 results travel through the database. No writes here, so a plan can be recomputed at will."""
 
-import json
 import math
+from collections.abc import Sequence
 from dataclasses import asdict
-from pathlib import Path
 from typing import Any
 
 from workers.align import tune
 from workers.align.metrics import MeetingScores
 from workers.align.params import AlignmentParams
 
-DEFAULT_GRID_PATH = Path(tune.__file__).parent / "defaults" / "grid.json"
 FIRST_ROUND_DOCUMENTS = 3
 FIRST_ROUND_KEEP = 0.1
 SLICES_PER_STAGE = 16
 """Enough tasks per stage for every worker process to stay busy while the stage's documents
 differ tenfold in length; each slice scores its documents once per scoring configuration."""
 MAX_SETTINGS = 5000
+GRID_TOO_LARGE = (
+    f"The grid spans more than {MAX_SETTINGS} settings (the product of its lists' lengths); "
+    f"at most {MAX_SETTINGS} are allowed."
+)
 
 
-def default_grid() -> dict[str, list[Any]]:
-    """The grid the engine's shipped defaults were tuned with."""
-    return json.loads(DEFAULT_GRID_PATH.read_text())
+def grid_too_large(grid: dict[str, list[Any]]) -> bool:
+    """Whether the grid spans more than MAX_SETTINGS combinations, answered from its lists'
+    lengths alone (before expanding it), so a 500-byte grid naming 10^12 settings is refused
+    as fast as one naming two."""
+    combinations = 1
+    for values in grid.values():
+        combinations *= max(1, len(values))
+        if combinations > MAX_SETTINGS:
+            return True
+    return False
 
 
-def default_stages(gold_count: int) -> list[dict[str, Any]]:
+def default_stages(gold_count: int) -> tuple[tune.Stage, ...]:
     """The paper's two rounds: every setting on a few gold documents, then the best tenth on
     all of them; one round when there are only a few gold documents."""
     if gold_count <= FIRST_ROUND_DOCUMENTS:
-        return [{"documents": gold_count, "keep": 0.0}]
-    return [
-        {"documents": FIRST_ROUND_DOCUMENTS, "keep": FIRST_ROUND_KEEP},
-        {"documents": gold_count, "keep": 0.0},
-    ]
+        return tune.every_setting_on_all(gold_count)
+    return (
+        tune.Stage(documents=FIRST_ROUND_DOCUMENTS, keep=FIRST_ROUND_KEEP),
+        tune.Stage(documents=gold_count, keep=0.0),
+    )
 
 
-def engine_stages(stages: list[dict[str, Any]]) -> list[tune.Stage]:
-    return [tune.Stage(meetings=stage["documents"], keep=stage["keep"]) for stage in stages]
+def stored_stages(stages: Sequence[tune.Stage]) -> list[dict[str, Any]]:
+    """A run's stages as its `stages` field keeps them (the API shows the same)."""
+    return [asdict(stage) for stage in stages]
 
 
-def survivors_count(ranked: int, keep: float) -> int:
-    """As the engine's successive halving keeps them."""
-    return max(1, math.ceil(keep * ranked))
+def run_stages(stored: list[dict[str, Any]]) -> tuple[tune.Stage, ...]:
+    return tuple(tune.Stage(**stage) for stage in stored)
 
 
-def stage_documents(stages: list[dict[str, Any]], stage: int, gold_ids: list[int]) -> list[int]:
+def stage_documents(stages: Sequence[tune.Stage], stage: int, gold_ids: list[int]) -> list[int]:
     """The gold documents a stage adds to those the earlier stages evaluated."""
-    start = min(stages[stage - 1]["documents"], len(gold_ids)) if stage else 0
-    return gold_ids[start : min(stages[stage]["documents"], len(gold_ids))]
+    start = min(stages[stage - 1].documents, len(gold_ids)) if stage else 0
+    return gold_ids[start : min(stages[stage].documents, len(gold_ids))]
 
 
-def planned_evaluations(stages: list[dict[str, Any]], settings: int, gold_ids: list[int]) -> int:
+def planned_evaluations(stages: Sequence[tune.Stage], settings: int, gold_ids: list[int]) -> int:
     total, alive = 0, settings
     for position, stage in enumerate(stages):
         total += alive * len(stage_documents(stages, position, gold_ids))
-        if stage["keep"] > 0:
-            alive = survivors_count(alive, stage["keep"])
+        if stage.keep > 0:
+            alive = stage.survivors(alive)
     return total
 
 

@@ -1,16 +1,23 @@
 from django.db.models import F, QuerySet
 
 from backend.core.errors import InvalidInput, NotFound
-from backend.tuning.models import TuningCandidate, TuningRun
+from backend.tuning.models import TuningCandidate, TuningRun, TuningSlice
 
-CANDIDATE_ORDERINGS = {
-    "rank": [F("rank").asc(nulls_last=True)],
-    "objective": [F("objective").desc(nulls_last=True)],
-    "segment_accuracy": [F("segment_accuracy").desc(nulls_last=True)],
-    "word_accuracy": [F("word_accuracy").desc(nulls_last=True)],
-    "window_diff": [F("window_diff").asc(nulls_last=True)],
+HIGHER_IS_BETTER = {
+    "rank": False,
+    "index": False,
+    "objective": True,
+    "segment_accuracy": True,
+    "word_accuracy": True,
+    "window_diff": False,
+    "documents_evaluated": True,
 }
-"""Each metric sorts best first: accuracies and the objective down, WindowDiff up."""
+"""What a candidate table sorts by, and which way is best: accuracies, the objective and the
+number of documents scored are better high; rank, grid position and WindowDiff better low."""
+
+CANDIDATE_ORDERINGS = [*HIGHER_IS_BETTER, *(f"-{name}" for name in HIGHER_IS_BETTER)]
+"""`?ordering=<name>` lists the best first for that figure, `-<name>` the worst first, on
+every endpoint that lists candidates."""
 
 
 def tuning_run_list(*, project_id: int) -> QuerySet[TuningRun]:
@@ -25,9 +32,24 @@ def tuning_run_get(*, project_id: int, run_id: int) -> TuningRun:
 
 
 def tuning_candidates(*, run: TuningRun, ordering: str = "rank") -> QuerySet[TuningCandidate]:
-    if ordering not in CANDIDATE_ORDERINGS:
+    """Candidates without the figure (dropped in an early stage, not evaluated yet) sort last
+    either way, then by grid position."""
+    name = ordering.removeprefix("-")
+    if name not in HIGHER_IS_BETTER:
         raise InvalidInput(
-            f"Unknown ordering {ordering!r}; use one of {', '.join(CANDIDATE_ORDERINGS)}.",
+            f"Cannot sort candidates by {ordering!r}; use one of {', '.join(HIGHER_IS_BETTER)} "
+            "(best first), or the same with - before it (worst first).",
             field="ordering",
         )
-    return run.candidates.order_by(*CANDIDATE_ORDERINGS[ordering], "index")
+    descending = HIGHER_IS_BETTER[name] != ordering.startswith("-")
+    expression = F(name).desc(nulls_last=True) if descending else F(name).asc(nulls_last=True)
+    return run.candidates.order_by(expression, "index")
+
+
+def tuning_slice_job_id(*, slice_id: int) -> int | None:
+    """The job a slice's task reports to, or None when the run was deleted meanwhile."""
+    return TuningSlice.objects.filter(pk=slice_id).values_list("run__job_id", flat=True).first()
+
+
+def tuning_run_job_id(*, run_id: int) -> int | None:
+    return TuningRun.objects.filter(pk=run_id).values_list("job_id", flat=True).first()

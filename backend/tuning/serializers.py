@@ -1,7 +1,36 @@
 """How a tuning candidate is shown: by the tuning runs' API and by the iterations and
 dashboards that quote a run's proposal or its table."""
 
+from drf_spectacular.utils import OpenApiParameter, extend_schema_field
 from rest_framework import serializers
+
+from backend.alignments.serializers import AlignmentParamsSerializer
+from backend.tuning import plan
+from backend.tuning.selectors import CANDIDATE_ORDERINGS
+
+MAX_GRID_ENTRIES = 64
+"""More entries than the aligner has parameters (each comma-joined key counts once)."""
+
+CANDIDATE_ORDERING_PARAMETER = OpenApiParameter(
+    "ordering",
+    str,
+    enum=CANDIDATE_ORDERINGS,
+    description="A figure to sort by, best first; with - before it, worst first. "
+    "Candidates without the figure come last either way.",
+)
+
+
+_SCALAR_TYPES = [{"type": "string"}, {"type": "number"}, {"type": "boolean"}]
+
+
+@extend_schema_field(
+    {
+        "oneOf": [*_SCALAR_TYPES, {"type": "array", "items": {"oneOf": _SCALAR_TYPES}}],
+        "nullable": True,
+    }
+)
+class GridValueField(serializers.JSONField):
+    """One value a grid tries: a scalar, or a list of scalars for names joined by commas."""
 
 
 class CandidateOutputSerializer(serializers.Serializer):
@@ -16,4 +45,38 @@ class CandidateOutputSerializer(serializers.Serializer):
     word_accuracy = serializers.FloatField(allow_null=True)
     window_diff = serializers.FloatField(allow_null=True)
     objective = serializers.FloatField(allow_null=True)
-    params = serializers.JSONField()
+    is_incumbent = serializers.BooleanField(
+        help_text="The parameters in use when the run started, scored on the same gold."
+    )
+    params = AlignmentParamsSerializer()
+
+
+class GoldDocumentSerializer(serializers.Serializer):
+    """A run keeps a copy of each document's gold; its labels are left out here."""
+
+    document = serializers.IntegerField()
+    rule = serializers.CharField(
+        help_text="Which rule made the gold: single_annotator, agreed or adjudicated."
+    )
+
+
+class StageSerializer(serializers.Serializer):
+    documents = serializers.IntegerField(help_text="Evaluate on the first n gold documents.")
+    keep = serializers.FloatField(help_text="Then keep this share of the settings.")
+
+
+class GridField(serializers.DictField):
+    """A tuning grid, `{name or "name,name": [values]}`, refused before anything is expanded
+    when it has too many entries or values or spans too many combinations."""
+
+    child = serializers.ListField(child=GridValueField(), max_length=plan.MAX_SETTINGS)
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict) and len(data) > MAX_GRID_ENTRIES:
+            raise serializers.ValidationError(
+                f"The grid has {len(data)} entries; at most {MAX_GRID_ENTRIES} are allowed."
+            )
+        grid = super().to_internal_value(data)
+        if plan.grid_too_large(grid):
+            raise serializers.ValidationError(plan.GRID_TOO_LARGE)
+        return grid

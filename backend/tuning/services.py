@@ -3,21 +3,31 @@
 `tuning_start` validates and records the run and its candidates, then queues `prepare` (word
 vectors, then stage 0). Each stage is a Celery chord: its slices (`evaluate_slice`, cpu queue)
 run on any worker, and the chord's callback (`finish_stage`) merges them, keeps the best share
-and starts the next stage, or ranks everything and records the best candidate.
+and starts the next stage, or ranks everything and records the proposal.
+
+The parameters in use when the run starts (the incumbent) are one of its candidates, kept
+through every stage while the others are halved as if it were not there: a run proposes its
+best candidate only when that beats the incumbent on the same gold, so a lead is never offered
+something worse than what is in use.
 """
 
 import logging
-from typing import Any
+from typing import Any, cast
 
 from celery import chord, signature
 from django.db import transaction
 from django.utils import timezone
 
-from backend.alignments.models import Annotation, ParameterSet
-from backend.alignments.selectors import latest_submissions
-from backend.alignments.services import ENGINE_VERSION, parameter_set_get_or_create
+from backend.alignments.models import ParameterSet
+from backend.alignments.services.pre_alignments import (
+    ENGINE_VERSION,
+    diagonal_parameter_set,
+    parameter_set_get_or_create,
+)
 from backend.audit.services import record_event
+from backend.celery import app as celery_app
 from backend.core.errors import InvalidInput
+from backend.curation.selectors import document_gold
 from backend.documents.models import Document
 from backend.documents.selectors import document_meeting
 from backend.jobs.models import Job
@@ -36,13 +46,13 @@ from backend.tuning.models import TuningCandidate, TuningRun, TuningSlice
 from backend.vectors.services import vectors_for, vectors_load
 from workers.align import tune
 from workers.align.params import AlignmentParams
-from workers.celery import app as celery_app
+from workers.align.settings import SettingsError, in_words
 
 logger = logging.getLogger(__name__)
 
-PREPARE_TASK = "workers.tasks.tuning.prepare"
-SLICE_TASK = "workers.tasks.tuning.evaluate_slice"
-FINISH_STAGE_TASK = "workers.tasks.tuning.finish_stage"
+PREPARE_TASK = "backend.tuning.tasks.prepare"
+SLICE_TASK = "backend.tuning.tasks.evaluate_slice"
+FINISH_STAGE_TASK = "backend.tuning.tasks.finish_stage"
 
 
 def tuning_start(
@@ -53,23 +63,34 @@ def tuning_start(
     grid: dict[str, list[Any]] | None = None,
     stages: list[dict[str, Any]] | None = None,
     ranked_by: str = TuningRun.RankedBy.TURNS,
+    incumbent: ParameterSet | None = None,
 ) -> TuningRun:
     """Validate, record the run with one candidate per grid setting, queue it (503 when the
-    broker is down, and then no run is left behind). Gold is each document's latest submitted
-    annotation; documents are evaluated in the order given. Candidates are ranked by the share
-    of gold turns they align right unless `ranked_by` says otherwise: that share is what the
-    next round's annotators will leave unchanged."""
+    broker is down, and then no run is left behind). Gold is each document's stored gold
+    (backend.curation); documents are evaluated in the order given. Candidates are ranked by
+    the share of gold turns they align right unless `ranked_by` says otherwise: that share is
+    what the next round's annotators will leave unchanged. `incumbent`, the parameters in
+    use, is scored besides the grid (the project's promoted set, or the diagonal, when None)."""
     if ranked_by not in TuningRun.RankedBy.values:
         raise InvalidInput(
-            f"Unknown objective {ranked_by!r}; expected one of {TuningRun.RankedBy.values}.",
+            f"Unknown objective {ranked_by!r}; expected "
+            f"{in_words(TuningRun.RankedBy.values, 'or')}.",
             field="ranked_by",
         )
     gold = _gold(project, list(gold_documents))
-    grid = plan.default_grid() if grid is None else grid
+    grid = tune.named_grid("default") if grid is None else grid
     base = AlignmentParams()
     settings = _expand(base, grid)
-    stages = plan.default_stages(len(gold)) if stages is None else _checked_stages(stages)
+    incumbent = incumbent or _promoted_or_diagonal(project)
+    incumbent_index, incumbent_note = _incumbent_index(incumbent, settings)
+    candidates = list(settings)
+    if incumbent_index == len(settings):
+        candidates.append(AlignmentParams.from_dict(incumbent.params))
+    schedule = plan.default_stages(len(gold)) if stages is None else _checked_stages(stages)
     gold_ids = [item["document"] for item in gold]
+    planned = plan.planned_evaluations(schedule, len(settings), gold_ids)
+    if incumbent_index is not None:
+        planned += min(schedule[-1].documents, len(gold_ids))  # at most: it may not be dropped
     with transaction.atomic():
         job = job_create(kind=Job.Kind.TUNE, project=project, created_by=actor)
         run = TuningRun.objects.create(
@@ -78,15 +99,23 @@ def tuning_start(
             gold_documents=gold,
             base_params=base.to_dict(),
             grid=grid,
-            stages=stages,
+            stages=plan.stored_stages(schedule),
             ranked_by=ranked_by,
             settings_count=len(settings),
-            planned_evaluations=plan.planned_evaluations(stages, len(settings), gold_ids),
+            planned_evaluations=planned,
+            incumbent_parameter_set=incumbent,
+            incumbent_name=incumbent.name,
+            incumbent_note=incumbent_note,
             created_by=actor,
         )
         TuningCandidate.objects.bulk_create(
-            TuningCandidate(run=run, index=index, params=params.to_dict())
-            for index, params in enumerate(settings)
+            TuningCandidate(
+                run=run,
+                index=index,
+                params=params.to_dict(),
+                is_incumbent=index == incumbent_index,
+            )
+            for index, params in enumerate(candidates)
         )
         job.arguments = {"tuning_run": run.pk}
         job.save(update_fields=["arguments"])
@@ -183,8 +212,10 @@ def tuning_finish_stage(*, run_id: int, stage: int) -> None:
             return
         ranked = _rank_stage(run, stage)
         if stage + 1 < len(run.stages):
-            keep = plan.survivors_count(len(ranked), run.stages[stage]["keep"])
-            survivors = [index for index, _ in ranked[:keep]]
+            kept = list(run.candidates.filter(is_incumbent=True).values_list("index", flat=True))
+            challengers = [index for index, _ in ranked if index not in kept]
+            keep = plan.run_stages(run.stages)[stage].survivors(len(challengers))
+            survivors = challengers[:keep] + kept
             run.candidates.filter(index__in=survivors).update(stage=stage + 1)
             run.stage = stage + 1
             run.save(update_fields=["stage"])
@@ -194,6 +225,8 @@ def tuning_finish_stage(*, run_id: int, stage: int) -> None:
 
 
 def _finish(run: TuningRun, job: Job, ranked: list[tuple[int, tune.SettingResult]]) -> None:
+    """Rank every candidate (those dropped early after the finalists) and record the proposal:
+    the best candidate other than the incumbent, when its objective beats the incumbent's."""
     by_index = {candidate.index: candidate for candidate in run.candidates.all()}
     order = [index for index, _ in ranked]
     dropped = sorted(
@@ -204,24 +237,40 @@ def _finish(run: TuningRun, job: Job, ranked: list[tuple[int, tune.SettingResult
     for position, index in enumerate(order, start=1):
         by_index[index].rank = position
     TuningCandidate.objects.bulk_update(by_index.values(), ["rank"], batch_size=500)
-    best = by_index[order[0]]
-    run.best = best
+    incumbent = next((c for c in by_index.values() if c.is_incumbent), None)
+    challenger = next(
+        (by_index[index] for index in order if not by_index[index].is_incumbent), incumbent
+    )
+    assert challenger is not None, "a run has at least one candidate"
+    beaten = incumbent is None or (
+        not challenger.is_incumbent and (challenger.objective or 0.0) > (incumbent.objective or 0.0)
+    )
+    run.best = challenger if beaten else None
     run.finished_at = timezone.now()
     run.save(update_fields=["best", "finished_at"])
     job_succeed(
         job=job,
         result={
             "tuning_run": run.pk,
-            "best_candidate": best.pk,
-            "params": best.params,
-            "segment_accuracy": best.segment_accuracy,
-            "word_accuracy": best.word_accuracy,
-            "window_diff": best.window_diff,
-            "objective": best.objective,
+            "best_candidate": run.best.pk if run.best else None,
+            "params": challenger.params,
+            "segment_accuracy": challenger.segment_accuracy,
+            "word_accuracy": challenger.word_accuracy,
+            "window_diff": challenger.window_diff,
+            "objective": challenger.objective,
             "ranked_by": run.ranked_by,
-            "documents": best.documents_evaluated,
+            "documents": challenger.documents_evaluated,
+            "incumbent": (
+                {"name": run.incumbent_name, "objective": incumbent.objective}
+                if incumbent
+                else None
+            ),
         },
-        message=f"best of {run.settings_count} settings found",
+        message=(
+            f"best of {run.settings_count} settings found"
+            if beaten
+            else f"no setting of {run.settings_count} beats {run.incumbent_name!r}, in use"
+        ),
     )
 
 
@@ -232,19 +281,20 @@ def _rank_stage(run: TuningRun, stage: int) -> list[tuple[int, tune.SettingResul
     params_of = {index: AlignmentParams.from_dict(c.params) for index, c in candidates.items()}
     index_of = {params: index for index, params in params_of.items()}
     slices = [
-        plan.decode_results(results, params_of)
+        plan.decode_results(cast(list, results), params_of)
         for results in run.slices.filter(stage__lte=stage)
         .order_by("stage", "index")
         .values_list("results", flat=True)
     ]
-    ranked = plan.rank(slices, index_of, run.ranked_by)
+    objective = cast(tune.Objective, run.ranked_by)
+    ranked = plan.rank(slices, index_of, objective)
     for result in ranked:
         summary, candidate = result.summary, candidates[index_of[result.params]]
         candidate.documents_evaluated = len(result.per_meeting)
         candidate.segment_accuracy = summary.segment_accuracy
         candidate.word_accuracy = summary.word_accuracy
         candidate.window_diff = summary.windowdiff
-        candidate.objective = tune.objective(summary, run.ranked_by)
+        candidate.objective = tune.objective(summary, objective)
     TuningCandidate.objects.bulk_update(
         candidates.values(),
         ["documents_evaluated", "segment_accuracy", "word_accuracy", "window_diff", "objective"],
@@ -256,7 +306,7 @@ def _rank_stage(run: TuningRun, stage: int) -> list[tuple[int, tune.SettingResul
 def _launch_stage(run: TuningRun, stage: int) -> None:
     """Record the stage's slices (once) and send them as a chord; a stage with no new
     documents goes straight to its merge."""
-    documents = plan.stage_documents(run.stages, stage, run.gold_document_ids)
+    documents = plan.stage_documents(plan.run_stages(run.stages), stage, run.gold_document_ids)
     params_of = _candidate_params(run, None, stage=stage)
     for index, (slice_documents, candidates) in enumerate(plan.cut_stage(documents, params_of)):
         TuningSlice.objects.get_or_create(
@@ -330,11 +380,8 @@ def _candidate_params(
 
 
 def _gold_meeting(run: TuningRun, document_id: int):
-    annotation_id = next(
-        gold["annotation"] for gold in run.gold_documents if gold["document"] == document_id
-    )
-    annotation = Annotation.objects.get(pk=annotation_id)
-    return document_meeting(Document.objects.get(pk=document_id), reference=annotation)
+    labels = next(gold["labels"] for gold in run.gold_documents if gold["document"] == document_id)
+    return document_meeting(Document.objects.get(pk=document_id), reference=labels)
 
 
 def _base(run: TuningRun) -> AlignmentParams:
@@ -348,7 +395,34 @@ def _needs_vectors(run: TuningRun) -> bool:
     )
 
 
-def _gold(project: Project, documents: list[Document]) -> list[dict[str, int]]:
+def _promoted_or_diagonal(project: Project) -> ParameterSet:
+    project.refresh_from_db(fields=["promoted_parameter_set"])
+    return project.promoted_parameter_set or diagonal_parameter_set(project)
+
+
+def _incumbent_index(
+    incumbent: ParameterSet, settings: list[AlignmentParams]
+) -> tuple[int | None, str]:
+    """Where the incumbent stands among the candidates: the grid setting equal to it, or one
+    more after the grid; None, with the reason, when the run cannot score it."""
+    try:
+        params = AlignmentParams.from_dict(incumbent.params)
+    except (SettingsError, TypeError, ValueError):
+        return None, f"{incumbent.name!r} is not a setting of Tandem's aligners, so not scored."
+    if params in settings:
+        return settings.index(params), ""
+    reads_vectors = params.aligner != "diagonal" and params.scoring.method == "embedding"
+    if reads_vectors and params.vectors != settings[0].vectors:
+        return None, (
+            f"{incumbent.name!r} reads other word vectors than the grid's (a run trains one "
+            "set), so it is not scored."
+        )
+    return len(settings), ""
+
+
+def _gold(project: Project, documents: list[Document]) -> list[dict[str, Any]]:
+    """Each document's gold as the rule stored it, copied: the run scores against what the
+    gold was when it started, whatever happens to the document afterwards."""
     if not documents:
         raise InvalidInput("Tuning needs at least one gold document.", field="gold_documents")
     seen: set[int] = set()
@@ -361,13 +435,14 @@ def _gold(project: Project, documents: list[Document]) -> list[dict[str, int]]:
         if document.pk in seen:
             continue
         seen.add(document.pk)
-        annotation = latest_submissions(document_id=document.pk).first()
-        if annotation is None:
+        stored = document_gold(document_id=document.pk)
+        if stored is None:
             raise InvalidInput(
-                f"Document {document.pk} ({document.name}) has no submitted annotation to tune on.",
+                f"Document {document.pk} ({document.name}) has no gold to tune on: no "
+                "submission yet, or its annotators disagree and nobody adjudicated.",
                 field="gold_documents",
             )
-        gold.append({"document": document.pk, "annotation": annotation.pk})
+        gold.append({"document": document.pk, "rule": stored.rule, "labels": stored.labels})
     return gold
 
 
@@ -377,40 +452,33 @@ def _expand(base: AlignmentParams, grid: Any) -> list[AlignmentParams]:
     for name, values in grid.items():
         if not isinstance(values, list) or not values:
             raise InvalidInput(f"Grid entry {name!r} must be a non-empty list.", field="grid")
+    if plan.grid_too_large(grid):
+        raise InvalidInput(plan.GRID_TOO_LARGE, field="grid")
     try:
         settings = tune.expand_grid(base, grid)
-        for params in settings:
-            AlignmentParams.from_dict(params.to_dict())
     except (TypeError, ValueError) as error:
-        raise InvalidInput(
-            f"The grid is not valid for the aligner: {error}", field="grid"
-        ) from error
-    if len(settings) > plan.MAX_SETTINGS:
-        raise InvalidInput(
-            f"The grid has {len(settings)} settings; at most {plan.MAX_SETTINGS} are allowed.",
-            field="grid",
-        )
+        raise InvalidInput(f"The grid is not valid: {error}", field="grid") from error
     if len({params.vectors for params in settings}) > 1:
         raise InvalidInput(
-            "A tuning run trains one set of word vectors: the grid must not vary vectors__*.",
+            "A tuning run trains one set of word vectors: the grid must not vary vectors.*.",
             field="grid",
         )
     return settings
 
 
-def _checked_stages(stages: Any) -> list[dict[str, Any]]:
+def _checked_stages(stages: Any) -> tuple[tune.Stage, ...]:
     problem = "Stages must be a list of {documents: n >= 1, keep: share in [0, 1)}"
     if not isinstance(stages, list) or not stages:
         raise InvalidInput(f"{problem}.", field="stages")
     checked = []
     for stage in stages:
         try:
-            documents, keep = int(stage["documents"]), float(stage["keep"])
+            checked.append(tune.Stage(documents=int(stage["documents"]), keep=float(stage["keep"])))
         except (KeyError, TypeError, ValueError) as error:
             raise InvalidInput(f"{problem}; got {stage!r}.", field="stages") from error
-        if documents < 1 or not 0 <= keep < 1:
-            raise InvalidInput(f"{problem}; got {stage!r}.", field="stages")
-        checked.append({"documents": documents, "keep": keep})
-    if checked[-1]["keep"] != 0:
-        raise InvalidInput("The last stage must keep 0: it ranks, it does not cut.", field="stages")
-    return checked
+    try:
+        return tune.Stage.schedule(checked)
+    except ValueError as error:
+        raise InvalidInput(
+            "The last stage must keep 0: it ranks, it does not cut.", field="stages"
+        ) from error

@@ -4,12 +4,12 @@ from backend.tuning.apis import TuningRunDetailApi, TuningRunListApi
 
 urlpatterns = [
     path(
-        "projects/<int:project_id>/tuning-runs/",
+        "projects/<id:project_id>/tuning-runs/",
         TuningRunListApi.as_view(),
         name="tuning-run-list",
     ),
     path(
-        "projects/<int:project_id>/tuning-runs/<int:run_id>/",
+        "projects/<id:project_id>/tuning-runs/<id:run_id>/",
         TuningRunDetailApi.as_view(),
         name="tuning-run-detail",
     ),

@@ -10,18 +10,31 @@ from django.db import models
 
 
 class WordVectors(models.Model):
-    """One training of gensim's Word2Vec on every sentence of a project's documents.
+    """A project's word vectors: one training of gensim's Word2Vec on every sentence of its
+    documents, pretrained vectors a lead uploaded, or the words of the project found in the
+    server's pretrained file (`TANDEM_WORD_VECTORS`).
 
-    `training_key` is the engine's hash of the sentences and settings: the same texts and
-    settings give the same key and, training being deterministic, the same vectors.
-    `data` is an .npz archive of the vocabulary and the vector matrix (no pickle).
+    `training_key` identifies the content: for a training, the engine's hash of the sentences
+    and settings (the same texts and settings give the same key and, training being
+    deterministic, the same vectors); for an upload, the file's hash; for the server's file,
+    the file and the project's sentences. `data` is an .npz archive of the vocabulary and
+    the vector matrix (no pickle).
     """
+
+    class Origin(models.TextChoices):
+        TRAINED = "trained"
+        UPLOADED = "uploaded"
+        SERVER_FILE = "server_file"
 
     project = models.ForeignKey(
         "projects.Project", on_delete=models.CASCADE, related_name="word_vectors"
     )
     training_key = models.CharField(max_length=64)
-    settings = models.JSONField(help_text="The engine's TrainingSettings.")
+    origin = models.CharField(max_length=16, choices=Origin.choices, default=Origin.TRAINED)
+    file_name = models.CharField(
+        max_length=300, blank=True, help_text="The uploaded or server file's name."
+    )
+    settings = models.JSONField(help_text="The engine's TrainingSettings (trained vectors).")
     document_count = models.PositiveIntegerField()
     sentence_count = models.PositiveIntegerField()
     vocabulary_size = models.PositiveIntegerField()

@@ -1,5 +1,6 @@
 from django.db.models import QuerySet
 
+from backend.core.errors import NotFound
 from backend.documents.models import Document, ReportSegment, TranscriptTurn
 from backend.vectors.models import WordVectors
 
@@ -33,3 +34,10 @@ def project_sentences(*, project_id: int) -> tuple[list[str], int]:
 
 def word_vectors_list(*, project_id: int) -> QuerySet[WordVectors]:
     return WordVectors.objects.filter(project_id=project_id).defer("data")
+
+
+def word_vectors_get(*, project_id: int, vectors_id: int) -> WordVectors:
+    vectors = word_vectors_list(project_id=project_id).filter(pk=vectors_id).first()
+    if vectors is None:
+        raise NotFound(f"Project {project_id} has no word vectors {vectors_id}.")
+    return vectors

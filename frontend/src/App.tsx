@@ -1,8 +1,10 @@
 import { useSession, SessionProvider } from "./app/session";
 import { parseRoute, usePathname, Link } from "./app/router";
+import { AdjudicationPage } from "./editor/AdjudicationPage";
 import { EditorPage } from "./editor/EditorPage";
 import { LeadNavLink } from "./lead/LeadNavLink";
 import { LeadPages } from "./lead/LeadPages";
+import { TokensPage } from "./pages/TokensPage";
 import { DocumentListPage } from "./pages/DocumentListPage";
 import { SignInPage } from "./pages/SignInPage";
 
@@ -48,6 +50,12 @@ function Shell() {
           Tandem
         </Link>
         <LeadNavLink isAdmin={user.is_superuser} />
+        <Link href="/tokens" className="nav-link">
+          API tokens
+        </Link>
+        <a href="/help/" className="nav-link">
+          Help
+        </a>
         <span className="user">Signed in as {user.username}</span>
         <button type="button" onClick={() => void signOut()}>
           Sign out
@@ -60,10 +68,23 @@ function Shell() {
           documentId={route.documentId}
           userId={user.id}
         />
+      ) : route.name === "adjudication" ? (
+        <AdjudicationPage
+          key={`${route.projectId}/${route.documentId}/adjudication`}
+          projectId={route.projectId}
+          documentId={route.documentId}
+          userId={user.id}
+        />
       ) : route.name === "documents" ? (
         <DocumentListPage userId={user.id} projectId={route.projectId} />
+      ) : route.name === "tokens" ? (
+        <TokensPage />
       ) : route.name !== "notFound" ? (
-        <LeadPages route={route} isAdmin={user.is_superuser} />
+        <LeadPages
+          route={route}
+          isAdmin={user.is_superuser}
+          mayCreateProjects={user.may_create_projects}
+        />
       ) : (
         <main className="page-message">
           <h1>Page not found</h1>

@@ -7,7 +7,7 @@ const healthy: Health = {
   version: "0.1.0",
   database: { ok: true, detail: "" },
   broker: { ok: true, detail: "" },
-  workers: { ok: true, detail: "", count: 1 },
+  workers: { ok: true, detail: "", count: 1, names: ["celery@host"] },
 };
 
 describe("describeHealth", () => {
@@ -23,7 +23,7 @@ describe("describeHealth", () => {
       ...healthy,
       status: "degraded",
       broker: { ok: false, detail: "connection refused" },
-      workers: { ok: false, detail: "none answered", count: 0 },
+      workers: { ok: false, detail: "none answered", count: 0, names: [] },
     });
     expect(lines).toEqual([
       "database reachable",

@@ -80,3 +80,44 @@ def naive_turn_evidence(
             best = max(float(scores[row, j]) for j in columns)
             evidence[turn, segment] += row_words[row] * (best - (baseline + match_offset))
     return evidence
+
+
+def whole_matrix_sums(
+    scores: np.ndarray,
+    turn_of_row: np.ndarray,
+    n_turns: int,
+    row_words: np.ndarray,
+    segment_of_col: np.ndarray,
+    n_segments: int,
+) -> np.ndarray:
+    """The turn path's (turns, segments) sums as the engine computed them before it read
+    blocks, from the whole matrix at once with numpy's reductions: the blocked sums must equal
+    these bit for bit (numpy sums a turn's rows pairwise, not one after another)."""
+    turn_of_row, segment_of_col = np.asarray(turn_of_row), np.asarray(segment_of_col)
+    sums = np.zeros((n_turns, n_segments), dtype=np.float64)
+    if scores.shape[0] == 0 or scores.shape[1] == 0:
+        return sums
+    segments = np.flatnonzero(np.bincount(segment_of_col, minlength=n_segments))
+    maxima = np.maximum.reduceat(scores, np.searchsorted(segment_of_col, segments), axis=1)
+    turns = np.flatnonzero(np.bincount(turn_of_row, minlength=n_turns))
+    weighted = maxima * np.asarray(row_words, dtype=np.float64)[:, None]
+    sums[np.ix_(turns, segments)] = np.add.reduceat(
+        weighted, np.searchsorted(turn_of_row, turns), axis=0
+    )
+    return sums
+
+
+def whole_matrix_baseline_sums(
+    scores: np.ndarray,
+    turn_of_row: np.ndarray,
+    n_turns: int,
+    row_words: np.ndarray,
+    quantile: float,
+) -> np.ndarray:
+    """Per turn, words x each sentence's quantile of its whole row, as computed before blocks."""
+    if scores.shape[1] == 0:
+        return np.zeros(n_turns)
+    baseline = np.quantile(scores, quantile, axis=1).astype(np.float64)
+    return np.bincount(
+        turn_of_row, weights=np.asarray(row_words, dtype=np.float64) * baseline, minlength=n_turns
+    )

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from workers.align.cli import main
 
 MEETINGS = "0b9ec6,2f3f95,686239,5860bd"
@@ -78,3 +80,28 @@ def test_confidence_ranks_correct_turns_above_wrong_ones():
     confidence, hit = np.concatenate(confidences), np.concatenate(correct)
     low, high = confidence <= np.median(confidence), confidence > np.median(confidence)
     assert hit[high].mean() > hit[low].mean() + 0.1
+
+
+def test_tune_evaluates_every_setting_on_every_training_meeting_unless_told(tmp_path, capsys):
+    grid = tmp_path / "grid.json"
+    grid.write_text(
+        json.dumps(
+            {
+                "aligner": ["gapped"],
+                "scoring.method": ["tfidf"],
+                "gapped.match_offset": [0.1, 0.3],
+            }
+        )
+    )
+    out = tmp_path / "tuned.json"
+    train = "0b9ec6,2f3f95"
+    assert main(["tune", "--train", train, "--grid", str(grid), "--out", str(out), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["settings"] == 2
+    metadata = json.loads(out.read_text())["metadata"]
+    assert (metadata["stages"], metadata["grid"]) == ("2:0", str(grid))
+    assert metadata["training_summary"]["meetings"] == 2
+
+    grid.write_text(json.dumps({"aligner": ["dp"], "gapped.match_offset": [0.1]}))
+    with pytest.raises(SystemExit, match="tries no gapped aligner"):
+        main(["tune", "--train", train, "--grid", str(grid), "--out", str(out)])

@@ -5,14 +5,11 @@ import dataclasses
 import pytest
 
 from workers.align.model import ReaderError, Turn, Word
-from workers.align.text import (
-    first_tagged,
-    normalise_asr_word,
-    scoring_sentences,
-    split_sentences,
-    strip_tags,
-    tokenize,
-)
+from workers.align.text import first_tagged, scoring_sentences, split_sentences, strip_tags
+from workers.align.tokenizers import ENGLISH, FRENCH, GENERIC, tokenizer_for
+
+tokenize = FRENCH.tokenize
+normalise_asr_word = FRENCH.normalise_asr_word
 
 
 def test_turn_word_count_counts_whitespace_tokens() -> None:
@@ -99,3 +96,62 @@ def test_normalise_asr_word_matches_corpus_tokens(asr_word: str, corpus_tokens: 
 def test_first_tagged_returns_the_speaker_name() -> None:
     assert first_tagged("<h> a </h> <nom> mme durand </nom> <p> oui </p>", "nom") == "mme durand"
     assert first_tagged("<p> oui </p>", "nom") is None
+
+
+@pytest.mark.parametrize(
+    ("language", "tokenizer"),
+    [
+        ("fr", FRENCH),
+        ("fr-CA", FRENCH),
+        ("FR_be", FRENCH),
+        ("", FRENCH),
+        (None, FRENCH),
+        ("en", ENGLISH),
+        ("en-GB", ENGLISH),
+        ("de", GENERIC),
+    ],
+)
+def test_the_tokenizer_is_chosen_by_the_primary_language_subtag(language, tokenizer) -> None:
+    assert tokenizer_for(language) is tokenizer
+
+
+def test_english_keeps_contractions_hyphens_and_ordinals_whole() -> None:
+    raw = (
+        "Mr. Smith said: \u201cWe don\u2019t vote on the well-known 4th item, e.g. the U.S. "
+        "plan (at 5 o'clock)\u2026 It's the students' call.\u201d"
+    )
+    assert ENGLISH.tokenize(raw) == (
+        "mr. smith said : \" we don't vote on the well-known 4th item , e.g. the u.s. "
+        "plan ( at 5 o'clock ) ... it's the students' call . \""
+    )
+
+
+def test_the_french_rules_would_have_cut_those_english_words() -> None:
+    raw = "A hands-on add-on, d'you see? 4th floor"
+    assert FRENCH.tokenize(raw) == "a hands -on add -on , d' you see ? 4th floor"
+    assert ENGLISH.tokenize(raw) == "a hands-on add-on , d'you see ? 4th floor"
+    assert FRENCH.normalise_asr_word("4th") == ["4", "th"]
+
+
+@pytest.mark.parametrize(
+    ("asr_word", "tokens"),
+    [
+        ("Don't", ["don't"]),
+        ("students'", ["students'"]),
+        ("mp3", ["mp3"]),
+        ("4th", ["4th"]),
+        ("well-known", ["well-known"]),
+        ("<unk>", ["<unk>"]),
+    ],
+)
+def test_english_asr_words_stay_whole(asr_word: str, tokens: list[str]) -> None:
+    assert ENGLISH.normalise_asr_word(asr_word) == tokens
+
+
+def test_english_sentences_end_at_a_stop_but_not_at_an_abbreviation() -> None:
+    text = ENGLISH.tokenize("Dr. Jones arrived at 9 a.m. today. Did she vote? Yes!")
+    assert split_sentences(text) == [
+        "dr. jones arrived at 9 a.m. today .",
+        "did she vote ?",
+        "yes !",
+    ]

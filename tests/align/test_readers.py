@@ -130,6 +130,21 @@ def test_plain_text_report_starts_a_segment_at_each_speaker_line() -> None:
     )
 
 
+def test_a_plain_text_report_without_speakers_is_cut_into_its_paragraphs() -> None:
+    text = (
+        "Le conseil a voté le budget.\nIl entre en vigueur en janvier.\n\n"
+        "  \n\nLa séance est levée à midi.\n"
+    )
+    report = read_report(text.encode(), "notes.txt")
+
+    assert report.segmented_by == "paragraphs"
+    assert [segment.text for segment in report.segments] == [
+        "<p> le conseil a voté le budget . il entre en vigueur en janvier . </p>",
+        "<p> la séance est levée à midi . </p>",
+    ]
+    assert read_report(FIXTURES / "report.txt").segmented_by == "speakers"
+
+
 def test_markdown_report_attaches_headings_to_the_following_intervention() -> None:
     report = read_report(FIXTURES / "report.md")
     assert [segment.speaker for segment in report.segments] == [
@@ -248,8 +263,14 @@ def test_ctm_non_utf8_bytes_are_reported_with_their_position(tmp_path: Path) -> 
         ("none.json", b'{"segments": []}', "top level", "segments"),
         ("time.json", b'{"segments": [{"text": "a", "start": "x"}]}', "segments[0].start", "'x'"),
         ("blank.ctm", b"\n\n  \n", "whole file", "empty"),
+        ("deep.json", b'{"segments": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "whole file",
+         "nests too deeply"),
+        ("huge.json", b'{"segments": [{"text": "a", "start": 1' + b"0" * 400 + b"}]}",
+         "segments[0].start", "not a number of seconds"),
+        ("nan.json", b'{"segments": [{"text": "a", "words": [{"word": "a", "score": NaN}]}]}',
+         "segments[0].words[0]", "confidence nan is not a number"),
     ],
-)
+)  # fmt: skip
 def test_malformed_transcripts_raise_reader_errors(
     tmp_path: Path, filename: str, content: bytes, location: str, problem: str
 ) -> None:
@@ -291,3 +312,62 @@ def test_json_segment_without_text_is_located(tmp_path: Path) -> None:
     with pytest.raises(ReaderError) as caught:
         read_transcript(path)
     assert caught.value.location == "segments[1]"
+
+
+# --- an English meeting, read with the English tokenizer -----------------------------------
+
+ENGLISH = FIXTURES / "english"
+
+
+def test_english_report_segments_speakers_and_headings_like_the_french_ones() -> None:
+    report = read_report(ENGLISH / "council.md", language="en")
+    assert [segment.speaker for segment in report.segments] == [
+        "mrs. brown",
+        "mr. green",
+        "dr. white",
+        "mrs. brown",
+    ]
+    assert report.segments[0].text.startswith(
+        "<h> town council meeting </h> <h> opening </h> <nom> mrs. brown </nom> <p> good evening"
+    )
+    assert report.segments[2].sentences == (
+        "parking",
+        "dr. white",
+        "parking downtown is scarce .",
+        "drivers circle for twenty minutes looking for a space , e.g. on main st. near the "
+        "u.s. post office .",
+    )
+    assert "we'll vote on the parking meters next month ." in report.segments[3].sentences
+    assert "we start with the library's budget ." in report.segments[0].sentences
+
+
+def test_the_french_tokenizer_would_split_the_english_report_differently() -> None:
+    english = read_report(ENGLISH / "council.md", language="en")
+    french = read_report(ENGLISH / "council.md", language="fr")
+    assert french.segments[0].speaker == "mrs . brown"
+    assert "e.g." not in french.segments[2].text.split()
+    assert "e.g." in english.segments[2].text.split()
+
+
+def test_english_subtitles_merge_one_speakers_cues_and_keep_contractions() -> None:
+    transcript = read_transcript(ENGLISH / "council.srt", language="en")
+    assert [(t.speaker, t.start, t.end) for t in transcript.turns] == [
+        ("SPEAKER_00", 1.0, 7.5),
+        ("SPEAKER_01", 8.0, 14.0),
+        ("SPEAKER_02", 14.5, 17.0),
+        ("SPEAKER_03", 17.5, 25.0),
+        ("SPEAKER_00", 25.5, 30.0),
+    ]
+    assert transcript.turns[0].sentences == (
+        "good evening everyone , the session is open .",
+        "we start with the library's budget .",
+    )
+    assert transcript.turns[2].text == "can somebody close the window ? it's cold in here ."
+
+
+def test_english_ctm_words_stay_whole() -> None:
+    transcript = read_transcript(ENGLISH / "council.ctm", language="en")
+    assert [turn.speaker for turn in transcript.turns] == ["S0", "S1", "S2", "S3", "S0"]
+    assert transcript.turns[2].text == "can somebody close the window ? it's cold in here ."
+    assert "20" in transcript.turns[3].text.split()
+    assert transcript.turns[0].words[0].text == "good"

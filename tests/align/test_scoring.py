@@ -9,10 +9,15 @@ from hypothesis import strategies as st
 
 from workers.align.scoring.normalise import normalise, signed_power
 from workers.align.scoring.rouge import rouge_l, rouge_n
-from workers.align.scoring.similarity import ScoringParams, similarity_matrix
+from workers.align.scoring.similarity import ScoringParams, sentence_scorer, similarity_matrix
 from workers.align.scoring.tokens import Vocabulary, count_matrix
 from workers.align.scoring.vectors import TrainingSettings, train_vectors
-from workers.align.scoring.windows import aggregate, reduce_to_sentences, window_starts
+from workers.align.scoring.windows import (
+    aggregate,
+    reduce_to_sentences,
+    window_span,
+    window_starts,
+)
 
 
 def _naive_rouge_n_f(left: list[int], right: list[int]) -> float:
@@ -86,6 +91,70 @@ def test_reduction_equals_equation_three(size, overlap, reduction):
         ]
         expected = sum(values) if reduction == "sum" else np.prod(values)
         assert result[i, j] == pytest.approx(expected, rel=1e-5)
+
+
+window_shapes = st.sampled_from([(1, 0), (2, 1), (3, 1), (4, 2), (3, 0), (5, 4)])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 30), window_shapes, st.data())
+def test_window_span_holds_exactly_the_windows_of_a_row_range(n, shape, data):
+    size, overlap = shape
+    start = data.draw(st.integers(0, n - 1))
+    stop = data.draw(st.integers(start + 1, n))
+    starts = window_starts(n, size, overlap)
+    holding = [k for k, first in enumerate(starts) if first < stop and first + size > start]
+    first, end = window_span(start, stop, n, size, overlap)
+    assert list(range(first, end)) == holding
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 12), st.integers(1, 9), window_shapes, st.sampled_from(["sum", "product"]))
+def test_reducing_a_row_range_gives_those_rows_of_the_whole_bit_for_bit(
+    n_rows, n_cols, shape, reduction
+):
+    size, overlap = shape
+    rng = np.random.default_rng(n_rows * 100 + n_cols)
+    rows, cols = window_starts(n_rows, size, overlap), window_starts(n_cols, size, overlap)
+    window_scores = rng.uniform(-1, 1, (len(rows), len(cols))).astype(np.float32)
+    sides = (n_rows, size, overlap), (n_cols, size, overlap)
+    whole = reduce_to_sentences(window_scores, *sides, reduction)
+    for start in range(n_rows):
+        for stop in range(start + 1, n_rows + 1):
+            first, end = window_span(start, stop, n_rows, size, overlap)
+            part = reduce_to_sentences(
+                window_scores[first:end], *sides, reduction, rows=(start, stop)
+            )
+            np.testing.assert_array_equal(part, whole[start:stop])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    texts,
+    texts,
+    st.sampled_from(["1", "2", "l", "12"]),
+    window_shapes,
+    st.sampled_from(["sum", "product"]),
+)
+def test_rouge_scorer_rows_are_the_rows_of_the_whole_matrix(left, right, variant, shape, reduction):
+    """ROUGE counts without BLAS, so any block of rows is exact (vector methods, which multiply
+    with BLAS, are checked on real meetings in test_blocked_engine)."""
+    transcript = [" ".join(f"w{token}" for token in sentence) for sentence in left]
+    report = [" ".join(f"w{token}" for token in sentence) for sentence in right]
+    params = ScoringParams(
+        method="rouge",
+        rouge_variant=variant,
+        window_size=shape[0],
+        window_overlap=shape[1],
+        reduction=reduction,
+    )
+    whole = similarity_matrix(transcript, report, params)
+    scorer = sentence_scorer(transcript, report, params)
+    for start in range(len(transcript)):
+        for stop in range(start, len(transcript) + 1):
+            np.testing.assert_array_equal(scorer.rows(start, stop), whole[start:stop])
+    with pytest.raises(ValueError, match="outside"):
+        scorer.rows(0, len(transcript) + 1)
 
 
 def test_window_aggregation_of_vectors():

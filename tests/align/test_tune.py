@@ -5,8 +5,12 @@ import json
 import pytest
 
 from workers.align.corpus import load_public_meetings
+from workers.align.layout import sentence_layout
+from workers.align.metrics import merge_subturns, score_meeting
 from workers.align.params import AlignmentParams, load_params, save_params
+from workers.align.pipeline import align_meeting
 from workers.align.scoring.similarity import ScoringParams
+from workers.align.settings import SettingsError
 from workers.align.tune import (
     Stage,
     evaluate_grid_slice,
@@ -19,10 +23,10 @@ from workers.align.tune import (
 
 ROUGE = AlignmentParams(scoring=ScoringParams(method="rouge", window_size=1, window_overlap=0))
 GRID = {
-    "scoring__normalisation": ["none", "rows"],
-    "power": [1.0, 2.0],
-    "report_decay": [0.0, 1e-4],
-    "min_words": [0, 3],
+    "dp.normalisation": ["none", "rows"],
+    "dp.power": [1.0, 2.0],
+    "dp.report_decay": [0.0, 1e-4],
+    "abstention.min_words": [0, 3],
 }
 
 
@@ -32,20 +36,26 @@ def small_meetings():
 
 
 def test_params_round_trip_through_a_json_file(tmp_path):
-    params = ROUGE.with_changes(power=3.0, scoring__normalisation="both", min_support=0.2)
+    params = ROUGE.with_changes(
+        {"dp.power": 3.0, "dp.normalisation": "both", "abstention.min_support": 0.2}
+    )
     save_params(params, tmp_path / "p.json", tuned_on=["x"])
     assert load_params(tmp_path / "p.json") == params
     assert json.loads((tmp_path / "p.json").read_text())["metadata"] == {"tuned_on": ["x"]}
-    with pytest.raises(ValueError, match="unknown"):
-        AlignmentParams.from_dict({"nope": 1})
 
 
 def test_expand_grid_varies_joined_names_together():
     settings = expand_grid(
-        ROUGE, {"scoring__window_size,scoring__window_overlap": [(1, 0), (2, 1)], "power": [1, 2]}
+        ROUGE, {"scoring.window_size,scoring.window_overlap": [(1, 0), (2, 1)], "dp.power": [1, 2]}
     )
     assert len(settings) == 4
     assert {(p.scoring.window_size, p.scoring.window_overlap) for p in settings} == {(1, 0), (2, 1)}
+
+
+@pytest.mark.parametrize("value", [1, [1], [1, "rows", 3], "ab"])
+def test_a_joined_name_takes_one_value_per_name(value):
+    with pytest.raises(SettingsError, match=r"joins dp\.power and dp\.normalisation: each of its"):
+        expand_grid(ROUGE, {"dp.power,dp.normalisation": [value]})
 
 
 def test_slices_merge_to_the_whole_grid(small_meetings):
@@ -94,8 +104,31 @@ def test_successive_halving_keeps_survivors_by_the_chosen_objective(small_meetin
     settings = expand_grid(ROUGE, GRID)
     first_meeting = merge_slices([evaluate_grid_slice(small_meetings[:1], settings, None)], "turns")
     ranked = successive_halving(
-        small_meetings, settings, None, stages=(Stage(1, 0.25), Stage(3, 0.0)), kind="turns"
+        small_meetings,
+        settings,
+        None,
+        stages=(Stage(documents=1, keep=0.25), Stage(documents=3, keep=0.0)),
+        kind="turns",
     )
     assert {r.params for r in ranked} == {r.params for r in first_meeting[:4]}
     shares = [result.summary.segment_accuracy for result in ranked]
     assert shares == sorted(shares, reverse=True)
+
+
+def test_the_diagonal_is_scored_without_vectors_as_align_meeting_aligns_with_it(small_meetings):
+    """Embedding scoring is the default, yet the diagonal reads no similarities: beside other
+    settings (here ROUGE ones) it needs no vectors and scores what align_meeting gives."""
+    diagonal = AlignmentParams.of("diagonal")
+    results = evaluate_grid_slice(small_meetings, [ROUGE, diagonal], None)
+
+    assert [result.params for result in results] == [ROUGE, diagonal]
+    for meeting, (meeting_id, scores) in zip(small_meetings, results[1].per_meeting, strict=True):
+        labels = align_meeting(meeting, diagonal).labels
+        merged = merge_subturns(
+            [turn.id for turn in meeting.transcript.turns],
+            meeting.reference,
+            labels,
+            sentence_layout(meeting).turn_word_counts,
+        )
+        assert meeting_id == meeting.id
+        assert scores == score_meeting(*merged)

@@ -73,14 +73,45 @@ def test_a_stale_version_gets_409_with_the_current_state_and_changes_nothing(wor
     assert Annotation.objects.get().assignments[5] != -1
 
 
-def test_two_annotators_have_separate_annotations(world, annotator):
-    lead = world.client("lead")
+def test_two_assignees_have_separate_annotations(world, annotator):
+    world.document.assignees.add(world.second_annotator)
     edit(annotator, world, 0, {"action": "unalign", "first_turn": 0, "last_turn": 0})
 
-    response = edit(lead, world, 0, {"action": "unalign", "first_turn": 9, "last_turn": 9})
+    response = edit(
+        world.client("second_annotator"),
+        world,
+        0,
+        {"action": "unalign", "first_turn": 9, "last_turn": 9},
+    )
 
     assert response.status_code == 200
     assert Annotation.objects.count() == 2
+
+
+@pytest.mark.parametrize("who", ["lead", "admin"])
+def test_a_member_the_document_is_not_assigned_to_cannot_annotate_it(world, who):
+    """The scenario of issue #14: a lead's own copy of an annotator's document would have
+    become its gold by being submitted last."""
+    response = edit(
+        world.client(who), world, 0, {"action": "unalign", "first_turn": 9, "last_turn": 9}
+    )
+    submitted = world.client(who).post(url(world, "submit/"), {"version": 0}, format="json")
+
+    assert response.status_code == submitted.status_code == 403
+    assert "assigned to someone else" in response.json()["detail"]
+    assert "adjudication" in response.json()["detail"]
+    assert not Annotation.objects.exists()
+
+
+def test_an_unassigned_document_is_annotated_by_whoever_opens_it(world):
+    lead = world.client("lead")
+    response = lead.post(
+        f"/api/v1/projects/{world.project.pk}/documents/{world.unassigned_document.pk}/annotation/",
+        {"version": 0, "operations": [{"action": "unalign", "first_turn": 0, "last_turn": 0}]},
+        format="json",
+    )
+
+    assert response.status_code == 200
 
 
 def test_breaking_the_report_order_is_refused_naming_the_first_offending_turn(world, annotator):

@@ -114,14 +114,17 @@ def pre_align_on_the_worker(team: Team, document: Document) -> list[float]:
     """Pre-aligns the document the way a lead does, with a job the Celery worker runs (tf-idf
     scoring: no word vectors to train), so that turns carry the engine's confidences."""
     from backend.alignments.models import PreAlignment
-    from backend.alignments.services import parameter_set_get_or_create, pre_align_start
+    from backend.alignments.services.pre_alignments import (
+        parameter_set_get_or_create,
+        pre_align_start,
+    )
     from backend.jobs.models import Job
     from workers.align.params import AlignmentParams
 
     parameter_set = parameter_set_get_or_create(
         project=team.project,
         name="tf-idf",
-        params=AlignmentParams().with_changes(scoring__method="tfidf").to_dict(),
+        params=AlignmentParams().with_changes({"scoring.method": "tfidf"}).to_dict(),
         engine_version="",
     )
     job = pre_align_start(

@@ -2,16 +2,24 @@
 show what a project really goes through: documents imported from public_meetings,
 iterations pre-aligned by a job, corrected by an annotator, closed (and tuned)."""
 
-from backend.alignments.services import AssignmentOperation, annotation_apply, annotation_submit
+from backend.alignments.services.annotations import (
+    AssignmentOperation,
+    annotation_apply,
+    annotation_submit,
+)
 from backend.documents.models import Document
 from backend.documents.public_meetings import import_public_meeting
-from backend.iterations.models import Iteration
+from backend.iterations.models import Iteration, StartingParameters
 from backend.iterations.services import iteration_close, iteration_open
 from backend.jobs.models import Job
 from tests.workers.conftest import wait_for_job
 
 JOB_TIMEOUT_SECONDS = 180
-TINY_GRID = {"scoring__method": ["tfidf"], "match_offset": [0.25, 0.45], "aligner": ["dp"]}
+TINY_GRID = {
+    "aligner": ["gapped"],
+    "scoring.method": ["tfidf"],
+    "gapped.match_offset": [0.25, 0.45],
+}
 """Two settings with tf-idf scoring (no word vectors to train): a tuning run in seconds."""
 
 
@@ -39,6 +47,7 @@ def pre_aligned_iteration(team, documents: list[Document]) -> Iteration:
         project=team.project,
         documents=documents,
         assignments={document.pk: [team.annotator.pk] for document in documents},
+        starting=StartingParameters.DIAGONAL,
     )
     wait_for_success(iteration.pre_align_job)
     return iteration

@@ -49,12 +49,17 @@ def test_dashboard_shows_each_iterations_accuracy_tuning_effort_and_corpus(
     page.get_by_role("link", name=team.project.name).click()
     page.get_by_role("link", name="Dashboard").click()
 
+    expect(page.get_by_test_id("parameters-in-use")).to_have_text(
+        "Pre-aligning with diagonal baseline (what the latest iteration used)."
+    )
+    expect(page.get_by_text("No iteration is open.")).to_be_visible()
     box_plot = page.get_by_role("img", name=re.compile("Human-evaluated accuracy, turns"))
     expect(box_plot).to_have_attribute(
         "aria-label",
         re.compile(
             rf"#1: mean {mean(first_values):.1f}%, median {median(first_values):.1f}%, "
-            rf"3 documents; #2: mean {second_value:.1f}%, median {second_value:.1f}%, 1 documents"
+            rf"3 documents; #2: mean {second_value:.1f}%, median {second_value:.1f}%, "
+            r"1 document(?!s)"
         ),
     )
     table = page.get_by_test_id("accuracy-table")
@@ -68,7 +73,16 @@ def test_dashboard_shows_each_iterations_accuracy_tuning_effort_and_corpus(
     expect(box_plot.locator("circle.dot")).to_have_count(4)
 
     candidates = page.get_by_role("table", name="Tuning candidates").get_by_test_id("candidate")
-    expect(candidates).to_have_count(2)
+    # The grid's two settings and the diagonal in use, scored on the same gold.
+    expect(candidates).to_have_count(3)
+    expect(candidates.filter(has_text="(in use: diagonal baseline)")).to_have_count(1)
+    # What the grid varies comes first; the alignment column lists the gapped aligner's other
+    # settings, as GET /aligners/ names them.
+    for offset in ("0.25", "0.45"):
+        row = candidates.filter(has_text=f"gapped.match_offset {offset}")
+        expect(row).to_contain_text(
+            "gapped, skip gain 0, gap open 3, min words 0, min support none"
+        )
     expect(page.get_by_text("ranked by the share of turns aligned right")).to_be_visible()
     by_word = sorted(
         TuningCandidate.objects.filter(run=second.tuning_run), key=lambda c: -c.word_accuracy
@@ -80,9 +94,14 @@ def test_dashboard_shows_each_iterations_accuracy_tuning_effort_and_corpus(
     expect(candidates.first).to_contain_text(f"{by_word[-1].word_accuracy:.1f}%")
 
     page.get_by_role("button", name="Rank").click()
-    expect(candidates.first).to_contain_text("(proposed)")
+    top = TuningCandidate.objects.get(run=second.tuning_run, rank=1)
+    expect(candidates.first).to_contain_text(
+        "(in use: diagonal baseline)" if top.is_incumbent else "(proposed)"
+    )
 
+    expect(page.get_by_text("Time per document, per annotator and iteration")).to_be_visible()
     effort = page.get_by_role("img", name=re.compile("Turns changed per document"))
+    expect(effort.get_by_text("turns", exact=True)).to_be_visible()
     expect(effort).to_have_attribute(
         "aria-label", re.compile(r"#1: annotator 5\.3; #2: annotator 10\b")
     )

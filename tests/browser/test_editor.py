@@ -2,10 +2,12 @@
 by mouse and keyboard survive a reload, two windows editing at once lose nothing, and the
 whole job can be done from the keyboard."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
-from backend.alignments.models import Annotation
+from backend.alignments.models import Annotation, ReadingPosition
 from backend.alignments.selectors import current_pre_alignment
 from backend.documents.models import Document
 from tests.browser.conftest import (
@@ -160,6 +162,13 @@ def test_two_windows_editing_at_once_lose_nothing(live_server, browser, team, sm
         expect(conflict).to_be_visible()
         expect(conflict).to_contain_text("It changed 1 turn; you have 1 unsaved change")
         expect(conflict.get_by_role("row")).to_have_count(3)
+        # Each side shows only what it changed from the version both started from.
+        expect(conflict.get_by_role("row", name=re.compile(r"^4 "))).to_contain_text(
+            "not changed by you"
+        )
+        expect(conflict.get_by_role("row", name=re.compile(r"^8 "))).to_contain_text(
+            "not changed there"
+        )
         expect(other.get_by_test_id("save-status")).to_have_text(
             "Changed elsewhere: choose a version"
         )
@@ -192,6 +201,8 @@ def test_keyboard_only_sign_in_edit_and_submit(live_server, page, team, small_do
     page.keyboard.type(PASSWORD)
     page.keyboard.press("Enter")
     page.get_by_role("heading", name="Your documents").wait_for()
+    # The service status is the lead's concern: an annotator's page does not wait for it.
+    expect(page.get_by_test_id("health")).to_have_count(0)
     document_link = page.get_by_role("link", name=small_document.name)
     for _ in range(10):
         page.keyboard.press("Tab")
@@ -224,6 +235,8 @@ def test_keyboard_only_sign_in_edit_and_submit(live_server, page, team, small_do
     expect(submit_dialog).to_contain_text("1 turn changed")
     page.keyboard.press("Enter")
     expect(page.get_by_test_id("save-status")).to_contain_text("Submitted")
+    # Keys reach the editor only once the dialog has closed, a render after the status.
+    expect(submit_dialog).to_be_hidden()
 
     annotation = Annotation.objects.get(document=small_document, annotator=team.annotator)
     assert annotation.submitted_at is not None
@@ -311,6 +324,31 @@ def test_edits_kept_in_the_browser_meet_a_newer_version_as_a_conflict(
         wait_until_saved(stranded)
         merged = stored_assignments(small_document, team.annotator)
         assert (merged[3], merged[7]) == (1, UNALIGNED)
+    finally:
+        first.close()
+        second.close()
+
+
+def test_another_browser_opens_the_document_where_the_annotator_left_off(
+    live_server, browser, team, small_document
+):
+    """The position goes to the server, not only to this browser's storage."""
+    first = browser.new_context(viewport={"width": 1280, "height": 800})
+    second = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        laptop = first.new_page()
+        sign_in(laptop, live_server)
+        open_editor(laptop, live_server, small_document)
+        with laptop.expect_response(
+            lambda response: response.url.endswith("/position/") and response.status == 204
+        ):
+            go_to_turn(laptop, 41)
+        assert ReadingPosition.objects.get(document=small_document, user=team.annotator).turn == 41
+
+        office = second.new_page()
+        sign_in(office, live_server)
+        open_editor(office, live_server, small_document)
+        expect_focused_turn(office, 41)
     finally:
         first.close()
         second.close()

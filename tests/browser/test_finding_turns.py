@@ -10,6 +10,7 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
+from backend.alignments.selectors import current_pre_alignment
 from tests.browser.conftest import (
     expect_focused_turn,
     open_editor,
@@ -65,6 +66,13 @@ def test_low_confidence_and_changed_turns_search_and_go_to(
     page.get_by_label("Go to").fill("§30")
     page.get_by_label("Go to").press("Enter")
     expect(page.locator("#segment-29")).to_be_in_viewport()
+    # With the panes scrolling together, going to a segment selects its first turn.
+    labels = list(current_pre_alignment(document=small_document).labels)
+    labels[doubtful[0]] = -1  # unaligned above
+    target = next(label for label in labels[45:] if label >= 0)
+    page.get_by_label("Go to").fill(f"§{target + 1}")
+    page.get_by_label("Go to").press("Enter")
+    expect_focused_turn(page, labels.index(target))
 
     page.get_by_label("Go to").fill("18")
     page.get_by_label("Go to").press("Enter")

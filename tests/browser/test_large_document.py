@@ -11,7 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from backend.alignments.services import parameter_set_get_or_create, pre_alignment_record
+from backend.alignments.services.pre_alignments import (
+    parameter_set_get_or_create,
+    pre_alignment_record,
+)
 from tests.browser.conftest import (
     LARGEST_MEETING,
     editor_url,

@@ -1,7 +1,8 @@
 """One turn of the bootstrap loop as the lead drives it in the browser, on real meetings and
 the real worker: open an iteration with a batch and assignees, follow the pre-alignment and
 the annotator, close (refused while a document is unsubmitted), take the unsubmitted one out,
-close, tune, promote the proposal."""
+close and tune: the page says to keep the diagonal in use, which no candidate beats; the lead
+promotes a candidate anyway; the next iteration's tuning beats that one and proposes."""
 
 import json
 import re
@@ -31,7 +32,9 @@ def test_lead_opens_follows_closes_tunes_and_promotes(
     first, second, third = import_meetings(team, MEETINGS)
     sign_in(page, live_server, "lead")
     page.goto(f"{live_server.url}/lead/projects/{team.project.pk}/iterations")
-    expect(page.get_by_text("(none yet: the diagonal aligner)")).to_be_visible()
+    shipped = page.get_by_role("radio", name=re.compile("^the shipped defaults"))
+    expect(shipped).to_be_checked()
+    page.get_by_role("radio", name=re.compile("^the diagonal aligner")).check()
     page.get_by_label(f"Put {first.name} in the batch").check()
     page.get_by_label(f"Put {second.name} in the batch").check()
     page.get_by_label(f"Put {third.name} in the batch").check()
@@ -53,8 +56,27 @@ def test_lead_opens_follows_closes_tunes_and_promotes(
         "annotator: 3 of 33 turns changed, 2 min, submitted"
     )
     expect(page.get_by_test_id("batch-progress")).to_have_text("1 of 3 submitted")
+
+    # The dashboard says what pre-aligns and how far each annotator of the open iteration is.
+    page.get_by_role("link", name="Dashboard").click()
+    expect(page.get_by_test_id("parameters-in-use")).to_have_text(
+        "Pre-aligning with diagonal baseline (what the latest iteration used)."
+    )
+    progress = page.get_by_test_id("open-iteration-progress")
+    expect(progress).to_contain_text("Iteration 1: 1 of 3 documents submitted.")
+    for annotator in team.project.memberships.filter(role="annotator"):
+        assigned = iteration.documents.filter(assignees=annotator.user).count()
+        if assigned:
+            done = int(first.assignees.filter(pk=annotator.user_id).exists())
+            expect(progress).to_contain_text(
+                f"{annotator.user.username}: {done} of {assigned} submitted"
+            )
+    progress.get_by_role("link", name="Iteration 1").click()
+    expect(page.get_by_test_id("batch-progress")).to_have_text("1 of 3 submitted")
     page.get_by_role("button", name="Close iteration 1").click()
-    expect(page.get_by_role("alert")).to_contain_text("have no submitted annotation yet")
+    expect(page.get_by_role("alert")).to_contain_text(
+        "still wait for a submission from every assignee"
+    )
     assert Iteration.objects.get(pk=iteration.pk).closed_at is None
 
     correct_and_submit(team, second, unaligned=0, seconds=0)
@@ -73,21 +95,63 @@ def test_lead_opens_follows_closes_tunes_and_promotes(
     expect(accuracy.get_by_role("row", name=re.compile("^Human-evaluated, turns"))).to_contain_text(
         f"{expected_mean:.1f}%"
     )
-    expect(
-        page.get_by_role("table", name="Tuning candidates").get_by_test_id("candidate")
-    ).to_have_count(2)
-
-    page.get_by_role("button", name="Promote the proposal").click()
-    expect(page.get_by_role("status")).to_have_text("Proposal promoted.")
+    # The annotators kept most of the diagonal's pre-alignment, so on this gold the diagonal,
+    # in use, beats both tuned settings: the page says to keep it and proposes nothing.
+    candidates = page.get_by_role("table", name="Tuning candidates").get_by_test_id("candidate")
+    expect(candidates).to_have_count(3)
+    expect(candidates.filter(has_text="(in use: diagonal baseline)")).to_have_count(1)
+    varied = candidates.get_by_test_id("varied")
+    expect(varied.filter(has_text="gapped.match_offset 0.25")).to_have_count(1)
+    expect(varied.filter(has_text="gapped.match_offset 0.45")).to_have_count(1)
+    expect(page.get_by_role("table", name="Tuning candidates")).not_to_contain_text("null")
+    verdict = page.get_by_test_id("tuning-verdict")
+    expect(verdict).to_contain_text(
+        "Keep the current parameters. No candidate beats diagonal baseline, in use, scores segment"
+    )
+    expect(page.get_by_role("button", name="Promote the proposal")).to_have_count(0)
     iteration.refresh_from_db()
-    proposal = iteration.tuning_run.best
+    assert iteration.tuning_run.best is None
+
+    # The lead promotes a tuned setting anyway, from its row.
+    page.get_by_role("button", name=re.compile(r"^Promote candidate .*\(setting 0\)$")).click()
+    expect(page.get_by_role("status")).to_contain_text("promoted.")
+    expect(page.get_by_role("status")).to_be_in_viewport()
     promoted = Project.objects.get(pk=team.project.pk).promoted_parameter_set
     assert promoted is not None
-    assert promoted.params == proposal.params
+    assert promoted.params == iteration.tuning_run.candidates.get(index=0).params
     expect(page.get_by_test_id("project-promoted")).to_have_text(promoted.name)
+    offset = promoted.params["gapped"]["match_offset"]
+    expect(candidates.filter(has_text="(promoted)")).to_contain_text(
+        f"gapped.match_offset {offset}"
+    )
 
     page.get_by_role("link", name="All iterations").click()
     expect(page.get_by_role("row", name=re.compile(r"^#1 Closed 2"))).to_be_visible()
     expect(page.get_by_role("heading", name="Open iteration 2")).to_be_visible()
+    expect(
+        page.get_by_text("with the parameters in use: the promoted parameter set")
+    ).to_be_visible()
+    expect(page.get_by_role("radio")).to_have_count(0)
     expect(page.get_by_label(f"Put {third.name} in the batch")).not_to_be_checked()
     expect(page.get_by_label(f"Put {first.name} in the batch")).to_have_count(0)
+
+    # Iteration 2 tunes only the diagonal, which beats the tuned setting now in use on this
+    # gold: the page proposes it, over the parameters in use.
+    page.get_by_label(f"Put {third.name} in the batch").check()
+    page.get_by_role("button", name="Open iteration 2 with 1 document").click()
+    expect(status).to_have_text("Annotating", timeout=JOB_TIMEOUT_MS)
+    correct_and_submit(team, third, unaligned=0, seconds=0)
+    expect(page.get_by_test_id("batch-progress")).to_have_text("1 of 1 submitted")
+    page.get_by_text("Tuning options").click()
+    page.get_by_label("Grid (JSON").fill(json.dumps({"aligner": ["diagonal"]}))
+    page.get_by_role("button", name="Close iteration 2").click()
+    expect(status).to_have_text("Closed", timeout=JOB_TIMEOUT_MS)
+    expect(verdict).to_contain_text(
+        f"The proposal beats the parameters in use: {promoted.name}, in use, scores segment"
+    )
+    expect(candidates.filter(has_text=f"(in use: {promoted.name})")).to_have_count(1)
+    page.get_by_role("button", name="Promote the proposal").click()
+    expect(page.get_by_role("status")).to_have_text("Proposal promoted.")
+    run = Iteration.objects.get(project=team.project, number=2).tuning_run
+    assert run.incumbent_candidate.params == promoted.params
+    assert Project.objects.get(pk=team.project.pk).promoted_parameter_set.params == run.best.params

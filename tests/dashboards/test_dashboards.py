@@ -3,12 +3,13 @@ each 10-turn document has some of its turns moved by its annotator."""
 
 import pytest
 
-from backend.alignments.services import AssignmentOperation, annotation_apply, annotation_submit
 from backend.iterations.services import iteration_close, iteration_tune_again
 from backend.jobs.models import Job
 from backend.projects.models import Membership, Role
+from backend.tuning.models import TuningRun
+from backend.tuning.selectors import CANDIDATE_ORDERINGS
 from tests.domain import evenly, make_document, make_user
-from tests.iterations.builders import annotating_iteration
+from tests.iterations.builders import annotating_iteration, submit_moved
 
 TURNS, SEGMENTS = 10, 4
 
@@ -23,16 +24,7 @@ def corrected_iteration(world, changes: dict[str, tuple[object, int, int]]):
         documents.append((document, annotator, moved, seconds))
     iteration = annotating_iteration(world.project, [document for document, *_ in documents])
     for document, annotator, moved, seconds in documents:
-        version = 0
-        if moved:
-            version = annotation_apply(
-                annotator=annotator,
-                document=document,
-                version=0,
-                operations=[AssignmentOperation("assign", TURNS - moved, TURNS - 1, 3)],
-                seconds_spent=seconds,
-            ).version
-        annotation_submit(annotator=annotator, document=document, version=version)
+        submit_moved(annotator, document, moved, seconds)
     return iteration_close(actor=world.lead, iteration=iteration, tune=False)
 
 
@@ -141,16 +133,18 @@ def test_the_candidate_table_sorts_by_any_score_and_refuses_unknown_orderings(
     iteration_tune_again(
         actor=world.lead,
         iteration=first,
-        grid={"aligner": ["gapped"], "match_offset": [0.3, 0.35, 0.4]},
+        grid={"aligner": ["gapped"], "gapped.match_offset": [0.3, 0.35, 0.4]},
     )
     run = first.tuning_run
-    # Scores as a finished run leaves them: the middle setting best, the last not evaluated.
-    for index, (segment, rank) in enumerate([(50.0, 2), (70.0, 1), (None, 3)]):
+    # Scores as a finished run leaves them: the middle setting best, the last not evaluated;
+    # the incumbent (the diagonal, in use) comes after the grid, unscored here.
+    assert run.candidates.get(is_incumbent=True).index == 3
+    for index, (segment, rank) in enumerate([(50.0, 2), (70.0, 1), (None, 3), (None, None)]):
         run.candidates.filter(index=index).update(segment_accuracy=segment, rank=rank)
 
     default = get(world, "tuning")
-    best_first = get(world, "tuning", ordering="-segment_accuracy")
-    worst_first = get(world, "tuning", ordering="segment_accuracy", iteration=first.pk)
+    best_first = get(world, "tuning", ordering="segment_accuracy")
+    worst_first = get(world, "tuning", ordering="-segment_accuracy", iteration=first.pk)
     bad = world.client("lead").get(
         f"/api/v1/projects/{world.project.pk}/dashboard/tuning/", {"ordering": "params"}
     )
@@ -159,10 +153,66 @@ def test_the_candidate_table_sorts_by_any_score_and_refuses_unknown_orderings(
     )
 
     assert default["run"]["id"] == run.pk
-    assert default["count"] == 3
-    assert [row["index"] for row in default["results"]] == [1, 0, 2]
-    assert [row["segment_accuracy"] for row in best_first["results"]] == [70.0, 50.0, None]
-    assert [row["segment_accuracy"] for row in worst_first["results"]] == [50.0, 70.0, None]
+    assert default["run"]["varied_settings"] == ["gapped.match_offset"]
+    assert default["count"] == 4
+    assert [row["index"] for row in default["results"]] == [1, 0, 2, 3]
+    assert [row["is_incumbent"] for row in default["results"]] == [False, False, False, True]
+    assert [row["segment_accuracy"] for row in best_first["results"]] == [70.0, 50.0, None, None]
+    assert [row["segment_accuracy"] for row in worst_first["results"]] == [50.0, 70.0, None, None]
     assert bad.status_code == 400
     assert "segment_accuracy" in bad.json()["detail"]
     assert missing.status_code == 404
+
+
+def test_the_dashboard_and_the_tuning_run_sort_candidates_alike_best_first(world, two_iterations):
+    first, *_ = two_iterations
+    iteration_tune_again(
+        actor=world.lead,
+        iteration=first,
+        grid={"aligner": ["gapped"], "gapped.match_offset": [0.3, 0.35, 0.4, 0.45]},
+    )
+    run = first.tuning_run
+    # (segment accuracy, WindowDiff, rank); the last candidate was dropped unscored, and the
+    # incumbent (index 4, the diagonal in use) is left unscored too.
+    run.candidates.filter(is_incumbent=True).delete()
+    scores = [(50.0, 20.0, 3), (70.0, 10.0, 1), (60.0, 30.0, 2), (None, None, None)]
+    for index, (segment, window_diff, rank) in enumerate(scores):
+        run.candidates.filter(index=index).update(
+            segment_accuracy=segment, word_accuracy=segment, window_diff=window_diff,
+            objective=segment, rank=rank, documents_evaluated=4 - index,
+        )  # fmt: skip
+    client = world.client("lead")
+
+    def order(ordering: str) -> tuple[list[int], list[int]]:
+        dashboard = get(world, "tuning", ordering=ordering, iteration=first.pk)["results"]
+        detail = client.get(
+            f"/api/v1/projects/{world.project.pk}/tuning-runs/{run.pk}/", {"ordering": ordering}
+        ).json()["candidates"]
+        return [row["index"] for row in dashboard], [row["index"] for row in detail]
+
+    for ordering in CANDIDATE_ORDERINGS:
+        dashboard, detail = order(ordering)
+        assert dashboard == detail, ordering
+    assert order("segment_accuracy")[0] == [1, 2, 0, 3]
+    assert order("-segment_accuracy")[0] == [0, 2, 1, 3]
+    assert order("window_diff")[0] == [1, 0, 2, 3]
+    assert order("rank")[0] == [1, 2, 0, 3]
+    assert order("documents_evaluated")[0] == [0, 1, 2, 3]
+
+
+def test_a_run_says_which_settings_its_grid_varies():
+    run = TuningRun(
+        grid={
+            "aligner": ["gapped"],
+            "scoring.window_size,scoring.window_overlap": [[1, 0], [2, 0], [3, 0]],
+            "gapped.match_offset": [0.2, 0.2],
+            "gapped.gap_open": [1, 2],
+            "abstention.min_support": [None, 0.1],
+        }
+    )
+
+    assert run.varied_settings == [
+        "scoring.window_size",
+        "gapped.gap_open",
+        "abstention.min_support",
+    ]

@@ -1,6 +1,7 @@
 """The import job through a real Celery worker, on real public_meetings files."""
 
 import time
+from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -13,6 +14,7 @@ from backend.jobs.models import Job
 from backend.projects.models import Membership, Project, Role
 from tests.conftest import fail_if_every_worker_died
 from tests.domain import make_user
+from tests.openapi import assert_matches_schema
 
 SMALL_MEETING = "686239f069621dada25c3408f1867d66"
 JOB_TIMEOUT_SECONDS = 120
@@ -66,6 +68,7 @@ def test_a_worker_imports_a_real_meeting_and_a_second_run_changes_nothing(celery
     job = wait_for(client, accepted["Location"])
 
     assert job["status"] == "succeeded", job
+    assert_matches_schema(client.get(accepted["Location"]))
     assert job["result"]["turns"] == 33
     assert job["result"]["segments"] == 12
     document = Document.objects.get(pk=job["document"])
@@ -136,3 +139,54 @@ def test_a_message_enqueued_for_another_job_with_the_same_id_is_ignored():
     document_import_run(job_id=job_id, task_id=str(Job.objects.get(pk=job_id).celery_task_id))
     assert Job.objects.get(pk=job_id).status == Job.Status.SUCCEEDED
     assert TranscriptTurn.objects.filter(document__project=project).count() == 33
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_english_project_reads_its_files_with_the_english_tokenizer():
+    client, project = lead_client()
+    project.language = "en-GB"
+    project.save()
+    english = Path(__file__).parents[1] / "align" / "fixtures" / "english"
+    accepted = upload(
+        client,
+        project,
+        ("council.md", (english / "council.md").read_bytes()),
+        [("council.srt", (english / "council.srt").read_bytes())],
+    )
+    document_import_run(job_id=accepted.json()["id"])
+    speakers = ReportSegment.objects.order_by("position").values_list("speaker", flat=True)
+    assert list(speakers) == ["mrs. brown", "mr. green", "dr. white", "mrs. brown"]
+    window = TranscriptTurn.objects.get(position=2)
+    assert window.text == "can somebody close the window ? it's cold in here ."
+
+
+@pytest.mark.django_db
+def test_a_project_language_must_be_a_language_code():
+    client, _ = lead_client()
+    refused = client.post("/api/v1/projects/", {"name": "x", "language": "French!"}, format="json")
+    assert refused.status_code == 400
+    assert "language code" in str(refused.json())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_import_says_how_the_report_was_segmented():
+    client, project = lead_client()
+    project.language = "en-GB"
+    project.save()
+    english = Path(__file__).parents[1] / "align" / "fixtures" / "english"
+    notes = b"The council voted the budget.\n\nThe window was closed.\n\nThe meeting ended.\n"
+    accepted = upload(
+        client,
+        project,
+        ("notes.txt", notes),
+        [("council.srt", (english / "council.srt").read_bytes())],
+    )
+
+    document_import_run(job_id=accepted.json()["id"])
+
+    job = Job.objects.get(pk=accepted.json()["id"])
+    assert job.status == Job.Status.SUCCEEDED, job.error
+    assert job.result["segmented_by"] == "paragraphs"
+    assert job.message == (
+        "imported: 3 segments, one per paragraph (the report names no speaker on a 'Name :' line)"
+    )

@@ -6,9 +6,9 @@ import io
 import pytest
 from django.test import override_settings
 
+from backend.celery import app as celery_app
 from backend.documents.models import Document, OriginalFile
 from backend.jobs.models import Job
-from workers.celery import app as celery_app
 
 REPORT = b"M. Dupont : Bonjour a tous.\n\nMme Durand : Merci.\n"
 SRT = b"1\n00:00:01,000 --> 00:00:02,000\nbonjour a tous\n"

@@ -10,7 +10,11 @@ from dataclasses import dataclass
 import pytest
 from rest_framework.test import APIClient
 
-from backend.alignments.services import AssignmentOperation, annotation_apply, annotation_submit
+from backend.alignments.services.annotations import (
+    AssignmentOperation,
+    annotation_apply,
+    annotation_submit,
+)
 from backend.documents.models import Document
 from backend.documents.public_meetings import import_public_meeting, public_meeting_labels
 from backend.projects.models import Membership, Project, Role

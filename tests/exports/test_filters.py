@@ -5,7 +5,10 @@ import re
 import pytest
 
 from backend.alignments.selectors import current_pre_alignment
-from backend.alignments.services import parameter_set_get_or_create, pre_alignment_record
+from backend.alignments.services.pre_alignments import (
+    parameter_set_get_or_create,
+    pre_alignment_record,
+)
 from tests.exports.conftest import NO_LENGTH_FILTER, records
 
 SIDES = {

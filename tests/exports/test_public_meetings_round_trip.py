@@ -6,7 +6,10 @@ import json
 import public_meetings
 
 from backend.alignments.selectors import current_pre_alignment
-from backend.alignments.services import parameter_set_get_or_create, pre_alignment_record
+from backend.alignments.services.pre_alignments import (
+    parameter_set_get_or_create,
+    pre_alignment_record,
+)
 from backend.documents.models import Document
 from backend.exports.selectors import gold_labels
 from tests.domain import make_document

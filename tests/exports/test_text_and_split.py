@@ -2,8 +2,8 @@
 
 import pytest
 
-from backend.exports.split import split_of
-from backend.exports.text import Cleaning, clean
+from workers.align.pairs.cleaning import Cleaning, clean
+from workers.align.pairs.split import split_of
 
 SEGMENT = (
     "<h> ordre du jour </h> <nom> m. dupont , maire </nom> <p> bonjour à tous . "

@@ -3,6 +3,12 @@ as a worker would leave them."""
 
 from django.db.models import Max
 
+from backend.alignments.models import Annotation
+from backend.alignments.services.annotations import (
+    AssignmentOperation,
+    annotation_apply,
+    annotation_submit,
+)
 from backend.documents.models import Document
 from backend.iterations.models import Iteration
 from backend.jobs.models import Job
@@ -16,3 +22,19 @@ def annotating_iteration(project, documents: list[Document]) -> Iteration:
         iteration=iteration
     )
     return iteration
+
+
+def submit_moved(annotator, document: Document, moved: int, seconds: int = 0) -> Annotation:
+    """Move the last `moved` turns of the document to segment 3, as the editor would, and
+    submit."""
+    version = 0
+    if moved:
+        turns = document.turn_count
+        version = annotation_apply(
+            annotator=annotator,
+            document=document,
+            version=0,
+            operations=[AssignmentOperation("assign", turns - moved, turns - 1, 3)],
+            seconds_spent=seconds,
+        ).version
+    return annotation_submit(annotator=annotator, document=document, version=version)

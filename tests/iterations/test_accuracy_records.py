@@ -4,7 +4,11 @@ whose corrections are known: the corpus's own `initial` side corrected to its `f
 
 import pytest
 
-from backend.alignments.services import AssignmentOperation, annotation_apply, annotation_submit
+from backend.alignments.services.annotations import (
+    AssignmentOperation,
+    annotation_apply,
+    annotation_submit,
+)
 from backend.core.errors import Conflict
 from backend.documents.public_meetings import import_public_meeting
 from backend.iterations.models import AccuracyRecord, IterationStatus

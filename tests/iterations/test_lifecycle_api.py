@@ -5,10 +5,12 @@ promotion must refuse."""
 import pytest
 
 from backend.alignments.models import PreAlignment
-from backend.alignments.services import pre_align_run
+from backend.alignments.services.pre_alignments import pre_align_run
 from backend.iterations.models import AccuracyRecord, Iteration
 from backend.jobs.models import Job
 from tests.domain import make_document
+from workers.align.folds import NEW_DOCUMENT_DEFAULTS, defaults_file
+from workers.align.params import AlignmentParams, load_params
 
 
 def url(world, suffix: str = "") -> str:
@@ -20,6 +22,7 @@ def open_first(world, **extra):
         url(world),
         {
             "name": "first batch",
+            "starting_parameters": "diagonal",
             "documents": [world.unassigned_document.pk],
             "assignments": [
                 {"document": world.unassigned_document.pk, "annotators": [world.annotator.pk]}
@@ -178,3 +181,35 @@ def test_bad_promotions_name_the_problem(world, body, message):
 
     assert response.status_code == 400
     assert message in str(response.json())
+
+
+def test_the_first_iteration_starts_from_the_shipped_defaults_unless_the_lead_asks(world):
+    lead = world.client("lead")
+    diagonal = open_first(world).json()
+    assert lead.post(url(world, f"{diagonal['id']}/cancel/")).status_code == 200
+
+    shipped = lead.post(url(world), {"documents": [world.unassigned_document.pk]}, format="json")
+
+    assert shipped.status_code == 201, shipped.json()
+    assert shipped.json()["parameters"]["name"] == "shipped defaults"
+    assert AlignmentParams.from_dict(shipped.json()["parameters"]["params"]) == load_params(
+        defaults_file(NEW_DOCUMENT_DEFAULTS)
+    )
+    pre_align_run(job_id=shipped.json()["pre_align_job"]["id"])
+    correct_and_submit(world, world.unassigned_document)
+    closed = lead.post(url(world, f"{shipped.json()['id']}/close/"), {"tune": False}, format="json")
+    assert closed.status_code == 200, closed.json()
+
+    # Later iterations use the parameters in use, whatever the request says.
+    second = make_document(world.project, name="second")
+    later = lead.post(
+        url(world),
+        {"documents": [second.pk], "starting_parameters": "diagonal"},
+        format="json",
+    )
+    assert later.json()["parameters"]["name"] == "shipped defaults"
+    unknown = lead.post(
+        url(world), {"documents": [second.pk], "starting_parameters": "random"}, format="json"
+    )
+    assert unknown.status_code == 400
+    assert "starting_parameters" in unknown.json()

@@ -1,8 +1,8 @@
 """Every endpoint for every kind of caller, from one table, so a new endpoint is one row.
 
-Columns: lead and annotator of project A, a signed-in non-member, an anonymous caller, and a
-superuser who is not a member. `{other_*}` ids belong to project B while the URL names A:
-they must be as invisible as ids that do not exist.
+Columns: lead, annotator and curator of project A, a signed-in non-member, an anonymous
+caller, and a superuser who is not a member. `{other_*}` ids belong to project B while the URL
+names A: they must be as invisible as ids that do not exist.
 """
 
 import io
@@ -11,12 +11,13 @@ import json
 import pytest
 
 from backend.alignments.models import ParameterSet
-from backend.alignments.services import annotation_submit
+from backend.alignments.services.annotations import annotation_submit
 from backend.jobs.models import Job
 from backend.tuning.models import TuningRun
+from backend.vectors.models import WordVectors
 from tests.domain import World
 
-ROLES = ("lead", "annotator", "outsider", "anonymous", "admin")
+ROLES = ("lead", "annotator", "curator", "outsider", "anonymous", "admin")
 P = "/api/v1/projects/{project}"
 D = P + "/documents/{document}"
 IT = P + "/iterations/{iteration}"
@@ -40,8 +41,39 @@ def public_meetings_file(world: World) -> dict:
     return {"file": file}
 
 
+def vectors_file(world: World) -> dict:
+    file = io.BytesIO(b"2 3\nbonjour 1 0 0\nmerci 0 1 0\n")
+    file.name = "vectors.vec"
+    return {"file": file}
+
+
+def word_vectors(project) -> WordVectors:
+    return WordVectors.objects.create(
+        project=project,
+        training_key=f"upload-{WordVectors.objects.count()}",
+        origin=WordVectors.Origin.UPLOADED,
+        settings={},
+        document_count=0,
+        sentence_count=0,
+        vocabulary_size=0,
+        dimensions=3,
+        data=b"",
+    )
+
+
 def one_edit(world: World) -> dict:
     return {"version": 0, "operations": [{"action": "unalign", "first_turn": 0, "last_turn": 1}]}
+
+
+def submitted_then_one_edit(world: World) -> dict:
+    """Adjudication compares submissions: the assigned annotator's comes first."""
+    annotation_submit(annotator=world.annotator, document=world.document, version=0)
+    return one_edit(world)
+
+
+def submitted_then_version_0(world: World) -> dict:
+    annotation_submit(annotator=world.annotator, document=world.document, version=0)
+    return {"version": 0}
 
 
 def pre_align_body(world: World) -> dict:
@@ -51,7 +83,7 @@ def pre_align_body(world: World) -> dict:
 
 def tuning_body(world: World) -> dict:
     annotation_submit(annotator=world.annotator, document=world.document, version=0)
-    return {"gold_documents": [world.document.pk], "grid": {"power": [1.0, 2.0]}}
+    return {"gold_documents": [world.document.pk], "grid": {"dp.power": [1.0, 2.0]}}
 
 
 def tuning_run(project) -> TuningRun:
@@ -70,95 +102,127 @@ def tuning_run(project) -> TuningRun:
 
 # (what, method, url, body or body factory, expected status for ROLES)
 MATRIX = [
-    ("list projects", "get", "/api/v1/projects/", None, (200, 200, 200, 401, 200)),
-    ("create project", "post", "/api/v1/projects/", {"name": "N"}, (201, 201, 201, 401, 201)),
-    ("read project", "get", P + "/", None, (200, 200, 403, 401, 200)),
-    ("update project", "patch", P + "/", {"description": "d"}, (200, 403, 403, 401, 200)),
-    ("delete project", "delete", P + "/", None, (204, 403, 403, 401, 204)),
+    ("list projects", "get", "/api/v1/projects/", None, (200, 200, 200, 200, 401, 200)),
+    ("create project", "post", "/api/v1/projects/", {"name": "N"}, (201, 201, 201, 201, 401, 201)),
+    ("read project", "get", P + "/", None, (200, 200, 200, 403, 401, 200)),
+    ("update project", "patch", P + "/", {"description": "d"}, (200, 403, 403, 403, 401, 200)),
+    ("delete project", "delete", P + "/", None, (204, 403, 403, 403, 401, 204)),
     ("read other project", "get", "/api/v1/projects/{other_project}/", None,
-     (403, 403, 403, 401, 200)),
-    ("list members", "get", P + "/members/", None, (200, 200, 403, 401, 200)),
+     (403, 403, 403, 403, 401, 200)),
+    ("list members", "get", P + "/members/", None, (200, 200, 200, 403, 401, 200)),
     ("add member", "post", P + "/members/", lambda w: {"user": w.outsider.pk, "role": "annotator"},
-     (201, 403, 403, 401, 201)),
+     (201, 403, 403, 403, 401, 201)),
     ("change member", "patch", P + "/members/{membership}/", {"role": "lead"},
-     (200, 403, 403, 401, 200)),
-    ("remove member", "delete", P + "/members/{membership}/", None, (204, 403, 403, 401, 204)),
+     (200, 403, 403, 403, 401, 200)),
+    ("remove member", "delete", P + "/members/{membership}/", None, (204, 403, 403, 403, 401, 204)),
     ("change member of other project", "patch", P + "/members/{other_membership}/",
-     {"role": "annotator"}, (404, 403, 403, 401, 404)),
-    ("list documents", "get", P + "/documents/", None, (200, 200, 403, 401, 200)),
-    ("upload document", "post", P + "/documents/", upload_body, (202, 403, 403, 401, 202)),
-    ("read document", "get", D + "/", None, (200, 200, 403, 401, 200)),
+     {"role": "annotator"}, (404, 403, 403, 403, 401, 404)),
+    ("list documents", "get", P + "/documents/", None, (200, 200, 200, 403, 401, 200)),
+    ("upload document", "post", P + "/documents/", upload_body, (202, 403, 403, 403, 401, 202)),
+    ("read document", "get", D + "/", None, (200, 200, 200, 403, 401, 200)),
     ("read unassigned document", "get", P + "/documents/{unassigned_document}/", None,
-     (200, 404, 403, 401, 200)),
+     (200, 404, 200, 403, 401, 200)),
     ("read document of other project", "get", P + "/documents/{other_document}/", None,
-     (404, 404, 403, 401, 404)),
-    ("update document", "patch", D + "/", {"name": "renamed"}, (200, 403, 403, 401, 200)),
-    ("delete document", "delete", D + "/", None, (204, 403, 403, 401, 204)),
-    ("open editor", "get", D + "/editor/", None, (200, 200, 403, 401, 200)),
+     (404, 404, 404, 403, 401, 404)),
+    ("update document", "patch", D + "/", {"name": "renamed"}, (200, 403, 403, 403, 401, 200)),
+    ("delete document", "delete", D + "/", None, (204, 403, 403, 403, 401, 204)),
+    ("open editor", "get", D + "/editor/", None, (200, 200, 200, 403, 401, 200)),
     ("open editor on other project's document", "get",
-     P + "/documents/{other_document}/editor/", None, (404, 404, 403, 401, 404)),
-    ("edit annotation", "post", D + "/annotation/", one_edit, (200, 200, 403, 401, 200)),
+     P + "/documents/{other_document}/editor/", None, (404, 404, 404, 403, 401, 404)),
+    # Only assignees annotate an assigned document (issue #14): leads adjudicate instead.
+    ("edit annotation", "post", D + "/annotation/", one_edit, (403, 200, 403, 403, 401, 403)),
     ("edit annotation of unassigned document", "post",
-     P + "/documents/{unassigned_document}/annotation/", one_edit, (200, 404, 403, 401, 200)),
+     P + "/documents/{unassigned_document}/annotation/", one_edit, (200, 404, 200, 403, 401, 200)),
     ("edit annotation of other project's document", "post",
-     P + "/documents/{other_document}/annotation/", one_edit, (404, 404, 403, 401, 404)),
+     P + "/documents/{other_document}/annotation/", one_edit, (404, 404, 404, 403, 401, 404)),
     ("submit annotation", "post", D + "/annotation/submit/", {"version": 0},
-     (200, 200, 403, 401, 200)),
+     (403, 200, 403, 403, 401, 403)),
     ("reopen unsubmitted annotation", "post", D + "/annotation/reopen/", {"version": 0},
-     (409, 409, 403, 401, 409)),
+     (409, 409, 409, 403, 401, 409)),
     ("reopen annotation of other project's document", "post",
      P + "/documents/{other_document}/annotation/reopen/", {"version": 0},
-     (404, 404, 403, 401, 404)),
-    ("list iterations", "get", P + "/iterations/", None, (200, 200, 403, 401, 200)),
+     (404, 404, 404, 403, 401, 404)),
+    ("save reading position", "put", D + "/position/", {"turn": 1},
+     (204, 204, 204, 403, 401, 204)),
+    ("save reading position in other project's document", "put",
+     P + "/documents/{other_document}/position/", {"turn": 1}, (404, 404, 404, 403, 401, 404)),
+    ("open adjudication", "get", D + "/adjudication/", None, (200, 403, 200, 403, 401, 200)),
+    ("open adjudication of other project's document", "get",
+     P + "/documents/{other_document}/adjudication/", None, (404, 403, 404, 403, 401, 404)),
+    ("edit adjudication", "post", D + "/adjudication/", submitted_then_one_edit,
+     (200, 403, 200, 403, 401, 200)),
+    ("complete adjudication", "post", D + "/adjudication/complete/", submitted_then_version_0,
+     (200, 403, 200, 403, 401, 200)),
+    ("reopen adjudication that is not completed", "post", D + "/adjudication/reopen/",
+     {"version": 0}, (409, 403, 409, 403, 401, 409)),
+    ("edit adjudication of other project's document", "post",
+     P + "/documents/{other_document}/adjudication/", one_edit, (404, 403, 404, 403, 401, 404)),
+    ("list iterations", "get", P + "/iterations/", None, (200, 200, 200, 403, 401, 200)),
     ("open iteration", "post", P + "/iterations/",
-     lambda w: {"documents": [w.unassigned_document.pk]}, (201, 403, 403, 401, 201)),
-    ("read iteration", "get", IT + "/", None, (200, 200, 403, 401, 200)),
-    ("close closed iteration", "post", IT + "/close/", {}, (409, 403, 403, 401, 409)),
-    ("pre-align closed iteration", "post", IT + "/pre-align/", None, (409, 403, 403, 401, 409)),
-    ("tune iteration without gold", "post", IT + "/tune/", {}, (400, 403, 403, 401, 400)),
-    ("promote without tuning run", "post", IT + "/promote/", {}, (409, 403, 403, 401, 409)),
-    ("read missing record", "get", IT + "/documents/{document}/", None, (404, 403, 403, 401, 404)),
+     lambda w: {"documents": [w.unassigned_document.pk]}, (201, 403, 403, 403, 401, 201)),
+    ("read iteration", "get", IT + "/", None, (200, 200, 200, 403, 401, 200)),
+    ("close closed iteration", "post", IT + "/close/", {}, (409, 403, 403, 403, 401, 409)),
+    ("cancel closed iteration", "post", IT + "/cancel/", None, (409, 403, 403, 403, 401, 409)),
+    ("add to closed iteration", "post", IT + "/documents/",
+     lambda world: {"documents": [world.unassigned_document.pk]},
+     (409, 403, 403, 403, 401, 409)),
+    ("pre-align closed iteration", "post", IT + "/pre-align/", None,
+     (409, 403, 403, 403, 401, 409)),
+    ("tune iteration without gold", "post", IT + "/tune/", {}, (400, 403, 403, 403, 401, 400)),
+    ("promote without tuning run", "post", IT + "/promote/", {}, (409, 403, 403, 403, 401, 409)),
+    ("read missing record", "get", IT + "/documents/{document}/", None,
+     (404, 403, 403, 403, 401, 404)),
     ("read iteration of other project", "get", P + "/iterations/{other_iteration}/", None,
-     (404, 404, 403, 401, 404)),
-    ("accuracy dashboard", "get", P + "/dashboard/accuracy/", None, (200, 403, 403, 401, 200)),
+     (404, 404, 404, 403, 401, 404)),
+    ("accuracy dashboard", "get", P + "/dashboard/accuracy/", None, (200, 403, 403, 403, 401, 200)),
     ("tuning dashboard before any run", "get", P + "/dashboard/tuning/", None,
-     (404, 403, 403, 401, 404)),
-    ("effort dashboard", "get", P + "/dashboard/effort/", None, (200, 403, 403, 401, 200)),
-    ("corpus dashboard", "get", P + "/dashboard/corpus/", None, (200, 403, 403, 401, 200)),
-    ("jobs dashboard", "get", P + "/dashboard/jobs/", None, (200, 403, 403, 401, 200)),
-    ("list parameter sets", "get", P + "/parameter-sets/", None, (200, 200, 403, 401, 200)),
+     (404, 403, 403, 403, 401, 404)),
+    ("effort dashboard", "get", P + "/dashboard/effort/", None, (200, 403, 403, 403, 401, 200)),
+    ("corpus dashboard", "get", P + "/dashboard/corpus/", None, (200, 403, 403, 403, 401, 200)),
+    ("jobs dashboard", "get", P + "/dashboard/jobs/", None, (200, 403, 403, 403, 401, 200)),
+    ("agreement dashboard", "get", P + "/dashboard/agreement/", None,
+     (200, 403, 403, 403, 401, 200)),
+    ("list parameter sets", "get", P + "/parameter-sets/", None, (200, 200, 200, 403, 401, 200)),
     ("create parameter set", "post", P + "/parameter-sets/", {"name": "x", "params": {}},
-     (201, 403, 403, 401, 201)),
-    ("list jobs", "get", P + "/jobs/", None, (200, 403, 403, 401, 200)),
-    ("read job", "get", P + "/jobs/{job}/", None, (200, 403, 403, 401, 200)),
+     (201, 403, 403, 403, 401, 201)),
+    ("list jobs", "get", P + "/jobs/", None, (200, 403, 403, 403, 401, 200)),
+    ("read job", "get", P + "/jobs/{job}/", None, (200, 403, 403, 403, 401, 200)),
     ("read job of other project", "get", P + "/jobs/{other_job}/", None,
-     (404, 403, 403, 401, 404)),
-    ("cancel job", "post", P + "/jobs/{job}/cancel/", None, (200, 403, 403, 401, 200)),
+     (404, 403, 403, 403, 401, 404)),
+    ("cancel job", "post", P + "/jobs/{job}/cancel/", None, (200, 403, 403, 403, 401, 200)),
     ("cancel job of other project", "post", P + "/jobs/{other_job}/cancel/", None,
-     (404, 403, 403, 401, 404)),
+     (404, 403, 403, 403, 401, 404)),
     ("start pre-alignment", "post", P + "/pre-alignments/", pre_align_body,
-     (202, 403, 403, 401, 202)),
-    ("list word vectors", "get", P + "/word-vectors/", None, (200, 403, 403, 401, 200)),
-    ("retrain word vectors", "post", P + "/word-vectors/", None, (202, 403, 403, 401, 202)),
-    ("list tuning runs", "get", P + "/tuning-runs/", None, (200, 403, 403, 401, 200)),
-    ("start tuning run", "post", P + "/tuning-runs/", tuning_body, (202, 403, 403, 401, 202)),
+     (202, 403, 403, 403, 401, 202)),
+    ("list word vectors", "get", P + "/word-vectors/", None, (200, 403, 403, 403, 401, 200)),
+    ("retrain word vectors", "post", P + "/word-vectors/", None, (202, 403, 403, 403, 401, 202)),
+    ("upload word vectors", "post", P + "/word-vectors/upload/", vectors_file,
+     (201, 403, 403, 403, 401, 201)),
+    ("delete word vectors", "delete", P + "/word-vectors/{word_vectors}/", None,
+     (204, 403, 403, 403, 401, 204)),
+    ("delete word vectors of other project", "delete", P + "/word-vectors/{other_word_vectors}/",
+     None, (404, 403, 403, 403, 401, 404)),
+    ("list tuning runs", "get", P + "/tuning-runs/", None, (200, 403, 403, 403, 401, 200)),
+    ("start tuning run", "post", P + "/tuning-runs/", tuning_body, (202, 403, 403, 403, 401, 202)),
     ("read tuning run", "get", P + "/tuning-runs/{tuning_run}/", None,
-     (200, 403, 403, 401, 200)),
+     (200, 403, 403, 403, 401, 200)),
     ("read tuning run of other project", "get", P + "/tuning-runs/{other_tuning_run}/", None,
-     (404, 403, 403, 401, 404)),
-    ("read audit trail", "get", P + "/audit-events/", None, (200, 403, 403, 401, 200)),
-    ("list own tokens", "get", "/api/v1/auth/tokens/", None, (200, 200, 200, 401, 200)),
-    ("create token", "post", "/api/v1/auth/tokens/", {"name": "cli"}, (201, 201, 201, 401, 201)),
-    ("preview export", "get", P + "/exports/preview/", None, (200, 403, 403, 401, 200)),
-    ("export JSONL", "get", P + "/exports/pairs.jsonl", None, (200, 403, 403, 401, 200)),
-    ("export CSV", "get", P + "/exports/pairs.csv", None, (200, 403, 403, 401, 200)),
-    ("export parallel text", "get", P + "/exports/parallel.zip", None, (200, 403, 403, 401, 200)),
+     (404, 403, 403, 403, 401, 404)),
+    ("read audit trail", "get", P + "/audit-events/", None, (200, 403, 403, 403, 401, 200)),
+    ("list own tokens", "get", "/api/v1/auth/tokens/", None, (200, 200, 200, 200, 401, 200)),
+    ("create token", "post", "/api/v1/auth/tokens/", {"name": "cli"},
+     (201, 201, 201, 201, 401, 201)),
+    ("preview export", "get", P + "/exports/preview/", None, (200, 403, 403, 403, 401, 200)),
+    ("export JSONL", "get", P + "/exports/pairs.jsonl", None, (200, 403, 403, 403, 401, 200)),
+    ("export CSV", "get", P + "/exports/pairs.csv", None, (200, 403, 403, 403, 401, 200)),
+    ("export parallel text", "get", P + "/exports/parallel.zip", None,
+     (200, 403, 403, 403, 401, 200)),
     ("export Hugging Face dataset", "get", P + "/exports/huggingface.zip", None,
-     (200, 403, 403, 401, 200)),
+     (200, 403, 403, 403, 401, 200)),
     ("export public_meetings JSON", "get", P + "/exports/public-meetings.json", None,
-     (200, 403, 403, 401, 200)),
+     (200, 403, 403, 403, 401, 200)),
     ("import public_meetings JSON", "post", P + "/documents/public-meetings/",
-     public_meetings_file, (201, 403, 403, 401, 201)),
+     public_meetings_file, (201, 403, 403, 403, 401, 201)),
 ]  # fmt: skip
 
 CASES = [
@@ -182,6 +246,7 @@ def _url(template: str, world: World) -> str:
         other_iteration=world.other_iteration.pk,
         other_job=world.other_job.pk,
         **_tuning_runs(template, world),
+        **_word_vectors(template, world),
     )
 
 
@@ -191,6 +256,15 @@ def _tuning_runs(template: str, world: World) -> dict:
     return {
         "tuning_run": tuning_run(world.project).pk,
         "other_tuning_run": tuning_run(world.other_project).pk,
+    }
+
+
+def _word_vectors(template: str, world: World) -> dict:
+    if "word_vectors}" not in template:
+        return {}
+    return {
+        "word_vectors": word_vectors(world.project).pk,
+        "other_word_vectors": word_vectors(world.other_project).pk,
     }
 
 

@@ -1,11 +1,17 @@
 """The simulated annotator on the corpus's real final alignments, checked against what the
 editor's services accept."""
 
+import random
+
 import pytest
 
-from backend.alignments.services import check_order
-from backend.iterations.simulated_annotator import correction_operations, reachable_gold
-from backend.iterations.simulation import SimulationError, batches_of
+from backend.alignments.services.annotations import check_order
+from backend.simulation.annotator import (
+    correction_operations,
+    overlooking_correction,
+    reachable_gold,
+)
+from backend.simulation.bootstrap import SimulationError, batches_of
 from workers.align.corpus import load_public_meetings, meeting_ids
 from workers.align.model import UNALIGNED
 
@@ -58,3 +64,31 @@ def test_batches_are_a_seeded_shuffle_and_refuse_what_the_corpus_cannot_fill():
     assert batches_of(meeting_ids(), [4, 6, 6, 6], seed=2) != first
     with pytest.raises(SimulationError, match="need 23 meetings"):
         batches_of(meeting_ids(), [23], seed=1)
+
+
+@pytest.mark.parametrize("meeting", load_public_meetings(["199073d2", "383fa957"]))
+def test_an_overlooking_annotator_keeps_about_that_share_of_the_wrong_turns(meeting):
+    gold = reachable_gold(meeting.reference)
+    shown = list(meeting.initial)
+    wrong = [turn for turn, (a, b) in enumerate(zip(shown, gold, strict=True)) if a != b]
+
+    perfect = overlooking_correction(shown, gold, 0.0, random.Random(1))
+    careless = overlooking_correction(shown, gold, 1.0, random.Random(1))
+    first = overlooking_correction(shown, gold, 0.2, random.Random(1))
+    second = overlooking_correction(shown, gold, 0.2, random.Random(2))
+
+    assert perfect == gold
+    assert careless == reachable_gold(shown)
+    for labels in (first, second):
+        check_order(labels)
+        missed = sum(labels[turn] != gold[turn] for turn in wrong)
+        assert 0.05 * len(wrong) < missed < 0.45 * len(wrong)
+        right = [turn for turn in range(len(gold)) if turn not in set(wrong)]
+        assert sum(labels[turn] != gold[turn] for turn in right) < 0.2 * len(right)
+    assert first != second
+    assert overlooking_correction(shown, gold, 0.2, random.Random(1)) == first
+
+
+def test_overlooking_is_a_probability():
+    with pytest.raises(ValueError, match="probability"):
+        overlooking_correction([0], [0], 1.5, random.Random(0))

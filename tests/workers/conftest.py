@@ -2,9 +2,9 @@ import time
 
 import pytest
 
+from backend.documents.public_meetings import public_meeting_gold_import
 from backend.jobs.models import Job
 from backend.projects.models import Membership, Project, Role
-from backend.tuning.corpus import public_meeting_gold_import
 from tests.conftest import fail_if_every_worker_died
 from tests.domain import make_user
 
@@ -54,8 +54,8 @@ BIG_MEETINGS = [
 def dedicated_cpu_worker(celery_worker_process, tmp_path):
     """Start workers of one's own for the cpu queue: the session's worker stops consuming it
     meanwhile, so a test knows which process runs its task (and may kill it)."""
+    from backend.celery import app as celery_app
     from tests.conftest import start_worker, stop_worker
-    from workers.celery import app as celery_app
 
     session = [celery_worker_process.name]
     celery_app.control.cancel_consumer("cpu", destination=session, reply=True, timeout=5)

@@ -7,7 +7,7 @@ import multiprocessing
 import pytest
 from kombu import Connection
 
-from workers.broker_transport import UNFINISHED_SUFFIX, AtomicFilesystemTransport
+from backend.core.broker_transport import UNFINISHED_SUFFIX, AtomicFilesystemTransport
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from backend.alignments.models import PreAlignment
-from backend.alignments.services import (
+from backend.alignments.services.pre_alignments import (
     diagonal_parameter_set,
     parameter_set_get_or_create,
     pre_align_run,
@@ -16,6 +16,7 @@ from backend.jobs.models import Job
 from backend.jobs.services import job_cancel
 from backend.vectors.models import WordVectors
 from backend.vectors.services import vectors_load
+from tests.openapi import assert_matches_schema
 from tests.workers.conftest import gold_project, wait_for_job
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import align_meeting
@@ -45,9 +46,13 @@ def test_the_diagonal_baseline_pre_aligns_each_document_without_vectors(celery_w
 
     assert job.status == Job.Status.SUCCEEDED, job.error
     assert job.result["resumed"] == []
+    lead_client = APIClient()
+    lead_client.force_login(lead)
+    shown = assert_matches_schema(lead_client.get(f"/api/v1/projects/{project.pk}/jobs/{job.pk}/"))
+    assert len(shown["result"]["pre_alignments"]) == len(documents)
     for document in documents:
         stored = PreAlignment.objects.get(document=document, parameter_set=diagonal)
-        expected = align_meeting(document_meeting(document), AlignmentParams(aligner="diagonal"))
+        expected = align_meeting(document_meeting(document), AlignmentParams.of("diagonal"))
         assert stored.labels == expected.labels.tolist()
         assert stored.confidences == pytest.approx(expected.confidence.tolist())
         assert stored.params["aligner"] == "diagonal"

@@ -11,7 +11,11 @@ from django.conf import settings
 from django.db import connection
 
 from backend.alignments.models import ParameterSet, PreAlignment
-from backend.alignments.services import parameter_set_get_or_create, pre_align_run, pre_align_start
+from backend.alignments.services.pre_alignments import (
+    parameter_set_get_or_create,
+    pre_align_run,
+    pre_align_start,
+)
 from backend.jobs.models import Job
 from backend.vectors.services import vectors_for
 from tests.conftest import test_database_url
@@ -19,6 +23,8 @@ from tests.workers.conftest import BIG_MEETINGS, gold_project, wait_for_job
 from workers.align.params import AlignmentParams
 
 VISIBILITY_TIMEOUT = "5"
+LIVENESS = {"TANDEM_JOB_HEARTBEAT_SECONDS": "1", "TANDEM_JOB_LOST_AFTER_SECONDS": "4"}
+"""A worker that beats every second and recovers jobs silent for 4 s (every 2 s)."""
 DEAD_CONNECTION_APP = "tandem-retry-test"
 
 
@@ -73,6 +79,34 @@ def test_a_task_whose_worker_is_killed_is_delivered_again_and_completes(dedicate
     assert set(job.result["resumed"]) == stored_before_the_kill
     for pre_alignment in PreAlignment.objects.select_related("document"):
         assert len(pre_alignment.labels) == pre_alignment.document.turn_count
+
+
+@pytest.mark.worker
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_job_whose_whole_worker_is_killed_is_recovered_on_any_broker(dedicated_cpu_worker):
+    """The hardening probe's case: on the embedded default (the filesystem broker loses the
+    killed worker's message) the job stayed `running` forever. Now the next worker finds it
+    silent, sends it again, and it completes, resuming what was stored."""
+    project, lead, documents, parameter_set = embedding_pre_alignment(BIG_MEETINGS)
+    victim = dedicated_cpu_worker(**LIVENESS)
+
+    job = pre_align_start(
+        actor=lead, project=project, documents=documents, parameter_set=parameter_set
+    )
+    wait_until_first_document_is_stored(job.pk)
+    os.killpg(victim.process.pid, signal.SIGKILL)
+    victim.process.wait()
+    stored_before_the_kill = set(PreAlignment.objects.values_list("document_id", flat=True))
+    assert 0 < len(stored_before_the_kill) < len(documents)
+    assert Job.objects.get(pk=job.pk).status == Job.Status.RUNNING
+    dedicated_cpu_worker(**LIVENESS)
+    job = wait_for_job(job.pk)
+
+    assert job.status == Job.Status.SUCCEEDED, job.error
+    assert job.requeues == 1
+    assert PreAlignment.objects.filter(parameter_set=parameter_set).count() == len(documents)
+    assert stored_before_the_kill <= set(job.result["resumed"])
 
 
 @pytest.mark.worker
@@ -133,7 +167,7 @@ def test_running_a_pre_alignment_twice_leaves_the_same_rows(celery_worker_proces
     diagonal = parameter_set_get_or_create(
         project=project,
         name="diagonal",
-        params=AlignmentParams(aligner="diagonal").to_dict(),
+        params=AlignmentParams.of("diagonal").to_dict(),
         engine_version="test",
     )
     job = wait_for_job(

@@ -5,13 +5,16 @@ import pytest
 from rest_framework.test import APIClient
 
 from backend.alignments.models import ParameterSet, PreAlignment
+from backend.alignments.services.pre_alignments import PRE_ALIGN_TASK
+from backend.celery import app as celery_app
+from backend.documents.services import IMPORT_TASK
 from backend.jobs.models import Job
 from backend.tuning.models import TuningRun
-from backend.vectors.services import vectors_train_start
+from backend.tuning.services import FINISH_STAGE_TASK, PREPARE_TASK, SLICE_TASK
+from backend.vectors.services import TRAIN_TASK, vectors_train_start
 from tests.domain import build_world
 from tests.workers.conftest import gold_project
 from workers.align import tune
-from workers.celery import app as celery_app
 
 UNREACHABLE = "redis://127.0.0.1:9/0"
 
@@ -63,7 +66,10 @@ def test_pre_aligning_another_projects_document_is_refused(world):
     )
 
     assert response.status_code == 400
-    assert f"no documents [{world.other_document.pk}]" in response.json()["detail"]
+    assert response.json() == {
+        "detail": f"Project {world.project.pk} has no document {world.other_document.pk}.",
+        "field": "documents",
+    }
 
 
 def test_a_parameter_set_the_aligner_cannot_read_is_refused(world):
@@ -115,7 +121,7 @@ def test_tuning_with_the_broker_down_answers_503_and_leaves_no_run(broker_down):
 
     response = client.post(
         f"/api/v1/projects/{project.pk}/tuning-runs/",
-        {"gold_documents": [d.pk for d in documents], "grid": {"power": [1.0, 2.0]}},
+        {"gold_documents": [d.pk for d in documents], "grid": {"dp.power": [1.0, 2.0]}},
         format="json",
     )
 
@@ -130,9 +136,11 @@ def test_tuning_with_the_broker_down_answers_503_and_leaves_no_run(broker_down):
 @pytest.mark.parametrize(
     ("body", "problem"),
     [
-        ({"grid": {"powr": [1.0]}}, "powr"),
-        ({"grid": {"power": []}}, "non-empty list"),
-        ({"grid": {"vectors__dimensions": [50, 100]}}, "vectors"),
+        ({"grid": {"dp.powr": [1.0]}}, "There is no setting dp.powr (did you mean power?)"),
+        ({"grid": {"power": [1.0]}}, "There is no setting 'power' (did you mean dp.power?)"),
+        ({"grid": {"turns.gap_open": [1.0]}}, "sets turns.gap_open but tries no turns aligner"),
+        ({"grid": {"dp.power": []}}, "non-empty list"),
+        ({"grid": {"vectors.dimensions": [50, 100]}}, "vectors"),
         ({"stages": [{"documents": 1, "keep": 0.5}]}, "last stage"),
         ({"stages": [{"documents": 0, "keep": 0}]}, "documents: n >= 1"),
     ],
@@ -167,6 +175,23 @@ def test_a_tuning_request_for_an_unknown_objective_names_the_choices():
     assert not TuningRun.objects.exists()
 
 
+def test_tuning_on_documents_of_other_projects_names_each_missing_id(world):
+    foreign = [world.other_document.pk, world.other_document.pk + 1000]
+
+    response = world.client("lead").post(
+        f"/api/v1/projects/{world.project.pk}/tuning-runs/",
+        {"gold_documents": [world.document.pk, *foreign]},
+        format="json",
+    )
+
+    assert response.status_code == 400
+    assert response.json() == {
+        "detail": f"Project {world.project.pk} has no documents {foreign[0]} and {foreign[1]}.",
+        "field": "gold_documents",
+    }
+    assert not TuningRun.objects.exists()
+
+
 def test_tuning_on_a_document_without_submitted_annotation_is_refused(world):
     response = world.client("lead").post(
         f"/api/v1/projects/{world.project.pk}/tuning-runs/",
@@ -175,7 +200,7 @@ def test_tuning_on_a_document_without_submitted_annotation_is_refused(world):
     )
 
     assert response.status_code == 400
-    assert "no submitted annotation" in response.json()["detail"]
+    assert "has no gold to tune on: no submission yet" in response.json()["detail"]
 
 
 def test_asking_twice_for_vectors_while_one_training_is_queued_gives_the_same_job(world):
@@ -187,17 +212,21 @@ def test_asking_twice_for_vectors_while_one_training_is_queued_gives_the_same_jo
 
 
 def test_heavy_tasks_go_to_the_cpu_queue_and_the_rest_to_default():
+    """Services send tasks by name: each name must be a task the workers register, and the
+    routes (CELERY_TASK_ROUTES) must match those names."""
+    celery_app.loader.import_default_modules()
     router = celery_app.amqp.router
 
     def queue(task: str) -> str:
+        assert task in celery_app.tasks, f"no registered task is named {task}"
         return router.route({}, task)["queue"].name
 
-    assert queue("workers.tasks.alignment.pre_align") == "cpu"
-    assert queue("workers.tasks.vectors.train_vectors") == "cpu"
-    assert queue("workers.tasks.tuning.prepare") == "cpu"
-    assert queue("workers.tasks.tuning.evaluate_slice") == "cpu"
-    assert queue("workers.tasks.tuning.finish_stage") == "default"
-    assert queue("workers.tasks.imports.import_document") == "default"
+    assert queue(PRE_ALIGN_TASK) == "cpu"
+    assert queue(TRAIN_TASK) == "cpu"
+    assert queue(PREPARE_TASK) == "cpu"
+    assert queue(SLICE_TASK) == "cpu"
+    assert queue(FINISH_STAGE_TASK) == "default"
+    assert queue(IMPORT_TASK) == "default"
 
 
 def test_a_run_can_be_ranked_by_every_objective_the_engine_has_and_no_other():

@@ -3,22 +3,26 @@ ranking as the engine's in-process successive halving, by the run's objective (t
 gold turns aligned right unless the run asks for another)."""
 
 import pytest
+from rest_framework.test import APIClient
 
 from backend.alignments.models import Annotation
 from backend.documents.selectors import document_meeting
+from backend.iterations.models import Iteration
 from backend.jobs.models import Job
+from backend.projects.services import parameter_set_promote
 from backend.tuning.models import TuningCandidate, TuningRun, TuningSlice
 from backend.tuning.services import tuning_candidate_parameter_set, tuning_start
 from backend.vectors.services import vectors_load
+from tests.openapi import assert_matches_schema
 from tests.workers.conftest import gold_project, wait_for_job
 from workers.align import tune
 from workers.align.params import AlignmentParams
 
 SMALL_GRID = {
     "aligner": ["dp"],
-    "scoring__normalisation": ["none", "rows"],
-    "power": [1.0, 2.0, 4.0],
-    "min_words": [0, 4],
+    "dp.normalisation": ["none", "rows"],
+    "dp.power": [1.0, 2.0, 4.0],
+    "abstention.min_words": [0, 4],
 }
 TWO_ROUNDS = [{"documents": 2, "keep": 0.25}, {"documents": 4, "keep": 0.0}]
 
@@ -55,14 +59,28 @@ def test_a_distributed_run_ranks_as_the_engines_successive_halving(celery_worker
     )
     assert best.objective == pytest.approx(best.segment_accuracy)
     assert job.result["params"] == best.params
+    client = APIClient()
+    client.force_login(lead)
+    assert_matches_schema(client.get(f"/api/v1/projects/{project.pk}/jobs/{job.pk}/"))
+    assert_matches_schema(client.get(f"/api/v1/projects/{project.pk}/tuning-runs/{run.pk}/"))
     assert job.result["ranked_by"] == "turns"
-    finalists = TuningCandidate.objects.filter(run=run, documents_evaluated=4)
+    # The grid is halved as the engine halves it; the incumbent (the diagonal, in use) goes
+    # through both stages besides, and is beaten.
+    finalists = TuningCandidate.objects.filter(run=run, documents_evaluated=4, is_incumbent=False)
     assert finalists.count() == len(expected) == 3  # ceil(0.25 * 12)
     assert sorted(finalists.values_list("objective", flat=True), reverse=True) == pytest.approx(
         [tune.objective(result.summary, "turns") for result in expected]
     )
+    incumbent = TuningCandidate.objects.get(run=run, is_incumbent=True)
+    assert (incumbent.index, incumbent.documents_evaluated) == (12, 4)
+    assert AlignmentParams.from_dict(incumbent.params).aligner == "diagonal"
+    assert incumbent.objective < best.objective
+    assert job.result["incumbent"] == {
+        "name": "diagonal baseline",
+        "objective": incumbent.objective,
+    }
     assert sorted(TuningCandidate.objects.filter(run=run).values_list("rank", flat=True)) == list(
-        range(1, 13)
+        range(1, 14)
     )
     assert TuningSlice.objects.filter(run=run, results__isnull=True).count() == 0
     assert job.progress == 1.0
@@ -71,3 +89,51 @@ def test_a_distributed_run_ranks_as_the_engines_successive_halving(celery_worker
     assert parameter_set.params == best.params
     assert tuning_candidate_parameter_set(actor=lead, candidate=best).pk == parameter_set.pk
     assert TuningRun.objects.get(pk=run.pk).status == Job.Status.SUCCEEDED
+
+
+ONE_ROUND = [{"documents": 4, "keep": 0.0}]
+
+
+@pytest.mark.worker
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_run_that_beats_nothing_in_use_proposes_nothing(celery_worker_process):
+    """Promote a run's best, tune again on the same gold: the parameters in use are one of the
+    grid's settings, marked in place, and no other setting beats them, so the run proposes
+    nothing and promoting 'the proposal' is refused with the reason."""
+    project, lead, documents = gold_project(4)
+    first = tuning_start(
+        actor=lead, project=project, gold_documents=documents, grid=SMALL_GRID, stages=ONE_ROUND
+    )
+    assert wait_for_job(first.job_id).status == Job.Status.SUCCEEDED
+    first.refresh_from_db()
+    in_use = tuning_candidate_parameter_set(actor=lead, candidate=first.best)
+    parameter_set_promote(actor=lead, project=project, parameter_set=in_use)
+
+    second = tuning_start(
+        actor=lead, project=project, gold_documents=documents, grid=SMALL_GRID, stages=ONE_ROUND
+    )
+    job = wait_for_job(second.job_id)
+
+    assert job.status == Job.Status.SUCCEEDED, job.error
+    second.refresh_from_db()
+    incumbent = second.incumbent_candidate
+    assert second.candidates.count() == second.settings_count == 12
+    assert (incumbent.index, incumbent.params) == (first.best.index, first.best.params)
+    assert second.incumbent_name == in_use.name
+    assert second.best is None
+    assert job.result["best_candidate"] is None
+    assert f"beats {in_use.name!r}" in job.message
+    iteration = Iteration.objects.create(
+        project=project, number=1, closed_at=second.finished_at, tuning_run=second
+    )
+    client = APIClient()
+    client.force_login(lead)
+    promote = f"/api/v1/projects/{project.pk}/iterations/{iteration.pk}/promote/"
+    refused = client.post(promote, {}, format="json")
+    assert refused.status_code == 409
+    assert "proposes nothing: no candidate beats" in refused.json()["detail"]
+    runner_up = second.candidates.get(rank=2)
+    anyway = client.post(promote, {"candidate": runner_up.pk}, format="json")
+    assert anyway.status_code == 200, anyway.json()
+    assert_matches_schema(client.get(f"/api/v1/projects/{project.pk}/iterations/{iteration.pk}/"))

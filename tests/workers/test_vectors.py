@@ -8,6 +8,7 @@ from backend.jobs.models import Job
 from backend.vectors.models import WordVectors
 from backend.vectors.selectors import project_sentences
 from backend.vectors.services import vectors_load
+from tests.openapi import assert_matches_schema
 from tests.workers.conftest import gold_project, wait_for_job
 from workers.align.params import AlignmentParams
 from workers.align.scoring.vectors import train_vectors
@@ -32,7 +33,8 @@ def test_a_worker_trains_the_projects_vectors_once_and_any_process_loads_them(
     assert first.status == again.status == Job.Status.SUCCEEDED, (first.error, again.error)
     assert again.result["word_vectors"] == first.result["word_vectors"]
     assert WordVectors.objects.filter(project=project, document_count=2).count() == 1
-    listed = client.get(url).json()["results"]
+    assert_matches_schema(client.get(f"/api/v1/projects/{project.pk}/jobs/{first.pk}/"))
+    listed = assert_matches_schema(client.get(url))["results"]
     assert listed[0]["id"] == first.result["word_vectors"]
     sentences, document_count = project_sentences(project_id=project.pk)
     assert document_count == listed[0]["document_count"] == 2

@@ -10,17 +10,14 @@ turn straddles; the gains are the local evidence.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 import numba
 import numpy as np
 
-from workers.align.dp import Path
+from workers.align.dp import Path, PathWeight
 
 NOT_VISITED = -2
 """Kernel label for a turn without sentences, which the path cannot visit."""
-
-PathWeight = Literal["alignment", "gain", "count"]
 
 
 @numba.njit(

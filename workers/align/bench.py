@@ -3,11 +3,10 @@ corpus, a tuning grid, and the memory an alignment needs beyond its similarity m
 
 from __future__ import annotations
 
-import json
 import resource
 import time
 import tracemalloc
-from importlib import resources, util
+from importlib import util
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -136,11 +135,10 @@ def alignment_memory() -> dict[str, float]:
 def tuning_seconds() -> dict[str, Any]:
     """Every setting of the shipped grid on all 22 meetings (no halving), as one Celery slice."""
     from workers.align.params import AlignmentParams
-    from workers.align.tune import evaluate_grid_slice, expand_grid
+    from workers.align.tune import evaluate_grid_slice, expand_grid, named_grid
 
     meetings, _, vectors = _corpus_setup()
-    grid_file = resources.files("workers.align") / "defaults" / "grid.json"
-    settings = expand_grid(AlignmentParams(), json.loads(grid_file.read_text()))
+    settings = expand_grid(AlignmentParams(), named_grid("default"))
     started = time.perf_counter()
     evaluate_grid_slice(meetings, settings, vectors)
     return {

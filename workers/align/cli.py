@@ -10,12 +10,25 @@ import json
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from tqdm import tqdm
 
+from workers.align.cli_gold import (
+    add_gold_arguments,
+    cross_validation,
+    evaluate_gold,
+    gold_meetings,
+    gold_vectors,
+    tuning_for,
+)
+from workers.align.cli_own import (
+    add_own_file_arguments,
+    command_align_own,
+    wants_own_files,
+    write_results,
+)
 from workers.align.corpus import load_public_meetings, meeting_ids
 from workers.align.metrics import merge_subturns, micro_average, score_meeting
 from workers.align.model import Meeting
@@ -82,7 +95,7 @@ def _align_all(args: argparse.Namespace) -> list[tuple[Meeting, AlignmentResult]
             for meeting in tqdm(meetings, desc=args.method, unit="meeting", file=sys.stderr)
         ]
     if args.method == "diagonal":
-        diagonal = AlignmentParams(aligner="diagonal")
+        diagonal = AlignmentParams.of("diagonal")
         params = {meeting.id: diagonal for meeting in meetings}
     else:
         params = _params_for(args)
@@ -93,34 +106,14 @@ def _align_all(args: argparse.Namespace) -> list[tuple[Meeting, AlignmentResult]
     return results
 
 
-def _alignment_document(meeting: Meeting, result: AlignmentResult) -> dict[str, Any]:
-    segment_ids = [segment.id for segment in meeting.report.segments]
-    return {
-        "ctm": [
-            {
-                "id": turn.id,
-                "aligned": segment_ids[label] if label >= 0 else "",
-                "confidence": round(float(confidence), 4),
-            }
-            for turn, label, confidence in zip(
-                meeting.transcript.turns, result.labels, result.confidence, strict=True
-            )
-        ]
-    }
-
-
 def command_align(args: argparse.Namespace) -> int:
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for meeting, result in _align_all(args):
-        path = out / f"{meeting.id}.json"
-        path.write_text(json.dumps(_alignment_document(meeting, result)) + "\n", encoding="utf-8")
-        written.append(str(path))
+    if wants_own_files(args):
+        return command_align_own(args)
+    written = write_results(_align_all(args), args, one_file=False)
     if args.json:
         print(json.dumps({"written": written}))
     else:
-        print(f"wrote {len(written)} alignment files to {out}")
+        print(f"wrote {', '.join(written)}")
     return 0
 
 
@@ -146,7 +139,11 @@ def evaluation_report(pairs: list[tuple[Meeting, AlignmentResult]]) -> dict[str,
 
 
 def command_evaluate(args: argparse.Namespace) -> int:
-    report = evaluation_report(_align_all(args))
+    if args.gold:
+        pairs, protocol = evaluate_gold(args)
+        report = {**evaluation_report(pairs), "protocol": protocol}
+    else:
+        report = evaluation_report(_align_all(args))
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -161,48 +158,54 @@ def command_evaluate(args: argparse.Namespace) -> int:
 
 
 def command_tune(args: argparse.Namespace) -> int:
-    from workers.align.tune import DEFAULT_GRID, expand_grid, parse_stages, successive_halving
-
-    if args.corpus != "public_meetings":
-        raise SystemExit(f"unknown corpus {args.corpus!r} (only public_meetings)")
-    train = load_public_meetings(args.train.split(","))
     base = load_params(args.params) if args.params else AlignmentParams()
-    grid = json.loads(Path(args.grid).read_text()) if args.grid else DEFAULT_GRID
-    settings = expand_grid(base, grid)
-    vectors = load_vectors(args.vectors) if args.vectors else None
-    if vectors is None:
-        with _status("training word vectors on the corpus texts (cached after the first run)"):
-            vectors = corpus_vectors(load_public_meetings(), base.vectors)
+    if args.gold:
+        train = gold_meetings(args, args.train)
+        vectors = gold_vectors(args, gold_meetings(args, None), base)
+        source = {"gold": str(args.gold)}
+    else:
+        if args.corpus != "public_meetings":
+            raise SystemExit(f"unknown corpus {args.corpus!r} (only public_meetings)")
+        if not args.train:
+            raise SystemExit("name the training meetings: --train H1,H2,.. (or tune on --gold)")
+        train = load_public_meetings(args.train.split(","))
+        vectors = load_vectors(args.vectors) if args.vectors else None
+        if vectors is None:
+            with _status("training word vectors on the corpus texts (cached after the first run)"):
+                vectors = corpus_vectors(load_public_meetings(), base.vectors)
+        source = {}
+    tuning = tuning_for(args, vectors)
     started = time.perf_counter()
-    with tqdm(desc="tuning", unit="setting-meeting", file=sys.stderr) as bar:
-        ranked = successive_halving(
-            train,
-            settings,
-            vectors,
-            parse_stages(args.stages),
-            progress=bar.update,
-            kind=args.objective,
-        )
+    best = tuning.best(train)
     elapsed = time.perf_counter() - started
-    best = ranked[0]
+    held_out = {}
+    if args.cv:
+        pairs, protocol = cross_validation(train, args, tuning)
+        held_out = {"cross_validation": {**protocol, **evaluation_report(pairs)}}
     save_params(
         best.params,
         args.out,
+        **source,
         tuned_on=[meeting.id for meeting in train],
-        settings_tried=len(settings),
-        stages=args.stages,
+        settings_tried=len(tuning.settings),
+        grid=args.grid,
+        stages=",".join(f"{stage.documents}:{stage.keep:g}" for stage in tuning.stages_for(train)),
         objective=args.objective,
         tuning_seconds=round(elapsed, 1),
         training_summary=best.summary.as_dict(),
+        **held_out,
     )
     summary = {
         "out": args.out,
-        "settings": len(settings),
+        "settings": len(tuning.settings),
         "seconds": round(elapsed, 1),
         "best": best.params.to_dict(),
         "training_summary": best.summary.as_dict(),
+        **{name: value["micro_average"] for name, value in held_out.items()},
     }
-    print(json.dumps(summary, indent=2) if args.json else f"best of {len(settings)}: {summary}")
+    print(
+        json.dumps(summary, indent=2) if args.json else f"best of {len(tuning.settings)}: {summary}"
+    )
     return 0
 
 
@@ -232,25 +235,38 @@ def build_parser() -> argparse.ArgumentParser:
         )
         sub.add_argument("--json", action="store_true")
 
-    align = commands.add_parser("align", help="write <out>/<meeting>.json alignments")
+    align = commands.add_parser(
+        "align", help="align own files (--report/--transcript, --pairs) or public_meetings"
+    )
     add_common(align)
+    add_own_file_arguments(align)
     align.add_argument("--out", required=True)
     align.set_defaults(handler=command_align)
 
-    evaluate = commands.add_parser("evaluate", help="metrics against the corpus reference")
+    evaluate = commands.add_parser(
+        "evaluate", help="metrics against the corpus reference or own gold (--gold)"
+    )
     add_common(evaluate)
+    add_gold_arguments(evaluate, tuning_options=True)
     evaluate.set_defaults(handler=command_evaluate)
 
     tune = commands.add_parser("tune", help="grid-search parameters on training meetings")
     tune.add_argument("--corpus", default="public_meetings")
-    tune.add_argument("--train", required=True, help="comma-separated meeting ids or prefixes")
+    tune.add_argument(
+        "--train", help="comma-separated meeting ids or prefixes (default with --gold: all)"
+    )
     tune.add_argument("--out", required=True, help="params file to write")
     tune.add_argument("--params", help="base params the grid varies")
-    tune.add_argument("--grid", help="JSON {name: [values]} grid instead of the default")
+    tune.add_argument(
+        "--grid",
+        default="default",
+        help="'default' (the grid the shipped defaults were tuned with), 'paper' (the paper's "
+        'path with abstention) or a JSON file {"section.name": [values]}',
+    )
     tune.add_argument(
         "--stages",
-        default="3:0.1,6:0.2,11:0",
-        help="successive halving as meetings:keep,...; '11:0' evaluates every setting on all",
+        help="successive halving as meetings:keep,... such as 3:0.1,6:0.2,11:0 (default: "
+        "every setting on every training meeting, as the shipped defaults were tuned)",
     )
     tune.add_argument(
         "--objective",
@@ -260,6 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
         "turns aligned right (turns)",
     )
     tune.add_argument("--vectors")
+    add_gold_arguments(tune, tuning_options=False)
     tune.add_argument("--json", action="store_true")
     tune.set_defaults(handler=command_tune)
 

@@ -9,12 +9,24 @@ that went to the chosen segment (a turn the path splits between two segments is 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from workers.align.assign import Assignment
 from workers.align.layout import SentenceLayout
+from workers.align.model import UNALIGNED
+from workers.align.settings import setting
 
-UNALIGNED = -1
+
+@dataclass(frozen=True)
+class Abstention:
+    """Turns left unaligned after any path: too short, or too poorly supported."""
+
+    min_words: int = setting(0, "a turn with fewer words is left unaligned")
+    min_support: float | None = setting(
+        None, "a turn whose best similarity within its segment averages less is left unaligned"
+    )
 
 
 def turn_support(scores: np.ndarray, layout: SentenceLayout, labels: np.ndarray) -> np.ndarray:

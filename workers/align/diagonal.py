@@ -6,9 +6,16 @@ to report position is below the matrix's aspect ratio, as in the authors' Diagon
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from workers.align.dp import Path
+
+
+@dataclass(frozen=True)
+class DiagonalSettings:
+    """The paper's first-iteration baseline: the matrix diagonal, no similarity needed."""
 
 
 def diagonal_path(n_rows: int, n_cols: int) -> Path:

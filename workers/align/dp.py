@@ -25,11 +25,41 @@ from typing import Literal
 import numba
 import numpy as np
 
+from workers.align.scoring.normalise import Normalisation
+from workers.align.settings import setting
+
 START = np.uint8(0)
 FROM_PREVIOUS_TRANSCRIPT_SENTENCE = np.uint8(1)
 FROM_PREVIOUS_REPORT_SENTENCE = np.uint8(2)
 
 NanPolicy = Literal["raise", "zero"]
+PathWeight = Literal["alignment", "gain", "count"]
+
+
+@dataclass(frozen=True)
+class DpSettings:
+    """The paper's path (equations 4-7) on normalised scores, each turn voting by equation 6."""
+
+    normalisation: Normalisation = setting(
+        "none", "z-scores per transcript sentence (rows), report sentence (columns) or both"
+    )
+    power: float = setting(1.0, "p: the normalised similarity is raised to this power")
+    transcript_decay: float = setting(
+        0.0, "hd: decay of a run along transcript sentences, in [0, 1]"
+    )
+    report_decay: float = setting(0.0, "vd: decay of a run along report sentences, in [0, 1]")
+    path_weight: PathWeight = setting(
+        "gain", "what a turn's path cells vote with (equation 6): A, the gain or a count"
+    )
+
+    def validate(self) -> None:
+        check_decays(self.transcript_decay, self.report_decay)
+
+
+def check_decays(transcript_decay: float, report_decay: float) -> None:
+    for name, value in (("transcript_decay", transcript_decay), ("report_decay", report_decay)):
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"{name} must lie in [0, 1], got {value}")
 
 
 @numba.njit(
@@ -180,9 +210,7 @@ def best_path(
     an empty report simply aligns nothing.
     """
     matrix = validate_scores(gains, nan_policy)
-    for name, value in (("transcript_decay", transcript_decay), ("report_decay", report_decay)):
-        if not 0.0 <= value <= 1.0:
-            raise ValueError(f"{name} must lie in [0, 1], got {value}")
+    check_decays(transcript_decay, report_decay)
     n_rows, n_cols = matrix.shape
     if n_rows == 0 or n_cols == 0:
         empty = np.zeros(0, dtype=np.int64)

@@ -9,12 +9,17 @@ Meetings from elsewhere (user uploads) get the fold-A parameters.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
+
+import numpy as np
 
 from workers.align.params import AlignmentParams, load_params
 
 FOLD_SIZE = 11
+NEW_DOCUMENT_DEFAULTS = "a"
+"""The fold whose tuned parameters align documents from outside the corpus."""
 
 
 def folds(meeting_ids: list[str]) -> tuple[list[str], list[str]]:
@@ -31,4 +36,15 @@ def defaults_file(tuned_on: str) -> Path:
 def shipped_defaults(meeting_id: str, corpus_ids: list[str]) -> AlignmentParams:
     """Parameters for one meeting that were tuned without looking at that meeting."""
     fold_a, _ = folds(corpus_ids)
-    return load_params(defaults_file("b" if meeting_id in fold_a else "a"))
+    return load_params(defaults_file("b" if meeting_id in fold_a else NEW_DOCUMENT_DEFAULTS))
+
+
+def cv_folds(document_ids: Sequence[str], k: int, seed: int) -> list[list[str]]:
+    """`k` folds of whole documents, so a document's turns are never on both sides of a
+    split: a seeded shuffle of the sorted ids dealt round-robin (fold sizes differ by at most
+    one). The same ids, `k` and `seed` give the same folds on any machine."""
+    ordered = sorted(set(document_ids))
+    if not 2 <= k <= len(ordered):
+        raise ValueError(f"--cv {k} needs between 2 and {len(ordered)} folds (one per document)")
+    order = np.random.default_rng(seed).permutation(len(ordered))
+    return [sorted(ordered[index] for index in order[fold::k]) for fold in range(k)]

@@ -34,6 +34,7 @@ import numba
 import numpy as np
 
 from workers.align.dp import NanPolicy, validate_scores
+from workers.align.settings import setting
 
 MATCH_START = np.uint8(0)
 MATCH_FROM_PREVIOUS_TRANSCRIPT_SENTENCE = np.uint8(1)
@@ -163,11 +164,14 @@ class GappedPath:
 
 @dataclass(frozen=True)
 class GapSettings:
-    """The three costs of the gapped path, in units of the (calibrated) similarity."""
+    """The paper's path with gaps on raw (preferably centred) similarities: a transcript
+    sentence is matched with a report sentence or left in a gap."""
 
-    match_offset: float = 0.35
-    skip_gain: float = 0.0
-    gap_open: float = 3.0
+    match_offset: float = setting(
+        0.35, "similarity a matched sentence has to clear (it collects similarity - offset)"
+    )
+    skip_gain: float = setting(0.0, "what each transcript sentence in a gap collects")
+    gap_open: float = setting(3.0, "cost of opening or closing a gap, >= 0")
 
     def validate(self) -> None:
         for name in ("match_offset", "skip_gain", "gap_open"):

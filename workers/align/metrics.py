@@ -8,15 +8,13 @@ the paper's window size, which is why `window_size` uses Python's `round` (banke
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-UNALIGNED = -1
-
-_CORPUS_TURN_ID = re.compile(r"^\d+_(\d+)_\d+$")
+from workers.align.corpus import item_position
+from workers.align.model import UNALIGNED
 
 
 @dataclass(frozen=True)
@@ -167,10 +165,9 @@ def merge_subturns(
     word_counts = np.asarray(word_counts, dtype=np.int64)
     unit_starts: list[int] = []
     unit_of_turn = np.empty(len(turn_ids), dtype=np.int64)
-    previous_key: str | None = None
+    previous_key: int | None = None
     for position, turn_id in enumerate(turn_ids):
-        match = _CORPUS_TURN_ID.match(turn_id)
-        key = match.group(1) if match else None
+        key = item_position(turn_id)
         if key is None or key != previous_key:
             unit_starts.append(position)
         unit_of_turn[position] = len(unit_starts) - 1

@@ -61,6 +61,10 @@ class Turn:
 class Report:
     segments: tuple[Segment, ...]
     source: str
+    segmented_by: str = "speakers"
+    """How the reader cut the report into segments, said to whoever imports it: "speakers"
+    (a segment per speaker intervention and titled section, the paper's) or "paragraphs" (a
+    plain-text report without speaker lines, cut at blank lines)."""
 
 
 @dataclass(frozen=True)

@@ -1,30 +1,34 @@
 """Align one meeting: score sentence pairs, find the path, give each turn a segment.
 
-The split between `meeting_scores` (expensive, depends only on scoring settings) and
+The split between `meeting_scorer` (expensive, depends only on scoring settings) and
 `align_scores` (cheap, everything else) is what lets tuning score a meeting once and try
-hundreds of path settings on the cached matrix.
+hundreds of path settings on it. The turn path (the shipped one) reads the similarities a
+block of transcript sentences at a time and never holds the whole matrix unless it fits one
+block (`blocks.Blocking`); the sentence-level paths (gapped, dp, diagonal) walk every sentence
+pair and read the whole matrix.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from gensim.models import KeyedVectors
 
 from workers.align.assign import NOT_VISITED, assign_segments, fill_unvisited, path_weights
+from workers.align.blocks import DEFAULT_BLOCKING, Blocking, ScoreRows
 from workers.align.confidence import abstain, confidence, path_share, turn_support
-from workers.align.diagonal import diagonal_path
+from workers.align.diagonal import DiagonalSettings, diagonal_path
 from workers.align.dp import best_path
-from workers.align.gapped_dp import best_gapped_path, vote_segments
+from workers.align.gapped_dp import GapSettings, best_gapped_path, vote_segments
 from workers.align.layout import SentenceLayout, sentence_layout
 from workers.align.model import Meeting
 from workers.align.params import AlignmentParams
 from workers.align.scoring.normalise import normalise, signed_power
-from workers.align.scoring.similarity import ScoringParams, similarity_matrix
+from workers.align.scoring.similarity import ScoringParams, SentenceScorer, sentence_scorer
 from workers.align.scoring.vectors import TrainingSettings, train_vectors
-from workers.align.turn_dp import SegmentView, best_turn_labels
+from workers.align.turn_dp import SegmentView, TurnSettings, best_turn_labels
 
 
 @dataclass(frozen=True)
@@ -47,10 +51,24 @@ def corpus_vectors(meetings: Sequence[Meeting], settings: TrainingSettings) -> K
     return train_vectors(sentences, settings)
 
 
-def meeting_scores(
+def meeting_scorer(
     layout: SentenceLayout, scoring: ScoringParams, vectors: KeyedVectors | None
+) -> SentenceScorer:
+    return sentence_scorer(layout.transcript_sentences, layout.report_sentences, scoring, vectors)
+
+
+def whole_matrix(
+    scores: ScoreRows | np.ndarray, blocking: Blocking = DEFAULT_BLOCKING
 ) -> np.ndarray:
-    return similarity_matrix(layout.transcript_sentences, layout.report_sentences, scoring, vectors)
+    """The (transcript sentences, report sentences) matrix in memory, for the paths that walk
+    every pair: filled a block of rows at a time, so the scorer's own working arrays (ROUGE's
+    float64 overlaps, the window reductions) are a block's, not the matrix's."""
+    if isinstance(scores, np.ndarray):
+        return scores
+    matrix = np.empty(scores.shape, dtype=np.float32)
+    for start, stop in blocking.row_blocks(*scores.shape):
+        matrix[start:stop] = scores.rows(start, stop)
+    return matrix
 
 
 @dataclass(frozen=True)
@@ -64,49 +82,71 @@ class PathOutcome:
 
 
 def path_outcome(
-    scores: np.ndarray,
+    scores: ScoreRows | np.ndarray,
     layout: SentenceLayout,
     params: AlignmentParams,
     view: SegmentView | None = None,
+    blocking: Blocking = DEFAULT_BLOCKING,
 ) -> PathOutcome:
-    """Path search and equation 6 for a raw (transcript sentences, report sentences) matrix.
+    """Path search and equation 6 for the raw (transcript sentences, report sentences)
+    similarities, a matrix or a scorer of its rows.
 
     The paper's path follows normalised scores, the gapped and turn paths the raw ones;
     support (for abstention and confidence) is read on the raw ones, for the turn path net of
     its baseline. `view`, the scores seen per segment, lets tuning share that work between
-    turn-path settings.
+    turn-path settings; without it the turn path reads `scores` in blocks of `blocking`.
     """
     n_rows, n_cols = len(layout.transcript_sentences), len(layout.report_sentences)
     if scores.shape != (n_rows, n_cols):
         raise ValueError(f"scores {scores.shape} do not match the layout {(n_rows, n_cols)}")
-    if params.aligner == "turns":
-        return _turn_outcome(view or segment_view(scores, layout), layout, params)
-    if params.aligner == "gapped":
-        gapped = best_gapped_path(scores, params.gaps)
+    settings = params.path
+    if isinstance(settings, TurnSettings):
+        if view is None:
+            view = segment_view(scores, layout, turn_quantiles([settings]), blocking)
+        return _turn_outcome(view, layout, settings)
+    matrix = whole_matrix(scores, blocking)
+    if isinstance(settings, GapSettings):
+        gapped = best_gapped_path(matrix, settings)
         labels, share = vote_segments(
             gapped, layout.turn_of_row, layout.segment_of_col, layout.n_turns
         )
         labels = fill_unvisited(labels)
-        return PathOutcome(labels, turn_support(scores, layout, labels), share)
-    if params.aligner == "diagonal":
+        return PathOutcome(labels, turn_support(matrix, layout, labels), share)
+    if isinstance(settings, DiagonalSettings):
         path = diagonal_path(n_rows, n_cols)
         weights = path_weights(path, "count")
-    elif params.aligner == "dp":
-        normalised = normalise(scores, params.scoring.normalisation)
-        path = best_path(
-            signed_power(normalised, params.power), params.transcript_decay, params.report_decay
-        )
-        weights = path_weights(path, params.path_weight)
     else:
-        raise ValueError(f"unknown aligner {params.aligner!r}")
+        normalised = normalise(matrix, settings.normalisation)
+        path = best_path(
+            signed_power(normalised, settings.power),
+            settings.transcript_decay,
+            settings.report_decay,
+        )
+        weights = path_weights(path, settings.path_weight)
     assignment = assign_segments(
         path, weights, layout.turn_of_row, layout.segment_of_col, layout.n_turns
     )
     labels = fill_unvisited(assignment.labels)
-    return PathOutcome(labels, turn_support(scores, layout, labels), path_share(assignment))
+    return PathOutcome(labels, turn_support(matrix, layout, labels), path_share(assignment))
 
 
-def segment_view(scores: np.ndarray, layout: SentenceLayout) -> SegmentView:
+def turn_quantiles(settings: Iterable[object]) -> tuple[float, ...]:
+    """The baselines the given turn-path settings read, for a view to compute in one pass."""
+    return tuple(
+        dict.fromkeys(
+            path.baseline_quantile
+            for path in settings
+            if isinstance(path, TurnSettings) and path.baseline_quantile is not None
+        )
+    )
+
+
+def segment_view(
+    scores: ScoreRows | np.ndarray,
+    layout: SentenceLayout,
+    quantiles: tuple[float, ...] = (),
+    blocking: Blocking = DEFAULT_BLOCKING,
+) -> SegmentView:
     return SegmentView(
         scores,
         layout.turn_of_row,
@@ -114,30 +154,31 @@ def segment_view(scores: np.ndarray, layout: SentenceLayout) -> SegmentView:
         layout.row_word_counts,
         layout.segment_of_col,
         layout.n_segments,
+        quantiles,
+        blocking,
     )
 
 
-def _turn_outcome(
-    view: SegmentView, layout: SentenceLayout, params: AlignmentParams
-) -> PathOutcome:
+def _turn_outcome(view: SegmentView, layout: SentenceLayout, settings: TurnSettings) -> PathOutcome:
     """The turn path's labels; a turn's support is its word-weighted mean margin over the
     baseline in its segment (for an unaligned turn, in the best segment its neighbours allow)
     plus the offset, so that it reads on the same scale as `evidence_level`."""
-    evidence = view.evidence(params.match_offset, params.baseline_quantile)
-    labels = best_turn_labels(evidence, params.turn_costs)
-    chosen = _allowed_best_segment(evidence, labels)
+    charge = view.charge(settings.match_offset, settings.baseline_quantile)
+    labels = best_turn_labels(view.weighted_maxima, settings, charge, view.segment_has_sentences)
+    chosen = _allowed_best_segment(view, charge, labels)
     words = view.turn_weights
     support = np.full(layout.n_turns, np.nan)
     rows = np.flatnonzero(view.turn_has_sentences & (chosen >= 0) & (words > 0))
-    support[rows] = evidence[rows, chosen[rows]] / words[rows] + params.match_offset
+    margins = view.evidence_at(charge, rows, chosen[rows])
+    support[rows] = margins / words[rows] + settings.match_offset
     labels = fill_unvisited(np.where(view.turn_has_sentences, labels, NOT_VISITED))
     return PathOutcome(labels, support, np.ones(layout.n_turns))
 
 
-def _allowed_best_segment(evidence: np.ndarray, labels: np.ndarray) -> np.ndarray:
+def _allowed_best_segment(view: SegmentView, charge: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """A turn's own segment, or for an unaligned turn the best one between the segments of
     the aligned turns around it (-1 when the report has no segment)."""
-    n_turns, n_segments = evidence.shape
+    n_turns, n_segments = view.n_turns, view.n_segments
     if n_segments == 0:
         return np.full(n_turns, -1, dtype=np.int64)
     aligned = labels >= 0
@@ -146,7 +187,8 @@ def _allowed_best_segment(evidence: np.ndarray, labels: np.ndarray) -> np.ndarra
     chosen = labels.copy()
     for turn in np.flatnonzero(~aligned):
         low, high = before[turn], max(after[turn], before[turn])
-        chosen[turn] = low + int(np.argmax(evidence[turn, low : high + 1]))
+        evidence = view.evidence_at(charge, int(turn), np.arange(low, high + 1))
+        chosen[turn] = low + int(np.argmax(evidence))
     return chosen
 
 
@@ -155,7 +197,8 @@ def decide(
 ) -> AlignmentResult:
     """Abstention and confidence on top of a path outcome."""
     words = layout.turn_word_counts
-    labels = abstain(outcome.labels, outcome.support, words, params.min_support, params.min_words)
+    rule = params.abstention
+    labels = abstain(outcome.labels, outcome.support, words, rule.min_support, rule.min_words)
     return AlignmentResult(
         labels=labels,
         confidence=confidence(labels, outcome.support, outcome.share, words, params.evidence_level),
@@ -163,19 +206,27 @@ def decide(
 
 
 def align_scores(
-    scores: np.ndarray, layout: SentenceLayout, params: AlignmentParams
+    scores: ScoreRows | np.ndarray,
+    layout: SentenceLayout,
+    params: AlignmentParams,
+    blocking: Blocking = DEFAULT_BLOCKING,
 ) -> AlignmentResult:
-    return decide(path_outcome(scores, layout, params), layout, params)
+    return decide(path_outcome(scores, layout, params, blocking=blocking), layout, params)
 
 
 def align_meeting(
-    meeting: Meeting, params: AlignmentParams, vectors: KeyedVectors | None = None
+    meeting: Meeting,
+    params: AlignmentParams,
+    vectors: KeyedVectors | None = None,
+    blocking: Blocking = DEFAULT_BLOCKING,
 ) -> AlignmentResult:
-    """The Celery-facing entry point; `vectors` is required for embedding scoring."""
+    """The Celery-facing entry point; `vectors` is required for embedding scoring. `blocking`
+    bounds the turn path's memory and changes nothing in its result."""
     layout = sentence_layout(meeting)
-    if params.aligner == "diagonal":
+    scores: ScoreRows | np.ndarray
+    if isinstance(params.path, DiagonalSettings):
         shape = (len(layout.transcript_sentences), len(layout.report_sentences))
         scores = np.zeros(shape, np.float32)
     else:
-        scores = meeting_scores(layout, params.scoring, vectors)
-    return align_scores(scores, layout, params)
+        scores = meeting_scorer(layout, params.scoring, vectors)
+    return align_scores(scores, layout, params, blocking)

@@ -10,14 +10,19 @@ Celery task can evaluate one slice of the settings; `merge_slices` combines slic
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 from gensim.models import KeyedVectors
 
+from workers.align.blocks import ScoreRows
+from workers.align.confidence import Abstention
+from workers.align.diagonal import DiagonalSettings
 from workers.align.layout import sentence_layout
 from workers.align.metrics import (
     MeetingScores,
@@ -27,21 +32,29 @@ from workers.align.metrics import (
     score_meeting,
 )
 from workers.align.model import Meeting
-from workers.align.params import AlignmentParams
-from workers.align.pipeline import decide, meeting_scores, path_outcome, segment_view
+from workers.align.params import ALIGNERS, AlignmentParams
+from workers.align.pipeline import (
+    decide,
+    meeting_scorer,
+    path_outcome,
+    segment_view,
+    turn_quantiles,
+    whole_matrix,
+)
 from workers.align.scoring.similarity import ScoringParams
+from workers.align.settings import SettingsError, in_words
 
-DEFAULT_GRID: dict[str, list[Any]] = {
-    "scoring__normalisation": ["none", "rows", "both"],
-    "scoring__window_size,scoring__window_overlap": [(1, 0), (2, 1)],
-    "scoring__reduction": ["sum", "product"],
-    "power": [1.0, 2.0, 4.0],
-    "transcript_decay": [0.0, 1e-4],
-    "report_decay": [0.0, 1e-4],
-    "min_words": [0, 3, 5],
-    "min_support": [None, 0.3, 0.5, 0.7, 1.0],
-}
-"""Names joined by commas vary together (window size and overlap)."""
+GRIDS_DIRECTORY = Path(__file__).parent / "defaults"
+GRIDS = {"default": "grid.json", "paper": "paper-grid.json"}
+"""Grids by name: `default`, the one the shipped defaults were tuned with (turn path), and
+`paper`, the paper's path with abstention. A grid maps `section.name` settings (or `aligner`)
+to the values to try; names joined by commas vary together (window size and overlap)."""
+
+
+def named_grid(name: str) -> dict[str, list[Any]]:
+    if name not in GRIDS:
+        raise ValueError(f"There is no grid {name!r}; choose {in_words(GRIDS, 'or')}.")
+    return json.loads((GRIDS_DIRECTORY / GRIDS[name]).read_text(encoding="utf-8"))
 
 
 @dataclass(frozen=True)
@@ -74,7 +87,28 @@ def objective(summary: Summary, kind: Objective = "balanced") -> float:
 
 
 def expand_grid(base: AlignmentParams, grid: Mapping[str, Sequence[Any]]) -> list[AlignmentParams]:
+    """Every combination of the grid's values applied to `base`, without repeats. A grid that
+    tries several aligners may name each one's settings: they apply to that aligner's
+    combinations only."""
     names = list(grid)
+    keys = [key for name in names for key in name.split(",")]
+    aligners = set(grid.get("aligner", [base.aligner]))
+    for key in keys:
+        section = key.partition(".")[0]
+        if section in ALIGNERS and section not in aligners:
+            raise SettingsError(
+                f"The grid sets {key} but tries no {section} aligner "
+                f"(it tries {in_words(sorted(map(str, aligners)))})."
+            )
+    for name in names:
+        joined = name.split(",")
+        if len(joined) > 1:
+            for value in grid[name]:
+                if not isinstance(value, list | tuple) or len(value) != len(joined):
+                    raise SettingsError(
+                        f"The grid joins {in_words(joined)}: each of its values must be a list "
+                        f"of {len(joined)} values, one for each, got {value!r}."
+                    )
     settings = []
     for values in itertools.product(*(grid[name] for name in names)):
         changes: dict[str, Any] = {}
@@ -83,12 +117,18 @@ def expand_grid(base: AlignmentParams, grid: Mapping[str, Sequence[Any]]) -> lis
                 changes.update(zip(name.split(","), value, strict=True))
             else:
                 changes[name] = value
-        settings.append(base.with_changes(**changes))
+        aligner = changes.get("aligner", base.aligner)
+        own = {
+            key: value
+            for key, value in changes.items()
+            if key.partition(".")[0] not in ALIGNERS or key.startswith(f"{aligner}.")
+        }
+        settings.append(base.with_changes(own))
     return list(dict.fromkeys(settings))
 
 
 def _path_key(params: AlignmentParams) -> AlignmentParams:
-    return replace(params, min_words=0, min_support=None)
+    return replace(params, abstention=Abstention())
 
 
 def evaluate_grid_slice(
@@ -97,28 +137,35 @@ def evaluate_grid_slice(
     vectors: KeyedVectors | None,
     progress: Callable[[int], None] | None = None,
 ) -> list[SettingResult]:
-    """Score every setting on every meeting (meetings need reference labels)."""
-    by_scoring: dict[ScoringParams, list[AlignmentParams]] = {}
-    for params in sorted(settings, key=lambda p: repr(p.scoring.without_normalisation())):
-        by_scoring.setdefault(params.scoring, []).append(params)
+    """Score every setting on every meeting (meetings need reference labels). The diagonal
+    reads no similarities: it is scored on zeros, as `align_meeting` aligns with it, and
+    needs no vectors."""
+    by_scoring: dict[ScoringParams | None, list[AlignmentParams]] = {}
+    for params in sorted(settings, key=lambda p: repr(p.scoring)):
+        reads_scores = not isinstance(params.path, DiagonalSettings)
+        by_scoring.setdefault(params.scoring if reads_scores else None, []).append(params)
     collected: dict[AlignmentParams, list[tuple[str, MeetingScores]]] = {p: [] for p in settings}
     for meeting in meetings:
         if meeting.reference is None:
             raise ValueError(f"meeting {meeting.id} has no reference labels to tune on")
         layout = sentence_layout(meeting)
         turn_ids = [turn.id for turn in meeting.transcript.turns]
-        raw_scores: dict[ScoringParams, np.ndarray] = {}
         for scoring, group in by_scoring.items():
-            scores = raw_scores.get(scoring.without_normalisation())
-            if scores is None:
-                scores = meeting_scores(layout, scoring, vectors)
-                raw_scores = {scoring.without_normalisation(): scores}
+            scores: ScoreRows | np.ndarray = (
+                meeting_scorer(layout, scoring, vectors)
+                if scoring is not None
+                else np.zeros(
+                    (len(layout.transcript_sentences), len(layout.report_sentences)), np.float32
+                )
+            )
             by_path: dict[AlignmentParams, list[AlignmentParams]] = {}
             for params in group:
                 by_path.setdefault(_path_key(params), []).append(params)
+            if any(params.aligner != "turns" for params in by_path):
+                scores = whole_matrix(scores)
             view = None
             if any(params.aligner == "turns" for params in by_path):
-                view = segment_view(scores, layout)
+                view = segment_view(scores, layout, turn_quantiles(p.path for p in by_path))
             for path_params, variants in by_path.items():
                 outcome = path_outcome(scores, layout, path_params, view)
                 for params in variants:
@@ -151,56 +198,76 @@ def slice_settings(
 ) -> list[AlignmentParams]:
     """The index-th of `count` slices, kept whole per scoring configuration when possible so a
     slice scores each meeting as few times as it can."""
-    ordered = sorted(settings, key=lambda params: repr(params.scoring.without_normalisation()))
+    ordered = sorted(settings, key=lambda params: repr(params.scoring))
     size = math.ceil(len(ordered) / count)
     return ordered[index * size : (index + 1) * size]
 
 
 @dataclass(frozen=True)
 class Stage:
-    """Evaluate the surviving settings on `meetings` meetings, then keep `keep` of them."""
+    """Evaluate the surviving settings on the first `documents` documents (meetings), then
+    keep the best `keep` share of them; the last stage keeps 0: it ranks, it does not cut.
+    The web application stores a run's stages as these fields."""
 
-    meetings: int
+    documents: int
     keep: float
 
+    def __post_init__(self) -> None:
+        if self.documents < 1 or not 0 <= self.keep < 1:
+            raise ValueError(
+                f"a stage evaluates on documents >= 1 and keeps a share in [0, 1), got {self}"
+            )
 
-DEFAULT_STAGES = (
-    Stage(meetings=3, keep=0.1),
-    Stage(meetings=6, keep=0.2),
-    Stage(meetings=11, keep=0.0),
-)
+    def survivors(self, ranked: int) -> int:
+        """How many of `ranked` settings go on to the next stage (at least one)."""
+        return max(1, math.ceil(self.keep * ranked))
+
+    @staticmethod
+    def schedule(stages: Sequence[Stage]) -> tuple[Stage, ...]:
+        """The stages, checked to end with a ranking stage."""
+        if not stages or stages[-1].keep != 0:
+            raise ValueError("the last stage must keep 0: it ranks, it does not cut")
+        return tuple(stages)
+
+
+def every_setting_on_all(count: int) -> tuple[Stage, ...]:
+    """One stage: every setting on all `count` documents, how the shipped defaults were made."""
+    return (Stage(documents=count, keep=0.0),)
 
 
 def parse_stages(text: str) -> tuple[Stage, ...]:
     """'3:0.1,6:0.2,11:0' -> stages; the CLI's spelling of a halving schedule."""
-    stages = []
-    for part in text.split(","):
-        meetings, _, keep = part.partition(":")
-        stages.append(Stage(meetings=int(meetings), keep=float(keep or 0)))
-    if not stages or stages[-1].keep != 0:
-        raise ValueError(f"the last stage must keep everything it ranks (keep 0), got {text!r}")
-    return tuple(stages)
+    try:
+        stages = [
+            Stage(documents=int(documents), keep=float(keep or 0))
+            for documents, _, keep in (part.partition(":") for part in text.split(","))
+        ]
+        return Stage.schedule(stages)
+    except ValueError as error:
+        raise ValueError(f"stages {text!r}: {error}") from error
 
 
 def successive_halving(
     meetings: Sequence[Meeting],
     settings: Sequence[AlignmentParams],
     vectors: KeyedVectors | None,
-    stages: Sequence[Stage] = DEFAULT_STAGES,
+    stages: Sequence[Stage] | None = None,
     progress: Callable[[int], None] | None = None,
     kind: Objective = "balanced",
 ) -> list[SettingResult]:
     """The paper's grid search; returns the last stage's results, best first.
 
     Each stage adds meetings (in the given order) to those already evaluated, so a surviving
-    setting is never re-run on a meeting it has seen.
+    setting is never re-run on a meeting it has seen. Without stages, every setting is
+    evaluated on every meeting.
     """
+    stages = Stage.schedule(stages or every_setting_on_all(len(meetings)))
     survivors = list(settings)
     results: dict[AlignmentParams, SettingResult] = {}
     evaluated = 0
     ranked: list[SettingResult] = []
     for stage in stages:
-        target = min(stage.meetings, len(meetings))
+        target = min(stage.documents, len(meetings))
         new_meetings = meetings[evaluated:target]
         fresh = (
             evaluate_grid_slice(new_meetings, survivors, vectors, progress) if new_meetings else []
@@ -209,5 +276,5 @@ def successive_halving(
         results = {result.params: result for result in ranked}
         evaluated = target
         if stage.keep > 0:
-            survivors = [r.params for r in ranked[: max(1, math.ceil(stage.keep * len(ranked)))]]
+            survivors = [result.params for result in ranked[: stage.survivors(len(ranked))]]
     return ranked

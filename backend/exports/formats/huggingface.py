@@ -9,10 +9,10 @@ with no pair is left out of the card's configuration (its file stays, empty).
 import json
 from collections.abc import Iterator
 
-from backend.exports.formats.records import json_line
-from backend.exports.options import ExportOptions
-from backend.exports.selectors import export_records
-from backend.exports.split import SPLITS, Split
+from backend.exports.selectors import corpus_agreement, export_records
+from workers.align.pairs.options import ExportOptions
+from workers.align.pairs.split import SPLITS, Split
+from workers.align.pairs.writers import json_line
 
 FEATURES = (
     ("id", "string"),
@@ -22,7 +22,9 @@ FEATURES = (
     ("document_name", "string"),
     ("iteration", "int64"),
     ("origin", "string"),
+    ("gold_rule", "string"),
     ("confidence", "float64"),
+    ("agreement", "float64"),
     ("segment_position", "int64"),
     ("segment_key", "string"),
     ("segment_speaker", "string"),
@@ -46,7 +48,16 @@ FIELD_MEANINGS = (
     ("document_id, document_name", "the Tandem document"),
     ("iteration", "number of the bootstrap iteration the document is in, or null"),
     ("origin", "`gold` (human-corrected) or `automatic` (the aligner's pre-alignment)"),
+    (
+        "gold_rule",
+        "which rule made the gold: `single_annotator` (the only annotator's submission), "
+        "`agreed` (identical submissions of every annotator) or `adjudicated`; null for automatic",
+    ),
     ("confidence", "1.0 for gold; for automatic, the lowest confidence among its turns"),
+    (
+        "agreement",
+        "percent of turns on which the gold's annotators agreed; null with one annotator",
+    ),
     ("segment_position, segment_key, segment_speaker", "the report segment"),
     ("turn_positions, turn_keys, turn_speakers", "its transcript turns, in order"),
     ("start, end", "seconds: first turn's start, last turn's end (null when unknown)"),
@@ -54,13 +65,26 @@ FIELD_MEANINGS = (
     ("target", "the report segment's text, cleaned: the summary"),
     ("source_words ... target_sentences", "the lengths the filters read"),
 )
+ANNOTATOR_LABELS_FEATURE = (
+    "  - name: annotator_labels\n"
+    "    list:\n"
+    "    - name: annotator\n"
+    "      dtype: string\n"
+    "    - name: labels\n"
+    "      sequence: int64"
+)
+ANNOTATOR_LABELS_MEANING = (
+    "annotator_labels",
+    "per annotator of the gold, their label of each of the pair's turns (segment position, "
+    "-1 unaligned)",
+)
 
 
 def huggingface_members(*, project_id: int, options: ExportOptions, title: str, language: str):
     counts: dict[Split, int] = {}
     for split in SPLITS:
         yield f"{split}.jsonl", _records(project_id, options, split, counts)
-    yield "README.md", _card(title, language, options, counts)
+    yield "README.md", _card(project_id, title, language, options, counts)
 
 
 def _records(
@@ -72,7 +96,9 @@ def _records(
         yield json_line(record)
 
 
-def _card(title: str, language: str, options: ExportOptions, counts: dict) -> Iterator[bytes]:
+def _card(
+    project_id: int, title: str, language: str, options: ExportOptions, counts: dict
+) -> Iterator[bytes]:
     filled = [split for split in SPLITS if counts.get(split)]
     header = [
         "---",
@@ -88,6 +114,7 @@ def _card(title: str, language: str, options: ExportOptions, counts: dict) -> It
         "dataset_info:",
         "  features:",
         *(_feature(name, dtype) for name, dtype in FEATURES),
+        *([ANNOTATOR_LABELS_FEATURE] if options.annotator_labels else []),
         "---",
     ]
     body = [
@@ -102,7 +129,11 @@ def _card(title: str, language: str, options: ExportOptions, counts: dict) -> It
         "",
         "## Fields",
         "",
-        *(f"- `{name}`: {meaning}" for name, meaning in FIELD_MEANINGS),
+        *(f"- `{name}`: {meaning}" for name, meaning in _meanings(options)),
+        "",
+        "## Agreement",
+        "",
+        *_agreement_prose(corpus_agreement(project_id=project_id, options=options)),
         "",
         "## Filters",
         "",
@@ -118,6 +149,40 @@ def _card(title: str, language: str, options: ExportOptions, counts: dict) -> It
         "",
     ]
     yield "\n".join(header + body).encode()
+
+
+def _meanings(options: ExportOptions) -> tuple[tuple[str, str], ...]:
+    return (
+        (*FIELD_MEANINGS, ANNOTATOR_LABELS_MEANING) if options.annotator_labels else FIELD_MEANINGS
+    )
+
+
+def _agreement_prose(figures: dict) -> list[str]:
+    """The corpus's inter-annotator agreement (docs/agreement.md), pooled over the exported
+    gold documents that two or more annotators corrected."""
+    overall = figures["overall"]
+    if not overall["units"]:
+        return ["No exported gold document was corrected by two annotators or more."]
+
+    def show(value: float | None, coefficient: bool = False) -> str:
+        if value is None:
+            return "undefined"
+        return f"{value:.3f}" if coefficient else f"{value:.2f} %"
+
+    return [
+        f"Pooled over {overall['documents']} gold documents corrected by two annotators or more "
+        f"({overall['units']} turns), on each turn's label (its report segment, or unaligned):",
+        "",
+        "| measure | value |",
+        "|---|---|",
+        f"| observed agreement, turns | {show(overall['turn_agreement'])} |",
+        f"| observed agreement, words | {show(overall['word_agreement'])} |",
+        f"| Cohen's kappa (mean over pairs) | {show(overall['kappa'], True)} |",
+        f"| Krippendorff's alpha (nominal) | {show(overall['alpha'], True)} |",
+        f"| agreement on unaligned turns | {show(overall['unaligned_agreement'])} |",
+        f"| WindowDiff between annotators | {show(overall['windowdiff'])} |",
+        f"| Pk between annotators | {show(overall['pk'])} |",
+    ]
 
 
 def _feature(name: str, dtype: str | list[str]) -> str:
@@ -142,6 +207,11 @@ def _filters_prose(options: ExportOptions) -> str:
         )
         if on
     ]
+    if options.min_agreement:
+        pairs += (
+            f" (gold only when its annotators agreed on at least {options.min_agreement} % "
+            "of turns, or had one annotator)"
+        )
     return (
         f"Kept: {pairs}, with {options.min_words} <= words <= {options.max_words} and "
         f"{options.min_sentences} <= sentences <= {options.max_sentences} on both sides. "

@@ -12,9 +12,9 @@ import tempfile
 from collections.abc import Iterator
 from typing import IO
 
-from backend.exports.options import ExportOptions
 from backend.exports.selectors import export_records
-from backend.exports.split import SPLITS, Split
+from workers.align.pairs.options import ExportOptions
+from workers.align.pairs.split import SPLITS, Split
 
 SPOOL_BYTES = 4 * 1024 * 1024
 FILE_PREFIX: dict[Split, str] = {"train": "train", "validation": "valid", "test": "test"}

@@ -10,16 +10,17 @@ meeting's key to `{"initial": side, "final": side}`, where a side is
   side) `confidence`; per meeting, `tandem` holds the document's name, source, iteration
   and where its pre-alignment came from.
 
-`backend.exports.public_meetings_reader` reads this back (and the package's own data).
+`workers.align.public_meetings_layout` reads this back (and the package's own data).
 """
 
 import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from backend.exports.pairs import SegmentRow, TurnRow
+from backend.documents.public_meetings import item_id, meeting_of_source
 from backend.exports.selectors import DocumentDump, document_dumps
 from workers.align.model import UNALIGNED
+from workers.align.pairs.shape import SegmentRow, TurnRow
 
 
 def public_meetings_pieces(*, project_id: int) -> Iterator[bytes]:
@@ -33,13 +34,7 @@ def public_meetings_pieces(*, project_id: int) -> Iterator[bytes]:
 
 def meeting_key(source: str, document_id: int) -> str:
     """The package's keys are bare meeting hashes: documents that came from it keep theirs."""
-    if source.startswith("public_meetings:"):
-        return source.removeprefix("public_meetings:")
-    return f"document-{document_id}"
-
-
-def doc_id(position: int) -> str:
-    return f"0_{position}_0"
+    return meeting_of_source(source) or f"document-{document_id}"
 
 
 def _entry(dump: DocumentDump) -> dict[str, Any]:
@@ -75,7 +70,7 @@ def _side(
 ) -> dict[str, list[dict[str, Any]]]:
     docs = [
         {
-            "id": doc_id(segment.position),
+            "id": item_id(segment.position),
             "key": segment.key,
             "text": segment.text,
             "speaker": segment.speaker,
@@ -86,13 +81,13 @@ def _side(
     ctm = []
     for index, (turn, label) in enumerate(zip(turns, labels, strict=True)):
         item = {
-            "id": doc_id(turn.position),
+            "id": item_id(turn.position),
             "key": turn.key,
             "text": turn.text,
             "speaker": turn.speaker,
             "start": turn.start,
             "end": turn.end,
-            "aligned": doc_id(label) if label != UNALIGNED else "",
+            "aligned": item_id(label) if label != UNALIGNED else "",
             "validated": validated,
         }
         if confidences:

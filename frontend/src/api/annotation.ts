@@ -1,72 +1,24 @@
 /** The editor's side of the API: one request to load a document, bulk edits, submit. */
 import { ApiError, apiRequest } from "./client";
+import type { Schema } from "./schema";
 
-export type DocumentStatus =
-  "importing" | "import_failed" | "imported" | "pre_aligned" | "in_annotation" | "submitted";
-
-export interface EditorDocumentInfo {
-  id: number;
-  project: number;
-  name: string;
-  source: string;
-  status: DocumentStatus;
-  iteration: number | null;
-  segment_count: number;
-  turn_count: number;
-  word_count: number;
-}
-
-export interface SegmentData {
-  position: number;
-  key: string;
-  speaker: string;
-  text: string;
-  word_count: number;
-}
-
-export interface TurnData {
-  position: number;
-  key: string;
-  speaker: string;
-  start: number | null;
-  end: number | null;
-  text: string;
-  word_count: number;
-}
-
-export interface PreAlignmentData {
-  id: number;
-  labels: number[];
-  /** Empty when the source of the pre-alignment gave none. */
-  confidences: number[];
-  computed_at: string;
-}
-
-export interface AnnotationData {
-  /** Null until the annotator's first save; the version is then 0. */
-  id: number | null;
-  version: number;
-  annotator: number;
-  assignments: number[];
-  changed: boolean[];
-  seconds_spent: number;
-  submitted_at: string | null;
-}
-
-export interface EditorPayload {
-  document: EditorDocumentInfo;
-  segments: SegmentData[];
-  turns: TurnData[];
-  pre_alignment: PreAlignmentData | null;
-  annotation: AnnotationData;
-}
+export type DocumentStatus = Schema<"DocumentStatusEnum">;
+export type EditorDocumentInfo = Schema<"EditorDocument">;
+export type SegmentData = Schema<"EditorSegment">;
+export type TurnData = Schema<"EditorTurn">;
+export type PreAlignmentData = Schema<"EditorPreAlignment">;
+/** `id` is null until the annotator's first save; the version is then 0. */
+export type AnnotationData = Schema<"AnnotationOutput">;
+export type EditorPayload = Schema<"EditorPayload">;
+/** Someone's annotation, as a lead or curator who is not assigned reads it. */
+export type NamedAnnotationData = Schema<"NamedAnnotation">;
 
 export type Operation =
   | { action: "assign"; first_turn: number; last_turn: number; segment: number }
   | { action: "unalign"; first_turn: number; last_turn: number }
   | { action: "reset"; first_turn: number; last_turn: number };
 
-function documentPath(projectId: number, documentId: number): string {
+export function documentPath(projectId: number, documentId: number): string {
   return `projects/${projectId}/documents/${documentId}/`;
 }
 
@@ -124,6 +76,26 @@ export function reopenAnnotation(
   );
 }
 
+/** Where the editor saves: the caller's annotation, or a document's adjudication. */
+export interface SaveTarget {
+  /** Keeps this target's unsaved edits apart from the others' in the browser. */
+  draftScope: string;
+  save(version: number, operations: Operation[], secondsSpent: number): Promise<AnnotationData>;
+  submit(version: number, secondsSpent: number): Promise<AnnotationData>;
+  reopen(version: number): Promise<AnnotationData>;
+}
+
+export function annotationTarget(projectId: number, documentId: number): SaveTarget {
+  return {
+    draftScope: String(documentId),
+    save: (version, operations, secondsSpent) =>
+      saveOperations(projectId, documentId, version, operations, secondsSpent),
+    submit: (version, secondsSpent) =>
+      submitAnnotation(projectId, documentId, version, secondsSpent),
+    reopen: (version) => reopenAnnotation(projectId, documentId, version),
+  };
+}
+
 /** Someone else saved first (or the annotation was submitted); `current` is what is stored. */
 export class ConflictError extends Error {
   readonly current: AnnotationData;
@@ -135,7 +107,7 @@ export class ConflictError extends Error {
   }
 }
 
-async function withConflicts<T>(request: () => Promise<T>): Promise<T> {
+export async function withConflicts<T>(request: () => Promise<T>): Promise<T> {
   try {
     return await request();
   } catch (error) {

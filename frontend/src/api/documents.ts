@@ -1,24 +1,9 @@
 import { fetchAllPages } from "./client";
-import type { DocumentStatus } from "./annotation";
+import type { Schema } from "./schema";
 
-export type ProjectRole = "lead" | "annotator";
-
-export interface Project {
-  id: number;
-  name: string;
-  description: string;
-  role: ProjectRole | null;
-}
-
-export interface DocumentSummary {
-  id: number;
-  name: string;
-  status: DocumentStatus;
-  segment_count: number;
-  turn_count: number;
-  word_count: number;
-  updated_at: string;
-}
+export type ProjectRole = Schema<"ProjectRoleEnum">;
+export type Project = Schema<"ProjectOutput">;
+export type DocumentSummary = Schema<"DocumentOutput">;
 
 export function fetchProjects(signal?: AbortSignal): Promise<Project[]> {
   return fetchAllPages<Project>("projects/", signal);

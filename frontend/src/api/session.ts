@@ -1,16 +1,8 @@
 import { apiRequest, rememberCsrfToken } from "./client";
+import type { Schema } from "./schema";
 
-export interface SessionUser {
-  id: number;
-  username: string;
-  is_superuser: boolean;
-}
-
-export interface Session {
-  authenticated: boolean;
-  user: SessionUser | null;
-  csrf_token: string;
-}
+export type SessionUser = Schema<"SessionUser">;
+export type Session = Schema<"SessionOutput">;
 
 export async function fetchSession(signal?: AbortSignal): Promise<Session> {
   const session = await apiRequest<Session>("GET", "auth/session/", { signal });

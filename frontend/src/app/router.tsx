@@ -8,19 +8,29 @@ import { parseLeadRoute, type LeadRoute } from "../lead/routes";
 export type Route =
   | { name: "documents"; projectId?: number }
   | { name: "editor"; projectId: number; documentId: number }
+  | { name: "adjudication"; projectId: number; documentId: number }
+  | { name: "tokens" }
   | LeadRoute
   | { name: "notFound" };
 
 const EDITOR_PATH = /^\/projects\/(\d+)\/documents\/(\d+)\/?$/;
 const PROJECT_PATH = /^\/projects\/(\d+)\/?$/;
+const TOKENS_PATH = /^\/tokens\/?$/;
+const ADJUDICATION_PATH = /^\/projects\/(\d+)\/documents\/(\d+)\/adjudication\/?$/;
 
 export function parseRoute(pathname: string): Route {
   if (pathname === "/" || pathname === "") return { name: "documents" };
+  if (TOKENS_PATH.test(pathname)) return { name: "tokens" };
   const project = PROJECT_PATH.exec(pathname);
   if (project) return { name: "documents", projectId: Number(project[1]) };
   const editor = EDITOR_PATH.exec(pathname);
   if (editor)
     return { name: "editor", projectId: Number(editor[1]), documentId: Number(editor[2]) };
+  const adjudication = ADJUDICATION_PATH.exec(pathname);
+  if (adjudication) {
+    const [, projectId, documentId] = adjudication.map(Number);
+    return { name: "adjudication", projectId: projectId!, documentId: documentId! };
+  }
   return parseLeadRoute(pathname) ?? { name: "notFound" };
 }
 

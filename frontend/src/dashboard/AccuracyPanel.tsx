@@ -3,6 +3,7 @@ import type { AccuracyMetric } from "../lead/api";
 import { percent } from "../lead/format";
 import type { IterationAccuracy } from "./api";
 import { BoxPlot } from "./charts/BoxPlot";
+import { DistributionTable } from "./charts/DistributionTable";
 
 export const METRIC_LABELS: Record<AccuracyMetric, string> = {
   human_turn_accuracy: "Human-evaluated accuracy, turns",
@@ -49,37 +50,16 @@ export function AccuracyPanel({
               summary: row.summary[metric],
             }))}
           />
-          <table className="lead-table compact" aria-label={title} data-testid="accuracy-table">
-            <thead>
-              <tr>
-                <th scope="col">Iteration</th>
-                <th scope="col">Documents</th>
-                <th scope="col">Mean</th>
-                <th scope="col">Median</th>
-                <th scope="col">Q1</th>
-                <th scope="col">Q3</th>
-                <th scope="col">Min</th>
-                <th scope="col">Max</th>
-              </tr>
-            </thead>
-            <tbody>
-              {iterations.map((row) => {
-                const summary = row.summary[metric];
-                return (
-                  <tr key={row.iteration}>
-                    <th scope="row">#{row.number}</th>
-                    <td className="number">{summary.count}</td>
-                    <td className="number">{percent(summary.mean)}</td>
-                    <td className="number">{percent(summary.median)}</td>
-                    <td className="number">{percent(summary.q1)}</td>
-                    <td className="number">{percent(summary.q3)}</td>
-                    <td className="number">{percent(summary.min)}</td>
-                    <td className="number">{percent(summary.max)}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <DistributionTable
+            label={title}
+            testId="accuracy-table"
+            format={percent}
+            rows={iterations.map((row) => ({
+              key: row.iteration,
+              label: `#${row.number}`,
+              summary: row.summary[metric],
+            }))}
+          />
         </>
       )}
     </section>

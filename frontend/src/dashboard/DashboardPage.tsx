@@ -2,10 +2,18 @@ import { CandidateTable } from "../lead/CandidateTable";
 import { useProject } from "../lead/ProjectContext";
 import { useLoad } from "../lead/useLoad";
 import { AccuracyPanel } from "./AccuracyPanel";
-import { fetchAccuracy, fetchCorpus, fetchEffort } from "./api";
+import { AgreementPanel } from "./AgreementPanel";
+import {
+  fetchAccuracy,
+  fetchAgreement,
+  fetchAnnotatorQuality,
+  fetchCorpus,
+  fetchEffort,
+} from "./api";
 import { CorpusPanel } from "./CorpusPanel";
 import { EffortPanel } from "./EffortPanel";
 import { JobsPanel } from "./JobsPanel";
+import { LoopStatusPanel } from "./LoopStatusPanel";
 import "./dashboard.css";
 
 /** The lead's view of the loop: is each iteration's pre-alignment better, at what cost, and
@@ -14,17 +22,20 @@ export function DashboardPage() {
   const { project } = useProject();
   const [loaded] = useLoad(
     async (signal) => {
-      const [accuracy, effort, corpus] = await Promise.all([
+      const [accuracy, agreement, annotators, effort, corpus] = await Promise.all([
         fetchAccuracy(project.id, signal),
+        fetchAgreement(project.id, signal),
+        fetchAnnotatorQuality(project.id, signal),
         fetchEffort(project.id, signal),
         fetchCorpus(project.id, signal),
       ]);
-      return { accuracy, effort, corpus };
+      return { accuracy, agreement, annotators, effort, corpus };
     },
     [project.id],
   );
   return (
     <div className="dashboard" data-testid="dashboard">
+      <LoopStatusPanel />
       {loaded.state === "loading" && <p aria-busy="true">Loading the dashboard…</p>}
       {loaded.state === "failed" && (
         <p role="alert">The dashboard could not be loaded: {loaded.message}</p>
@@ -39,6 +50,11 @@ export function DashboardPage() {
             <h2 id="candidates-heading">Candidate models of the latest tuning</h2>
             <CandidateTable projectId={project.id} />
           </section>
+          <AgreementPanel
+            measures={loaded.data.agreement.measures}
+            iterations={loaded.data.agreement.iterations}
+            annotators={loaded.data.annotators.rows}
+          />
           <EffortPanel rows={loaded.data.effort.rows} />
           <CorpusPanel growth={loaded.data.corpus} />
         </>

@@ -24,11 +24,15 @@ export function EffortPanel({ rows }: { rows: EffortRow[] }) {
           <div className="chart-pair">
             <BarChart
               title="Turns changed per document, per annotator and iteration"
+              yUnit="turns"
+              xLabel="iteration"
               groups={byIteration(rows, (row) => row.turns_changed_per_document)}
               format={(value) => value.toFixed(value < 10 && value % 1 ? 1 : 0)}
             />
             <BarChart
               title="Time per document, per annotator and iteration"
+              yUnit="minutes"
+              xLabel="iteration"
               groups={byIteration(rows, (row) => row.seconds_per_document / 60)}
               format={(value) => `${value.toFixed(value < 10 && value % 1 ? 1 : 0)} min`}
             />

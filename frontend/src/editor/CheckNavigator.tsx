@@ -1,7 +1,7 @@
 import type { Command } from "./shortcuts";
 
 interface CheckNavigatorProps {
-  counts: { changed: number; lowConfidence: number };
+  counts: { changed: number; lowConfidence: number; disagreements?: number };
   linked: boolean;
   onLinkedChange: (linked: boolean) => void;
   onCommand: (command: Command) => void;
@@ -12,6 +12,27 @@ export function CheckNavigator({ counts, linked, onLinkedChange, onCommand }: Ch
   return (
     <>
       <div className="tool-group" role="group" aria-label="Turns to check">
+        {counts.disagreements !== undefined && (
+          <>
+            <span className="selection-label">Disputed ({counts.disagreements}):</span>
+            <button
+              type="button"
+              onClick={() => onCommand("previousDisagreement")}
+              aria-label="Previous disagreement"
+              aria-keyshortcuts="Shift+D"
+            >
+              ‹
+            </button>
+            <button
+              type="button"
+              onClick={() => onCommand("nextDisagreement")}
+              aria-label="Next disagreement"
+              aria-keyshortcuts="D"
+            >
+              ›
+            </button>
+          </>
+        )}
         <span className="selection-label">Low confidence ({counts.lowConfidence}):</span>
         <button
           type="button"

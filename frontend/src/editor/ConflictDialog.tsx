@@ -1,4 +1,4 @@
-import { Dialog } from "./Dialog";
+import { Dialog } from "../components/Dialog";
 import { UNALIGNED } from "./state";
 import { changedTurns } from "./sync";
 import type { Conflict } from "./useAutosave";
@@ -8,6 +8,12 @@ const LISTED_DIFFERENCES = 40;
 
 function describe(segment: number | undefined): string {
   return segment === undefined || segment === UNALIGNED ? "unaligned" : `§ ${segment + 1}`;
+}
+
+/** One side's value of a turn, or that it kept the common version (both sides started from
+ * `base`: a turn only the other side changed is not yours to keep). */
+function sideOf(segment: number | undefined, base: number | undefined, unchanged: string): string {
+  return segment === base ? `${unchanged} (${describe(base)})` : describe(segment);
 }
 
 interface ConflictDialogProps {
@@ -71,8 +77,8 @@ function ConflictChoice({
             {differences.slice(0, LISTED_DIFFERENCES).map((turn) => (
               <tr key={turn}>
                 <td>{turn + 1}</td>
-                <td>{describe(theirs.assignments[turn])}</td>
-                <td>{describe(mine[turn])}</td>
+                <td>{sideOf(theirs.assignments[turn], base[turn], "not changed there")}</td>
+                <td>{sideOf(mine[turn], base[turn], "not changed by you")}</td>
               </tr>
             ))}
           </tbody>

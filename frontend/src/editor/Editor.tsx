@@ -1,7 +1,16 @@
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
-import type { EditorPayload } from "../api/annotation";
+import {
+  useCallback,
+  useEffect,
+  useMemo,
+  useReducer,
+  useRef,
+  useState,
+  type ReactNode,
+} from "react";
+import type { EditorPayload, SaveTarget } from "../api/annotation";
 import { AssignToForm } from "./AssignToForm";
 import { CheckNavigator } from "./CheckNavigator";
+import type { Comparison } from "./comparison";
 import { ConflictDialog } from "./ConflictDialog";
 import { EditorHeader } from "./EditorHeader";
 import { EditorToolbar } from "./EditorToolbar";
@@ -11,13 +20,14 @@ import { MessageBar } from "./MessageBar";
 import { ReportPane, TranscriptPane } from "./panes";
 import { SubmitDialog } from "./SubmitDialog";
 import type { VirtualListHandle } from "./VirtualList";
-import { loadPosition, storePosition, type Draft } from "./draft";
+import { loadPosition, startingTurn, storePosition, type Draft } from "./draft";
 import { buildModel, findNext } from "./model";
 import { editorActionFor, type Command } from "./shortcuts";
 import { UNALIGNED, createEditorState, editorReducer, selection, type EditorAction } from "./state";
 import { changedTurns } from "./sync";
 import { useAutosave } from "./useAutosave";
 import { useLinkedScroll } from "./useLinkedScroll";
+import { useReadingPosition } from "./useReadingPosition";
 import { useShortcuts } from "./useShortcuts";
 
 interface EditorProps {
@@ -25,6 +35,16 @@ interface EditorProps {
   userId: number;
   /** Unsaved edits this browser kept from an earlier visit. */
   draft: Draft | null;
+  /** Where edits are saved: the caller's annotation, or the document's adjudication. */
+  target: SaveTarget;
+  /** Adjudicating: the annotators' labels, side by side on every turn. */
+  comparison?: Comparison;
+  /** Reading someone else's work: nothing can be edited or saved. */
+  readOnly?: boolean;
+  /** Above the toolbar: whose work this is, and what else can be done with it. */
+  banner?: ReactNode;
+  /** What submitting is called here ("Submit", or "Complete" for an adjudication). */
+  submitWord?: string;
 }
 
 /** Commands that change the alignment, refused once it is submitted or while in conflict. */
@@ -37,10 +57,25 @@ const EDITS: ReadonlySet<EditorAction["type"]> = new Set([
   "acceptProposal",
   "undo",
   "redo",
+  "take",
 ]);
 
-export function Editor({ payload, userId, draft }: EditorProps) {
-  const projectId = payload.document.project;
+const TAKE_COMMANDS: Partial<Record<Command, number>> = {
+  takeFirst: 0,
+  takeSecond: 1,
+  takeThird: 2,
+};
+
+export function Editor({
+  payload,
+  userId,
+  draft,
+  target,
+  comparison,
+  readOnly = false,
+  banner,
+  submitWord = "Submit",
+}: EditorProps) {
   const documentId = payload.document.id;
   const model = useMemo(() => buildModel(payload), [payload]);
   const restoredDraft =
@@ -52,23 +87,27 @@ export function Editor({ payload, userId, draft }: EditorProps) {
       model.preAlignment,
       model.segments.length,
     );
-    const position = loadPosition(documentId, userId)?.turn ?? 0;
-    return editorReducer(initial, { type: "select", turn: position });
+    const turn = startingTurn(
+      loadPosition(documentId, userId),
+      payload.position,
+      model.turns.length,
+    );
+    return editorReducer(initial, { type: "select", turn });
   });
   const replaceAssignments = useCallback(
     (assignments: readonly number[]) => dispatch({ type: "replaceAssignments", assignments }),
     [],
   );
   const autosave = useAutosave({
-    projectId,
-    documentId,
+    target,
     userId,
+    readOnly,
     saved: payload.annotation,
     restoredDraft,
     assignments: state.assignments,
     replaceAssignments,
   });
-  const editable = autosave.submittedAt === null && autosave.conflict === null;
+  const editable = !readOnly && autosave.submittedAt === null && autosave.conflict === null;
 
   const turnList = useRef<VirtualListHandle>(null);
   const segmentList = useRef<VirtualListHandle>(null);
@@ -92,16 +131,18 @@ export function Editor({ payload, userId, draft }: EditorProps) {
     (action: EditorAction) => {
       if (EDITS.has(action.type) && !editable) {
         setFlash(
-          autosave.submittedAt
-            ? "This document is submitted; it can no longer be edited."
-            : "Choose a version first: this document was changed elsewhere.",
+          readOnly
+            ? "This is someone else's work, shown read-only."
+            : autosave.submittedAt
+              ? `This document is ${submitWord === "Submit" ? "submitted" : "completed"}; reopen it to edit.`
+              : "Choose a version first: this document was changed elsewhere.",
         );
         return;
       }
       setFlash(null);
       dispatch(action);
     },
-    [autosave.submittedAt, editable],
+    [autosave.submittedAt, editable, readOnly, submitWord],
   );
 
   const focusTurns = useCallback(() => {
@@ -116,6 +157,7 @@ export function Editor({ payload, userId, draft }: EditorProps) {
       at: Date.now(),
     });
   }, [documentId, model.turns.length, state.focus, userId]);
+  useReadingPosition(payload.document.project, documentId, state.focus);
 
   useEffect(() => {
     if (!state.proposal) focusTurns();
@@ -127,12 +169,20 @@ export function Editor({ payload, userId, draft }: EditorProps) {
         lead("turns");
         dispatch({ type: "select", turn: hit.index });
       } else {
-        lead("segments");
+        // Going to a segment with the panes together selects its first turn, so the next
+        // key acts there; a search hit, or a segment without turns, only shows the segment.
+        const firstTurn = settle && linked ? state.assignments.indexOf(hit.index) : -1;
+        if (firstTurn >= 0) {
+          lead("turns");
+          dispatch({ type: "select", turn: firstTurn });
+        } else {
+          lead("segments");
+        }
         segmentList.current?.scrollToIndex(hit.index, "start");
       }
       if (settle) focusTurns();
     },
-    [focusTurns, lead],
+    [focusTurns, lead, linked, state.assignments],
   );
 
   const counts = useMemo(() => {
@@ -143,8 +193,8 @@ export function Editor({ payload, userId, draft }: EditorProps) {
       if (segment === UNALIGNED) unaligned += 1;
     });
     const lowConfidence = model.turns.filter((turn) => turn.lowConfidence).length;
-    return { changed, unaligned, lowConfidence };
-  }, [model, state.assignments]);
+    return { changed, unaligned, lowConfidence, disagreements: comparison?.disagreementCount };
+  }, [comparison, model, state.assignments]);
 
   const goToMarked = useCallback(
     (direction: 1 | -1, test: (turn: number) => boolean, what: string) => {
@@ -164,6 +214,10 @@ export function Editor({ payload, userId, draft }: EditorProps) {
   const changedTurn = useCallback(
     (turn: number) => state.assignments[turn] !== model.preAlignment[turn],
     [model.preAlignment, state.assignments],
+  );
+  const disagreementTurn = useCallback(
+    (turn: number) => comparison?.disagreements[turn] ?? false,
+    [comparison],
   );
 
   const run = useCallback(
@@ -189,6 +243,23 @@ export function Editor({ payload, userId, draft }: EditorProps) {
           return goToMarked(1, changedTurn, "changed");
         case "previousChanged":
           return goToMarked(-1, changedTurn, "changed");
+        case "nextDisagreement":
+        case "previousDisagreement":
+          if (!comparison) return setFlash("Disagreements are shown when adjudicating.");
+          return goToMarked(command === "nextDisagreement" ? 1 : -1, disagreementTurn, "disputed");
+        case "takeFirst":
+        case "takeSecond":
+        case "takeThird": {
+          const side = comparison?.annotators[TAKE_COMMANDS[command]!];
+          if (!side) {
+            return setFlash(
+              comparison
+                ? "There is no such annotator here."
+                : "Sides are taken when adjudicating.",
+            );
+          }
+          return act({ type: "take", labels: side.labels, source: side.name });
+        }
         case "search":
           searchInput.current?.focus();
           searchInput.current?.select();
@@ -210,7 +281,18 @@ export function Editor({ payload, userId, draft }: EditorProps) {
           return;
       }
     },
-    [act, autosave, changedTurn, editable, goToMarked, lead, lowConfidenceTurn, state.focus],
+    [
+      act,
+      autosave,
+      changedTurn,
+      comparison,
+      disagreementTurn,
+      editable,
+      goToMarked,
+      lead,
+      lowConfidenceTurn,
+      state.focus,
+    ],
   );
 
   useShortcuts(run);
@@ -231,6 +313,9 @@ export function Editor({ payload, userId, draft }: EditorProps) {
         save={autosave}
         counts={counts}
         editable={editable}
+        readOnly={readOnly}
+        submitWord={submitWord}
+        mayReopen={payload.may_reopen}
         onHelp={() => setHelpOpen(true)}
         onSubmit={() => setSubmitOpen(true)}
         onReopen={() => {
@@ -241,6 +326,7 @@ export function Editor({ payload, userId, draft }: EditorProps) {
           );
         }}
       />
+      {banner}
       <EditorToolbar
         state={state}
         editable={editable}
@@ -294,6 +380,7 @@ export function Editor({ payload, userId, draft }: EditorProps) {
             turns={model.turns}
             assignments={state.assignments}
             preAlignment={model.preAlignment}
+            comparison={comparison}
             focus={state.focus}
             first={first}
             last={last}
@@ -329,6 +416,7 @@ export function Editor({ payload, userId, draft }: EditorProps) {
       <SubmitDialog
         open={submitOpen}
         documentName={payload.document.name}
+        submitWord={submitWord}
         changedCount={counts.changed}
         unalignedCount={counts.unaligned}
         onSubmit={autosave.submit}

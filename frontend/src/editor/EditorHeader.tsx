@@ -5,11 +5,15 @@ import type { SaveStatus } from "./useAutosave";
 interface EditorHeaderProps {
   name: string;
   save: { status: SaveStatus; error: string | null; submittedAt: string | null };
-  counts: { changed: number; unaligned: number; lowConfidence: number };
+  counts: { changed: number; unaligned: number; lowConfidence: number; disagreements?: number };
   editable: boolean;
+  readOnly: boolean;
+  submitWord: string;
   onHelp: () => void;
   onSubmit: () => void;
   onReopen: () => void;
+  /** False once the iteration is closed: its gold is recorded, reopening is refused. */
+  mayReopen: boolean;
 }
 
 /** The document, whether it is saved, how far along it is, help, and submit (or reopen a
@@ -19,9 +23,12 @@ export function EditorHeader({
   save,
   counts,
   editable,
+  readOnly,
+  submitWord,
   onHelp,
   onSubmit,
   onReopen,
+  mayReopen,
 }: EditorHeaderProps) {
   return (
     <header className="editor-header">
@@ -29,18 +36,29 @@ export function EditorHeader({
         ← Documents
       </Link>
       <h1>{name}</h1>
-      <StatusIndicator status={save.status} error={save.error} submittedAt={save.submittedAt} />
+      <StatusIndicator
+        status={save.status}
+        error={save.error}
+        submittedAt={save.submittedAt}
+        submittedWord={submitWord === "Submit" ? "Submitted" : "Completed"}
+        readOnly={readOnly}
+      />
       <p className="progress" aria-label="Progress">
+        {counts.disagreements !== undefined && `${counts.disagreements} disputed · `}
         {counts.changed} changed · {counts.unaligned} unaligned · {counts.lowConfidence} low
         confidence
       </p>
       <button type="button" onClick={onHelp} aria-keyshortcuts="?">
         Shortcuts
       </button>
-      {save.submittedAt ? (
-        <button type="button" onClick={onReopen}>
-          Reopen
-        </button>
+      {readOnly ? null : save.submittedAt ? (
+        mayReopen ? (
+          <button type="button" onClick={onReopen}>
+            Reopen
+          </button>
+        ) : (
+          <span className="muted">Its iteration is closed</span>
+        )
       ) : (
         <button
           type="button"
@@ -49,7 +67,7 @@ export function EditorHeader({
           disabled={!editable}
           aria-keyshortcuts="Control+Enter"
         >
-          Submit
+          {submitWord}
         </button>
       )}
     </header>

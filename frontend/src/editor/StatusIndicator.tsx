@@ -1,3 +1,4 @@
+import { dateTime } from "../lead/format";
 import type { SaveStatus } from "./useAutosave";
 
 const MESSAGES: Record<SaveStatus, string> = {
@@ -13,15 +14,26 @@ interface StatusIndicatorProps {
   status: SaveStatus;
   error: string | null;
   submittedAt: string | null;
+  /** "Submitted", or "Completed" for an adjudication. */
+  submittedWord?: string;
+  readOnly?: boolean;
 }
 
 /** Always on screen and announced politely, so saving never needs to be wondered about. */
-export function StatusIndicator({ status, error, submittedAt }: StatusIndicatorProps) {
+export function StatusIndicator({
+  status,
+  error,
+  submittedAt,
+  submittedWord = "Submitted",
+  readOnly = false,
+}: StatusIndicatorProps) {
   const text = submittedAt
-    ? `Submitted ${new Date(submittedAt).toLocaleString()}`
-    : status === "error" && error
-      ? `Not saved: ${error}`
-      : MESSAGES[status];
+    ? `${submittedWord} ${dateTime(submittedAt)}`
+    : readOnly
+      ? "Read-only"
+      : status === "error" && error
+        ? `Not saved: ${error}`
+        : MESSAGES[status];
   return (
     <p
       className={`save-status save-${submittedAt ? "submitted" : status}`}

@@ -1,9 +1,11 @@
 import { useState } from "react";
-import { Dialog } from "./Dialog";
+import { Dialog } from "../components/Dialog";
 
 interface SubmitDialogProps {
   open: boolean;
   documentName: string;
+  /** "Submit", or "Complete" for an adjudication. */
+  submitWord: string;
   changedCount: number;
   unalignedCount: number;
   onSubmit: () => Promise<void>;
@@ -13,6 +15,7 @@ interface SubmitDialogProps {
 export function SubmitDialog({
   open,
   documentName,
+  submitWord,
   changedCount,
   unalignedCount,
   onSubmit,
@@ -33,12 +36,20 @@ export function SubmitDialog({
     }
   };
   return (
-    <Dialog open={open} title="Submit this document?" onClose={onClose}>
-      <p>
-        <strong>{documentName}</strong>: {changedCount} turn{changedCount === 1 ? "" : "s"} changed
-        from the pre-alignment, {unalignedCount} unaligned. Once submitted, the alignment can no
-        longer be edited here.
-      </p>
+    <Dialog open={open} title={`${submitWord} this document?`} onClose={onClose}>
+      {submitWord === "Submit" ? (
+        <p>
+          <strong>{documentName}</strong>: {changedCount} turn{changedCount === 1 ? "" : "s"}{" "}
+          changed from the pre-alignment, {unalignedCount} unaligned. Once submitted, the alignment
+          can no longer be edited here.
+        </p>
+      ) : (
+        <p>
+          <strong>{documentName}</strong>: {changedCount} turn{changedCount === 1 ? "" : "s"} differ
+          from the first submission, {unalignedCount} unaligned. Once completed, this adjudication
+          is the document&apos;s gold (reopen it to change it).
+        </p>
+      )}
       {error && (
         <p role="alert" className="error">
           {error}
@@ -46,7 +57,7 @@ export function SubmitDialog({
       )}
       <div className="dialog-actions">
         <button type="button" className="primary" onClick={submit} disabled={busy} autoFocus>
-          {busy ? "Submitting…" : "Submit"}
+          {busy ? "Saving…" : submitWord}
         </button>
         <button type="button" onClick={onClose} disabled={busy}>
           Keep working

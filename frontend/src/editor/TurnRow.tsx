@@ -1,5 +1,6 @@
 import { memo } from "react";
 import { bandClass } from "./bands";
+import { labelText, type Comparison } from "./comparison";
 import { Highlight } from "./Highlight";
 import { formatTime, type TurnView } from "./model";
 import { UNALIGNED } from "./state";
@@ -8,6 +9,8 @@ interface TurnRowProps {
   turn: TurnView;
   segment: number;
   changed: boolean;
+  /** Adjudicating: every annotator's label for this turn is shown beside it. */
+  comparison?: Comparison;
   selected: boolean;
   focused: boolean;
   /** The first turn of its segment's run: a boundary is drawn above it. */
@@ -21,6 +24,7 @@ export const TurnRow = memo(function TurnRow({
   turn,
   segment,
   changed,
+  comparison,
   selected,
   focused,
   runStart,
@@ -35,11 +39,13 @@ export const TurnRow = memo(function TurnRow({
     focused && "focused",
     runStart && "run-start",
     changed && "changed",
+    comparison?.disagreements[turn.index] && "disputed",
   ];
+  const disputed = comparison?.disagreements[turn.index] ?? false;
   const assignment = segment === UNALIGNED ? "unaligned" : `§ ${segment + 1}`;
   const label = `Turn ${turn.index + 1}, ${segment === UNALIGNED ? "unaligned" : `segment ${segment + 1}`}${
     turn.lowConfidence ? ", low confidence" : ""
-  }${changed ? ", changed" : ""}`;
+  }${changed ? ", changed" : ""}${disputed ? ", annotators disagree" : ""}`;
   return (
     <div
       ref={measure}
@@ -75,6 +81,18 @@ export const TurnRow = memo(function TurnRow({
         {changed && <span className="flag flag-changed">changed</span>}
         <span className="assignment">{assignment}</span>
       </div>
+      {comparison && (
+        <ul className="sides" aria-label="Annotators' labels">
+          {comparison.annotators.map((annotator, index) => (
+            <li
+              key={annotator.name}
+              className={annotator.labels[turn.index] === segment ? "side agrees" : "side"}
+            >
+              <kbd>{index + 1}</kbd> {annotator.name}: {labelText(annotator.labels[turn.index])}
+            </li>
+          ))}
+        </ul>
+      )}
       <p className="turn-text">
         {turn.pieces.map((piece, index) =>
           piece.unknown ? (

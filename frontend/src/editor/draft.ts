@@ -10,13 +10,14 @@ export interface Draft {
   assignments: number[];
 }
 
-function draftKey(documentId: number, userId: number): string {
-  return `tandem:draft:${userId}:${documentId}`;
+function draftKey(scope: string, userId: number): string {
+  return `tandem:draft:${userId}:${scope}`;
 }
 
-export function loadDraft(documentId: number, userId: number): Draft | null {
+/** `scope` is a save target's: the document id for one's annotation (SaveTarget). */
+export function loadDraft(scope: string, userId: number): Draft | null {
   try {
-    const stored = window.localStorage.getItem(draftKey(documentId, userId));
+    const stored = window.localStorage.getItem(draftKey(scope, userId));
     if (!stored) return null;
     const draft = JSON.parse(stored) as Draft;
     const valid =
@@ -30,17 +31,17 @@ export function loadDraft(documentId: number, userId: number): Draft | null {
   }
 }
 
-export function storeDraft(documentId: number, userId: number, draft: Draft): void {
+export function storeDraft(scope: string, userId: number, draft: Draft): void {
   try {
-    window.localStorage.setItem(draftKey(documentId, userId), JSON.stringify(draft));
+    window.localStorage.setItem(draftKey(scope, userId), JSON.stringify(draft));
   } catch {
     // A full or disabled storage only loses the extra safety net; saving carries on.
   }
 }
 
-export function clearDraft(documentId: number, userId: number): void {
+export function clearDraft(scope: string, userId: number): void {
   try {
-    window.localStorage.removeItem(draftKey(documentId, userId));
+    window.localStorage.removeItem(draftKey(scope, userId));
   } catch {
     // As above: nothing to clean up if storage is unavailable.
   }
@@ -73,4 +74,16 @@ export function storePosition(documentId: number, userId: number, position: Posi
   } catch {
     // Only convenience is lost.
   }
+}
+
+/** The turn to open a document at: where the annotator was last, in this browser or, when
+ * later, on the server (another browser or device); the first turn before either. */
+export function startingTurn(
+  local: Position | null,
+  server: { turn: number; updated_at: string } | null,
+  turnCount: number,
+): number {
+  const serverAt = server ? Date.parse(server.updated_at) : -Infinity;
+  const turn = server && (!local || serverAt > local.at) ? server.turn : (local?.turn ?? 0);
+  return turn < turnCount ? turn : 0;
 }

@@ -35,16 +35,30 @@ const payload: EditorPayload = {
     },
     { position: 1, key: "t1", speaker: "spk1", start: 3, end: 5, text: "merci", word_count: 1 },
   ],
-  pre_alignment: { id: 1, labels: [0, -1], confidences: [0.9, 0.2], computed_at: "" },
+  pre_alignment: {
+    id: 1,
+    parameter_set: 1,
+    engine_version: "test",
+    params: {},
+    labels: [0, -1],
+    confidences: [0.9, 0.2],
+    computed_at: "",
+  },
   annotation: {
     id: null,
     version: 0,
     annotator: 1,
+    pre_alignment: 1,
     assignments: [0, -1],
     changed: [false, false],
     seconds_spent: 0,
     submitted_at: null,
   },
+  may_annotate: true,
+  may_reopen: true,
+  position: null,
+  assignees: [],
+  annotations: [],
 };
 
 describe("buildModel", () => {

@@ -1,4 +1,5 @@
 import { useMemo, type Ref } from "react";
+import type { Comparison } from "./comparison";
 import { SegmentCard } from "./SegmentCard";
 import { TurnRow } from "./TurnRow";
 import { VirtualList, type VirtualListHandle } from "./VirtualList";
@@ -21,6 +22,7 @@ interface TranscriptPaneProps {
   turns: TurnView[];
   assignments: readonly number[];
   preAlignment: readonly number[];
+  comparison?: Comparison;
   focus: number;
   first: number;
   last: number;
@@ -33,6 +35,7 @@ export function TranscriptPane({
   turns,
   assignments,
   preAlignment,
+  comparison,
   focus,
   first,
   last,
@@ -62,6 +65,7 @@ export function TranscriptPane({
           turn={turns[index]!}
           segment={assignments[index]!}
           changed={assignments[index] !== preAlignment[index]}
+          comparison={comparison}
           selected={index >= first && index <= last}
           focused={index === focus}
           runStart={starts.has(index)}

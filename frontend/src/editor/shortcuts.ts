@@ -24,6 +24,11 @@ export type Command =
   | "previousLowConfidence"
   | "nextChanged"
   | "previousChanged"
+  | "nextDisagreement"
+  | "previousDisagreement"
+  | "takeFirst"
+  | "takeSecond"
+  | "takeThird"
   | "search"
   | "goTo"
   | "assignTo"
@@ -135,6 +140,31 @@ export const SHORTCUTS: readonly Shortcut[] = [
     command: "previousChanged",
     description: "Previous changed turn",
     bindings: [{ key: "C", shift: true }],
+  },
+  {
+    command: "nextDisagreement",
+    description: "Adjudicating: next turn the annotators disagree on",
+    bindings: [{ key: "d" }],
+  },
+  {
+    command: "previousDisagreement",
+    description: "Adjudicating: previous disagreement",
+    bindings: [{ key: "D", shift: true }],
+  },
+  {
+    command: "takeFirst",
+    description: "Adjudicating: the selection takes the first annotator's labels",
+    bindings: [{ key: "1" }],
+  },
+  {
+    command: "takeSecond",
+    description: "Adjudicating: the selection takes the second annotator's labels",
+    bindings: [{ key: "2" }],
+  },
+  {
+    command: "takeThird",
+    description: "Adjudicating: the selection takes the third annotator's labels",
+    bindings: [{ key: "3" }],
   },
   {
     command: "search",

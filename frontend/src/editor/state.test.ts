@@ -402,3 +402,32 @@ describe("replace the assignments", () => {
 it("refuses assignments and a pre-alignment of different lengths", () => {
   expect(() => createEditorState([0], [0, 0], 1)).toThrow();
 });
+
+describe("take an annotator's labels (adjudication)", () => {
+  const theirs = [0, 1, 1, 2];
+
+  it("writes their labels over the selection, undoably", () => {
+    const state = editorReducer(
+      editorReducer(createEditorState([0, 0, 1, 2], [0, 0, 1, 2], 3), { type: "select", turn: 1 }),
+      { type: "take", labels: theirs, source: "bob" },
+    );
+
+    expect(state.assignments).toEqual([0, 1, 1, 2]);
+    expect(state.past[0]!.description).toBe("turn 2 ← bob");
+    expect(editorReducer(state, { type: "undo" }).assignments).toEqual([0, 0, 1, 2]);
+  });
+
+  it("offers the whole disagreement when one turn alone would break the order", () => {
+    const start = createEditorState([0, 0, 0, 2], [0, 0, 0, 2], 3);
+    const selected = editorReducer(start, { type: "select", turn: 1 });
+
+    const refused = editorReducer(selected, { type: "take", labels: [0, 1, 0, 2], source: "ann" });
+    expect(refused.assignments).toEqual([0, 0, 0, 2]);
+    expect(refused.notice).toMatch(/cannot take ann's labels/);
+
+    const offered = editorReducer(selected, { type: "take", labels: [0, 1, 1, 2], source: "bob" });
+    expect(offered.assignments).toEqual([0, 0, 0, 2]);
+    expect(offered.proposal?.change.first).toBe(1);
+    expect(editorReducer(offered, { type: "acceptProposal" }).assignments).toEqual([0, 1, 1, 2]);
+  });
+});

@@ -54,7 +54,9 @@ export type EditorAction =
   | { type: "dismissNotice" }
   | { type: "undo" }
   | { type: "redo" }
-  | { type: "replaceAssignments"; assignments: readonly number[] };
+  | { type: "replaceAssignments"; assignments: readonly number[] }
+  /** Adjudication: the selected turns take `source`'s labels (one annotator's side). */
+  | { type: "take"; labels: readonly number[]; source: string };
 
 export function createEditorState(
   assignments: readonly number[],
@@ -127,6 +129,8 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       return redo(state);
     case "replaceAssignments":
       return replaceAssignments(state, action.assignments);
+    case "take":
+      return take(state, action.labels, action.source);
   }
 }
 
@@ -290,6 +294,39 @@ function proposeBoundaryMove(
     proposal: {
       reason: `${capitalise(rangeLabel(first, last))} cannot go to ${segmentLabel(segment)} alone: ${side}.`,
       change,
+    },
+  };
+}
+
+/**
+ * The selection takes `labels` (one annotator's, in an adjudication). When that breaks the
+ * report order at its edges, the run of neighbouring turns where the two still differ is
+ * offered instead: taking a side for a whole disagreement keeps that side's own order.
+ */
+function take(state: EditorState, labels: readonly number[], source: string): EditorState {
+  const { first, last } = selection(state);
+  const values = labels.slice(first, last + 1);
+  if (keepsOrder(state.assignments, first, values)) {
+    return apply(state, makeChange(state, first, values, `${rangeLabel(first, last)} ← ${source}`));
+  }
+  let start = first;
+  while (start > 0 && state.assignments[start - 1] !== labels[start - 1]) start -= 1;
+  let end = last;
+  while (end < labels.length - 1 && state.assignments[end + 1] !== labels[end + 1]) end += 1;
+  const wider = labels.slice(start, end + 1);
+  if ((start === first && end === last) || !keepsOrder(state.assignments, start, wider)) {
+    return refuse(
+      state,
+      `${capitalise(rangeLabel(first, last))} cannot take ${source}'s labels: the turns around ` +
+        "would go back in the report. Select more turns, or correct by hand.",
+    );
+  }
+  return {
+    ...state,
+    notice: null,
+    proposal: {
+      reason: `${capitalise(rangeLabel(first, last))} cannot take ${source}'s labels alone: the turns around would go back in the report.`,
+      change: makeChange(state, start, wider, `${rangeLabel(start, end)} ← ${source}`),
     },
   };
 }

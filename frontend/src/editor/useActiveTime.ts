@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef } from "react";
+import { useCallback, useEffect, useMemo, useRef } from "react";
 
 /** After this long without a key, click or scroll, the annotator is taken to be away. */
 const IDLE_AFTER_MS = 60_000;
@@ -6,6 +6,8 @@ const IDLE_AFTER_MS = 60_000;
 /**
  * Counts the seconds the annotator actually works on the document (page visible, recent
  * activity), handed over to saves with `take` and returned with `giveBack` if a save fails.
+ * The same object on every render: autosave's callbacks depend on it, and a new one each
+ * render would re-run autosave's effect and send a refused save again and again.
  */
 export function useActiveTime(): { take: () => number; giveBack: (seconds: number) => void } {
   const pending = useRef(0);
@@ -38,5 +40,5 @@ export function useActiveTime(): { take: () => number; giveBack: (seconds: numbe
   const giveBack = useCallback((seconds: number) => {
     pending.current += seconds;
   }, []);
-  return { take, giveBack };
+  return useMemo(() => ({ take, giveBack }), [take, giveBack]);
 }

@@ -7,11 +7,9 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import {
   ConflictError,
-  reopenAnnotation,
-  saveOperations,
-  submitAnnotation,
   type AnnotationData,
   type Operation,
+  type SaveTarget,
 } from "../api/annotation";
 import { ApiError, NetworkError } from "../api/client";
 import { clearDraft, storeDraft, type Draft } from "./draft";
@@ -37,9 +35,10 @@ export interface ConflictOutcome {
 }
 
 interface AutosaveOptions {
-  projectId: number;
-  documentId: number;
+  target: SaveTarget;
   userId: number;
+  /** Nothing is saved: the caller reads someone else's work. */
+  readOnly?: boolean;
   /** The server's state the editor opened on. */
   saved: AnnotationData;
   /** Edits from this browser that the server has not seen, made on `saved` or an older version. */
@@ -63,9 +62,9 @@ export function toOperation(run: AssignmentRun): Operation {
 }
 
 export function useAutosave({
-  projectId,
-  documentId,
+  target,
   userId,
+  readOnly = false,
   saved,
   restoredDraft,
   assignments,
@@ -85,7 +84,8 @@ export function useAutosave({
   const version = useRef(saved.version);
   const latest = useRef(assignments);
   const inFlight = useRef<Promise<boolean> | null>(null);
-  const blocked = useRef(conflict !== null || saved.submitted_at !== null);
+  const blocked = useRef(readOnly || conflict !== null || saved.submitted_at !== null);
+  const scope = target.draftScope;
   const timer = useRef<number | undefined>(undefined);
   const time = useActiveTime();
 
@@ -101,22 +101,16 @@ export function useAutosave({
     }
     const seconds = time.take();
     setStatus("saving");
-    const request = saveOperations(
-      projectId,
-      documentId,
-      version.current,
-      runs.map(toOperation),
-      seconds,
-    ).then(
+    const request = target.save(version.current, runs.map(toOperation), seconds).then(
       (annotation) => {
         base.current = annotation.assignments;
         version.current = annotation.version;
         setError(null);
         if (sameAssignments(latest.current, annotation.assignments)) {
-          clearDraft(documentId, userId);
+          clearDraft(scope, userId);
           setStatus("saved");
         } else {
-          storeDraft(documentId, userId, {
+          storeDraft(scope, userId, {
             version: annotation.version,
             base: annotation.assignments,
             assignments: [...latest.current],
@@ -149,18 +143,18 @@ export function useAutosave({
     } finally {
       inFlight.current = null;
     }
-  }, [documentId, projectId, time, userId]);
+  }, [scope, target, time, userId]);
 
   useEffect(() => {
     latest.current = assignments;
     if (sameAssignments(assignments, base.current)) {
       if (!blocked.current) {
         setStatus((current) => (current === "saving" ? current : "saved"));
-        clearDraft(documentId, userId);
+        clearDraft(scope, userId);
       }
       return;
     }
-    storeDraft(documentId, userId, {
+    storeDraft(scope, userId, {
       version: version.current,
       base: [...base.current],
       assignments: [...assignments],
@@ -169,7 +163,7 @@ export function useAutosave({
     setStatus((current) => (current === "saving" || current === "offline" ? current : "unsaved"));
     window.clearTimeout(timer.current);
     timer.current = window.setTimeout(() => void saveNow(), SAVE_DELAY_MS);
-  }, [assignments, documentId, saveNow, userId]);
+  }, [assignments, scope, saveNow, userId]);
 
   // Offline or the server failing: try again every few seconds, and at once when the
   // network is back. A refusal (4xx) would only be refused again, so it waits for the next
@@ -222,15 +216,15 @@ export function useAutosave({
   const takeTheirs = useCallback(() => {
     if (!conflict) return;
     adopt(conflict.theirs, conflict.theirs.assignments);
-    clearDraft(documentId, userId);
+    clearDraft(scope, userId);
     setStatus("saved");
-  }, [adopt, conflict, documentId, userId]);
+  }, [adopt, conflict, scope, userId]);
 
   const submit = useCallback(async (): Promise<void> => {
     if (!(await saveNow())) throw new Error("Your latest changes are not saved yet.");
     const seconds = time.take();
     try {
-      const annotation = await submitAnnotation(projectId, documentId, version.current, seconds);
+      const annotation = await target.submit(version.current, seconds);
       version.current = annotation.version;
       blocked.current = true;
       setSubmittedAt(annotation.submitted_at);
@@ -246,16 +240,16 @@ export function useAutosave({
       }
       throw reason;
     }
-  }, [documentId, projectId, saveNow, time]);
+  }, [saveNow, target, time]);
 
   /** Takes the submission back; the server says why when it cannot (a closed iteration). */
   const reopen = useCallback(async (): Promise<void> => {
-    const annotation = await reopenAnnotation(projectId, documentId, version.current);
+    const annotation = await target.reopen(version.current);
     version.current = annotation.version;
     blocked.current = false;
     setSubmittedAt(null);
     setStatus("saved");
-  }, [documentId, projectId]);
+  }, [target]);
 
   return {
     status,

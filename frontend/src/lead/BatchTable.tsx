@@ -1,10 +1,13 @@
 import { useState } from "react";
+import { ConfirmDialog } from "../components/ConfirmDialog";
 import {
   assignDocument,
   removeFromIteration,
   type BatchDocument,
   type IterationDetail,
 } from "./api";
+import { Link } from "../app/router";
+import { adjudicationPath } from "../editor/ReviewEditor";
 import { AssigneePicker, DOCUMENT_STATUS_TEXT } from "./DocumentsSection";
 import { duration, percent } from "./format";
 import { usernameOf, useProject } from "./ProjectContext";
@@ -22,7 +25,10 @@ export function BatchTable({
 }) {
   const { project } = useProject();
   const [error, setError] = useState<string | null>(null);
+  const [emptying, setEmptying] = useState<BatchDocument | null>(null);
   const closed = iteration.closed_at !== null;
+  const takeOut = (document: BatchDocument) =>
+    change(document, () => removeFromIteration(project.id, document.id));
 
   const change = async (document: BatchDocument, request: () => Promise<unknown>) => {
     setError(null);
@@ -48,6 +54,7 @@ export function BatchTable({
             <th scope="col">Status</th>
             <th scope="col">Assignees</th>
             <th scope="col">Corrections</th>
+            <th scope="col">Gold</th>
             {closed && <th scope="col">Turns kept</th>}
             {closed && <th scope="col">Segment %</th>}
             {closed && <th scope="col">Word %</th>}
@@ -77,14 +84,17 @@ export function BatchTable({
                 {!closed && (
                   <button
                     type="button"
-                    className="link-button small"
+                    className="link-button small block"
                     onClick={() =>
-                      change(document, () => removeFromIteration(project.id, document.id))
+                      iteration.documents.length === 1 ? setEmptying(document) : takeOut(document)
                     }
                   >
                     Take out of the iteration
                   </button>
                 )}
+              </td>
+              <td>
+                <GoldCell document={document} closed={closed} />
               </td>
               {closed && (
                 <td className="number">{percent(document.record?.human_turn_accuracy)}</td>
@@ -96,6 +106,52 @@ export function BatchTable({
           ))}
         </tbody>
       </table>
+      <ConfirmDialog
+        open={emptying !== null}
+        title="Take out the last document?"
+        confirmLabel="Take it out"
+        keepLabel="Keep it"
+        onClose={() => setEmptying(null)}
+        onConfirm={() => emptying && takeOut(emptying)}
+      >
+        <p>
+          <strong>{emptying?.name}</strong> is the last document of iteration {iteration.number}.
+          Without documents the iteration cannot close: add others to it, or cancel it.
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}
+
+const GOLD_TEXT = {
+  single_annotator: "the annotator's submission",
+  agreed: "agreed submissions",
+  adjudicated: "adjudicated",
+} as const;
+
+/** Which rule made the gold, or why there is none; the way to adjudicate while open. */
+function GoldCell({ document, closed }: { document: BatchDocument; closed: boolean }) {
+  const { project } = useProject();
+  const submitted = document.annotations.some((annotation) => annotation.submitted_at);
+  const text =
+    document.gold.state === "gold" && document.gold.rule
+      ? GOLD_TEXT[document.gold.rule]
+      : document.gold.state === "needs_adjudication"
+        ? "needs adjudication"
+        : "waiting for submissions";
+  return (
+    <>
+      <span className={document.gold.state === "needs_adjudication" ? "error" : undefined}>
+        {text}
+      </span>
+      {!closed && submitted && (
+        <>
+          {" "}
+          <Link className="link-button small" href={adjudicationPath(project.id, document.id)}>
+            Adjudicate
+          </Link>
+        </>
+      )}
     </>
   );
 }

@@ -1,6 +1,12 @@
 import { useState } from "react";
-import { fetchCandidates, type Candidate, type CandidateOrdering, type CandidatePage } from "./api";
-import { alignmentOf, percent, scoringOf, windowOf } from "./format";
+import {
+  fetchAligners,
+  fetchCandidates,
+  type Candidate,
+  type CandidateOrdering,
+  type CandidatePage,
+} from "./api";
+import { alignmentOf, percent, scoringOf, variedOf, windowOf } from "./format";
 import { useLoad } from "./useLoad";
 
 const PAGE_SIZE = 20;
@@ -42,11 +48,12 @@ export function CandidateTable({
       ),
     [projectId, iterationId, ordering, page, refreshKey],
   );
+  const [schema] = useLoad(fetchAligners, []);
+  const aligners = schema.state === "ready" ? schema.data : [];
 
-  const sortBy = (field: CandidateOrdering, higherIsBetter: boolean) => {
-    const best = higherIsBetter ? `-${field}` : field;
-    const worst = higherIsBetter ? field : `-${field}`;
-    setOrdering(ordering === best ? worst : best);
+  /** The server sorts `field` best first and `-field` worst first. */
+  const sortBy = (field: CandidateOrdering) => {
+    setOrdering(ordering === field ? `-${field}` : field);
     setPage(1);
   };
 
@@ -55,6 +62,10 @@ export function CandidateTable({
     return <p className="muted">{loaded.status === 404 ? "No tuning run yet." : loaded.message}</p>;
   }
   const data: CandidatePage = loaded.data;
+  const varied = data.run.varied_settings;
+  // Once one of the run's candidates is promoted, that row is marked, not the earlier proposal.
+  const promoted = data.run.promoted_candidate;
+  const proposed = promoted === null ? data.run.proposal?.id : undefined;
   const pages = Math.max(1, Math.ceil(data.count / PAGE_SIZE));
   return (
     <div className="candidates">
@@ -70,6 +81,7 @@ export function CandidateTable({
             {SORTABLE.slice(0, 1).map((column) => (
               <SortHeader key={column.field} column={column} ordering={ordering} onSort={sortBy} />
             ))}
+            {varied.length > 0 && <th scope="col">Varied by the grid</th>}
             <th scope="col">Window (size / overlap)</th>
             <th scope="col">Scoring</th>
             <th scope="col">Alignment</th>
@@ -88,15 +100,28 @@ export function CandidateTable({
             <tr
               key={candidate.id}
               data-testid="candidate"
-              className={candidate.id === data.run.proposal?.id ? "proposal" : undefined}
+              className={
+                candidate.id === promoted
+                  ? "promoted"
+                  : candidate.id === proposed
+                    ? "proposal"
+                    : candidate.is_incumbent
+                      ? "incumbent"
+                      : undefined
+              }
             >
               <td>
                 {candidate.rank ?? "—"}
-                {candidate.id === data.run.proposal?.id && " (proposed)"}
+                {candidate.id === promoted && " (promoted)"}
+                {candidate.id === proposed && " (proposed)"}
+                {candidate.is_incumbent && ` (in use: ${data.run.incumbent_name})`}
               </td>
+              {varied.length > 0 && (
+                <td data-testid="varied">{variedOf(candidate.params, varied, aligners)}</td>
+              )}
               <td>{windowOf(candidate.params)}</td>
               <td>{scoringOf(candidate.params)}</td>
-              <td>{alignmentOf(candidate.params)}</td>
+              <td>{alignmentOf(candidate.params, aligners, varied)}</td>
               <td className="number">{percent(candidate.segment_accuracy)}</td>
               <td className="number">{percent(candidate.word_accuracy)}</td>
               <td className="number">{percent(candidate.window_diff)}</td>
@@ -138,21 +163,15 @@ function SortHeader({
 }: {
   column: (typeof SORTABLE)[number];
   ordering: string;
-  onSort: (field: CandidateOrdering, higherIsBetter: boolean) => void;
+  onSort: (field: CandidateOrdering) => void;
 }) {
+  const bestFirst = column.higherIsBetter ? "descending" : "ascending";
+  const worstFirst = column.higherIsBetter ? "ascending" : "descending";
   const sorted =
-    ordering === column.field
-      ? "ascending"
-      : ordering === `-${column.field}`
-        ? "descending"
-        : "none";
+    ordering === column.field ? bestFirst : ordering === `-${column.field}` ? worstFirst : "none";
   return (
     <th scope="col" aria-sort={sorted}>
-      <button
-        type="button"
-        className="sort-button"
-        onClick={() => onSort(column.field, column.higherIsBetter)}
-      >
+      <button type="button" className="sort-button" onClick={() => onSort(column.field)}>
         {column.label}
         {sorted === "ascending" ? " ▲" : sorted === "descending" ? " ▼" : ""}
       </button>

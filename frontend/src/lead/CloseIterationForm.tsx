@@ -1,12 +1,21 @@
 import { useState, type FormEvent } from "react";
+import type { Schema } from "../api/schema";
 
-export interface CloseOptions {
-  tune: boolean;
-  grid?: Record<string, unknown[]>;
+export type CloseOptions = Schema<"IterationCloseApiInput">;
+type Grid = NonNullable<CloseOptions["grid"]>;
+type GridValue = Grid[string][number];
+
+function isScalar(value: unknown): boolean {
+  return value === null || ["string", "number", "boolean"].includes(typeof value);
+}
+
+/** A value the API's grid takes: a scalar, or a list of scalars for names joined by commas. */
+function isGridValue(value: unknown): value is GridValue {
+  return isScalar(value) || (Array.isArray(value) && value.every((v) => v !== null && isScalar(v)));
 }
 
 /** Parses the lead's grid: a JSON object of parameter name -> list of values, or nothing. */
-export function parseGrid(text: string): { grid?: Record<string, unknown[]>; error?: string } {
+export function parseGrid(text: string): { grid?: Grid; error?: string } {
   if (!text.trim()) return {};
   let value: unknown;
   try {
@@ -15,11 +24,17 @@ export function parseGrid(text: string): { grid?: Record<string, unknown[]>; err
     return { error: "The grid is not valid JSON." };
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return { error: 'The grid is an object: {"match_offset": [0.3, 0.35], …}.' };
+    return { error: 'The grid is an object: {"turns.match_offset": [0.2, 0.3], …}.' };
   }
   const bad = Object.entries(value).find(([, values]) => !Array.isArray(values));
   if (bad) return { error: `The grid's ${bad[0]} needs a list of values.` };
-  return { grid: value as Record<string, unknown[]> };
+  const nested = Object.entries(value as Record<string, unknown[]>).find(
+    ([, values]) => !values.every(isGridValue),
+  );
+  if (nested) {
+    return { error: `The grid's ${nested[0]} takes numbers, text, true/false or null.` };
+  }
+  return { grid: value as Grid };
 }
 
 /**
@@ -73,7 +88,7 @@ export function CloseIterationForm({
           rows={3}
           cols={60}
           disabled={!tune}
-          placeholder='{"match_offset": [0.3, 0.35, 0.4], "gap_open": [2.0, 3.0]}'
+          placeholder='{"aligner": ["turns"], "turns.match_offset": [0.2, 0.3], "turns.gap_open": [40, 80]}'
           value={gridText}
           onChange={(event) => setGridText(event.target.value)}
         />

@@ -1,7 +1,14 @@
 import { useState } from "react";
 import type { DocumentStatus } from "../api/annotation";
 import { Link } from "../app/router";
-import { assignDocument, fetchDocuments, fetchIterations, type LeadDocument } from "./api";
+import { ConfirmDialog } from "../components/ConfirmDialog";
+import {
+  assignDocument,
+  deleteDocument,
+  fetchDocuments,
+  fetchIterations,
+  type LeadDocument,
+} from "./api";
 import { annotatorsOf, usernameOf, useProject } from "./ProjectContext";
 import { iterationPath } from "./routes";
 import { UploadPanel } from "./UploadPanel";
@@ -60,7 +67,18 @@ function DocumentTable({
 }) {
   const { project } = useProject();
   const [error, setError] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<LeadDocument | null>(null);
   if (documents.length === 0) return <p>No documents yet: upload pairs above.</p>;
+
+  const remove = async (document: LeadDocument) => {
+    setError(null);
+    try {
+      await deleteDocument(project.id, document.id);
+      onChanged();
+    } catch (reason) {
+      setError(`${document.name}: ${messageOf(reason)}`);
+    }
+  };
 
   const assign = async (document: LeadDocument, assignees: number[]) => {
     setError(null);
@@ -87,6 +105,9 @@ function DocumentTable({
             <th scope="col">Iteration</th>
             <th scope="col">Size</th>
             <th scope="col">Assignees</th>
+            <th scope="col">
+              <span className="visually-hidden">Delete</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -120,10 +141,33 @@ function DocumentTable({
                   onChange={(assignees) => assign(document, assignees)}
                 />
               </td>
+              <td>
+                <button
+                  type="button"
+                  className="link-button small"
+                  onClick={() => setDeleting(document)}
+                  aria-label={`Delete ${document.name}`}
+                >
+                  Delete
+                </button>
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete ${deleting?.name ?? "the document"}?`}
+        confirmLabel="Delete it"
+        keepLabel="Keep it"
+        onClose={() => setDeleting(null)}
+        onConfirm={() => deleting && void remove(deleting)}
+      >
+        <p>
+          Its files, pre-alignments and annotations are deleted for good. A document in an open
+          iteration must be taken out of it first.
+        </p>
+      </ConfirmDialog>
     </>
   );
 }

@@ -1,17 +1,21 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "../app/router";
+import { ConfirmDialog } from "../components/ConfirmDialog";
+import { AddDocumentsForm } from "./AddDocumentsForm";
 import {
+  cancelIteration,
   closeIteration,
   fetchIteration,
   promote,
   restartPreAlignment,
   restartTuning,
   type IterationDetail,
+  type TuningBrief,
 } from "./api";
 import { BatchTable } from "./BatchTable";
 import { CandidateTable } from "./CandidateTable";
 import { CloseIterationForm } from "./CloseIterationForm";
-import { describeParams, percent } from "./format";
+import { dateTime, describeParams, percent } from "./format";
 import { ITERATION_STATUS_TEXT } from "./IterationsSection";
 import { JobProgress } from "./JobProgress";
 import { PromoteParameterSet } from "./PromoteParameterSet";
@@ -19,7 +23,7 @@ import { useProject } from "./ProjectContext";
 import { leadProjectPath } from "./routes";
 import { messageOf, useLoad } from "./useLoad";
 
-/** Followed until closed: jobs while they run, annotators' progress meanwhile. */
+/** Followed until closed or cancelled: jobs while they run, annotators' progress meanwhile. */
 const POLL_MS = 3000;
 
 /** One iteration, past or present: its batch, parameters, scores, tuning and promotion. */
@@ -28,9 +32,15 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
   const [loaded, reload] = useLoad(
     (signal) => fetchIteration(project.id, iterationId, signal),
     [project.id, iterationId],
-    { ms: POLL_MS, while: (it) => it.status !== "closed" },
+    { ms: POLL_MS, while: (it) => it.status !== "closed" && it.status !== "cancelled" },
   );
   const [notice, setNotice] = useState<{ error: boolean; text: string } | null>(null);
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
+  const noticeRef = useRef<HTMLParagraphElement>(null);
+  // The answer to a button far down the page (a candidate's Promote) is shown where it is read.
+  useEffect(() => {
+    noticeRef.current?.scrollIntoView({ block: "nearest" });
+  }, [notice]);
 
   const act = async (action: () => Promise<unknown>, done: string) => {
     setNotice(null);
@@ -50,6 +60,7 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
   }
   const iteration: IterationDetail = loaded.data;
   const job = iteration.pre_align_job;
+  const open = iteration.status === "open" || iteration.status === "annotating";
   return (
     <article className="lead-section" aria-labelledby="iteration-heading">
       <p className="breadcrumbs">
@@ -63,7 +74,11 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
         </span>
       </h2>
       {notice && (
-        <p role={notice.error ? "alert" : "status"} className={notice.error ? "error" : "notice"}>
+        <p
+          ref={noticeRef}
+          role={notice.error ? "alert" : "status"}
+          className={notice.error ? "error" : "notice"}
+        >
           {notice.text}
         </p>
       )}
@@ -95,7 +110,24 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
               </button>
             )}
         </dd>
+        <dt>Double annotation</dt>
+        <dd>
+          {iteration.double_annotation
+            ? `${iteration.double_annotation.documents.length} of ${iteration.document_count} documents` +
+              (iteration.double_annotation.share !== null
+                ? ` (${Math.round(iteration.double_annotation.share * 100)} % drawn with seed ${iteration.double_annotation.seed})`
+                : " (chosen)")
+            : "none"}
+        </dd>
       </dl>
+
+      {iteration.cancelled_at && (
+        <p data-testid="cancelled-note">
+          Cancelled {dateTime(iteration.cancelled_at)}; its{" "}
+          {plural(iteration.cancelled_documents.length, "document")} went back to the project with
+          their pre-alignments and annotations.
+        </p>
+      )}
 
       <h3>
         Batch:{" "}
@@ -104,6 +136,21 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
         </span>
       </h3>
       <BatchTable iteration={iteration} onChanged={reload} />
+      {open && (
+        <AddDocumentsForm
+          iterationId={iteration.id}
+          number={iteration.number}
+          batch={iteration.documents.map((document) => document.id)}
+          onAdded={(count) => {
+            setNotice({
+              error: false,
+              text: `${plural(count, "document")} added; pre-aligning ${count === 1 ? "it" : "them"}.`,
+            });
+            reload();
+            reloadProject();
+          }}
+        />
+      )}
 
       {iteration.status === "annotating" && (
         <CloseIterationForm
@@ -118,6 +165,33 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
           }
         />
       )}
+
+      {open && (
+        <p>
+          <button type="button" onClick={() => setConfirmingCancel(true)}>
+            Cancel the iteration…
+          </button>
+        </p>
+      )}
+      <ConfirmDialog
+        open={confirmingCancel}
+        title={`Cancel iteration ${iteration.number}?`}
+        confirmLabel="Cancel the iteration"
+        keepLabel="Keep it open"
+        onClose={() => setConfirmingCancel(false)}
+        onConfirm={() =>
+          act(
+            () => cancelIteration(project.id, iteration.id),
+            `Iteration ${iteration.number} cancelled: its documents can join the next batch.`,
+          )
+        }
+      >
+        <p>
+          Its {plural(iteration.documents.length, "document")} go back to the project, keeping their
+          pre-alignments and annotations; nothing is recorded or tuned. The iteration stays in the
+          history, marked cancelled, and the next one can be opened.
+        </p>
+      </ConfirmDialog>
 
       {iteration.closed_at && <AccuracySummary iteration={iteration} />}
 
@@ -140,6 +214,9 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
                   </button>
                 )}
               </p>
+              {iteration.tuning.job.status === "succeeded" && (
+                <TuningVerdict tuning={iteration.tuning} />
+              )}
               {iteration.tuning.proposal && iteration.tuning.job.status === "succeeded" && (
                 <p>
                   <button
@@ -160,7 +237,7 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
               <CandidateTable
                 projectId={project.id}
                 iterationId={iteration.id}
-                refreshKey={iteration.tuning.job.status}
+                refreshKey={`${iteration.tuning.job.status}:${iteration.promoted_parameter_set}`}
                 onPromote={(candidate) =>
                   act(
                     () => promote(project.id, iteration.id, { candidate: candidate.id }),
@@ -195,6 +272,29 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
       )}
     </article>
   );
+}
+
+/** What the run says about the parameters in use: beaten by the proposal, or kept. */
+function TuningVerdict({ tuning }: { tuning: TuningBrief }) {
+  const { proposal, incumbent, incumbent_name: name, incumbent_note: note } = tuning;
+  if (!incumbent) return note ? <p className="muted">{note}</p> : null;
+  const inUse = `${name}, in use, scores segment ${percent(incumbent.segment_accuracy)}, word ${percent(incumbent.word_accuracy)} on the same gold`;
+  return (
+    <p data-testid="tuning-verdict" className={proposal ? undefined : "notice"}>
+      {proposal ? (
+        <>The proposal beats the parameters in use: {inUse}.</>
+      ) : (
+        <>
+          <strong>Keep the current parameters.</strong> No candidate beats {inUse}, by the{" "}
+          {tuning.ranked_by_label}.
+        </>
+      )}
+    </p>
+  );
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 function submittedCount(iteration: IterationDetail): number {

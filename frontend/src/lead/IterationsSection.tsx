@@ -1,6 +1,6 @@
 import { Link } from "../app/router";
 import { fetchAccuracy } from "../dashboard/api";
-import { fetchDocuments, fetchIterations } from "./api";
+import { fetchDocuments, fetchIterations, type Iteration } from "./api";
 import { percent } from "./format";
 import { OpenIterationForm } from "./OpenIterationForm";
 import { useProject } from "./ProjectContext";
@@ -12,6 +12,7 @@ export const ITERATION_STATUS_TEXT = {
   annotating: "Annotating",
   closing: "Closing: tuning",
   closed: "Closed",
+  cancelled: "Cancelled",
 } as const;
 
 export function IterationsSection() {
@@ -40,7 +41,10 @@ export function IterationsSection() {
       <section aria-labelledby="iterations-heading" className="lead-section">
         <h2 id="iterations-heading">Iterations</h2>
         {iterations.length === 0 ? (
-          <p>No iteration yet. The first is pre-aligned with the diagonal aligner.</p>
+          <p>
+            No iteration yet. The first is pre-aligned with the shipped defaults, or the diagonal
+            aligner if you choose it below.
+          </p>
         ) : (
           <table className="lead-table" aria-label="Iterations">
             <thead>
@@ -86,10 +90,21 @@ export function IterationsSection() {
       ) : (
         <OpenIterationForm
           nextNumber={(iterations.at(-1)?.number ?? 0) + 1}
+          inUse={
+            project.promoted_parameter_set !== null
+              ? "the promoted parameter set"
+              : lastUsed(iterations)
+          }
           documents={documents}
           onOpened={reload}
         />
       )}
     </>
   );
+}
+
+/** The parameter set the latest iteration (not cancelled) was pre-aligned with. */
+function lastUsed(iterations: Iteration[]): string | null {
+  const used = iterations.filter((iteration) => iteration.status !== "cancelled");
+  return used.at(-1)?.parameters.name ?? null;
 }

@@ -22,7 +22,10 @@ export function JobProgress({ job, label }: { job: JobBrief; label: string }) {
           {job.error || job.message}
         </span>
       ) : (
-        job.message && <span className="muted">{job.message}</span>
+        job.message &&
+        job.message.toLowerCase() !== STATUS_TEXT[job.status].toLowerCase() && (
+          <span className="muted">{job.message}</span>
+        )
       )}
     </span>
   );

@@ -1,5 +1,6 @@
 import { DashboardPage } from "../dashboard/DashboardPage";
 import { DocumentsSection } from "./DocumentsSection";
+import { ExportsSection } from "./ExportsSection";
 import { IterationPage } from "./IterationPage";
 import { IterationsSection } from "./IterationsSection";
 import { OverviewSection } from "./OverviewSection";
@@ -7,8 +8,18 @@ import { ProjectShell } from "./ProjectShell";
 import { ProjectsPage } from "./ProjectsPage";
 import type { LeadRoute } from "./routes";
 
-export function LeadPages({ route, isAdmin }: { route: LeadRoute; isAdmin: boolean }) {
-  if (route.name === "leadProjects") return <ProjectsPage isAdmin={isAdmin} />;
+export function LeadPages({
+  route,
+  isAdmin,
+  mayCreateProjects,
+}: {
+  route: LeadRoute;
+  isAdmin: boolean;
+  mayCreateProjects: boolean;
+}) {
+  if (route.name === "leadProjects") {
+    return <ProjectsPage isAdmin={isAdmin} mayCreateProjects={mayCreateProjects} />;
+  }
   const section = route.name === "leadIteration" ? "iterations" : route.section;
   return (
     <ProjectShell projectId={route.projectId} section={section} isAdmin={isAdmin}>
@@ -20,6 +31,8 @@ export function LeadPages({ route, isAdmin }: { route: LeadRoute; isAdmin: boole
         <IterationsSection />
       ) : route.section === "dashboard" ? (
         <DashboardPage />
+      ) : route.section === "exports" ? (
+        <ExportsSection />
       ) : (
         <OverviewSection />
       )}

@@ -129,6 +129,7 @@ function MemberRow({
           onChange={(event) => onRole(event.target.value as ProjectRole)}
         >
           <option value="annotator">annotator</option>
+          <option value="curator">curator (adjudicates)</option>
           <option value="lead">lead</option>
         </select>
       </td>
@@ -169,6 +170,7 @@ function InviteForm({ onInvite }: { onInvite: (username: string, role: ProjectRo
         onChange={(event) => setRole(event.target.value as ProjectRole)}
       >
         <option value="annotator">annotator</option>
+        <option value="curator">curator (adjudicates)</option>
         <option value="lead">lead</option>
       </select>
       <button type="submit">Add member</button>

@@ -11,6 +11,7 @@ const SECTIONS: { section: LeadSection; label: string }[] = [
   { section: "documents", label: "Documents" },
   { section: "iterations", label: "Iterations" },
   { section: "dashboard", label: "Dashboard" },
+  { section: "exports", label: "Exports" },
 ];
 
 /**

@@ -1,13 +1,21 @@
 import { useState, type FormEvent } from "react";
 import { fetchProjects } from "../api/documents";
 import { Link, navigate } from "../app/router";
+import { HealthPanel } from "../components/HealthPanel";
 import { createProject } from "./api";
 import { leadProjectPath } from "./routes";
 import { messageOf, useLoad } from "./useLoad";
 import "./lead.css";
 
 /** The projects the caller leads (all of them for an administrator), and a new one. */
-export function ProjectsPage({ isAdmin }: { isAdmin: boolean }) {
+export function ProjectsPage({
+  isAdmin,
+  mayCreateProjects,
+}: {
+  isAdmin: boolean;
+  /** TANDEM_PROJECT_CREATORS: everyone, or staff only. */
+  mayCreateProjects: boolean;
+}) {
   const [loaded] = useLoad(fetchProjects, []);
   const led =
     loaded.state === "ready"
@@ -27,7 +35,12 @@ export function ProjectsPage({ isAdmin }: { isAdmin: boolean }) {
       )}
       {loaded.state === "ready" &&
         (led.length === 0 ? (
-          <p>You lead no project yet. Create one below; you become its lead.</p>
+          <p>
+            You lead no project yet.{" "}
+            {mayCreateProjects
+              ? "Create one below; you become its lead."
+              : "On this instance staff create projects: ask an administrator to make you a lead."}
+          </p>
         ) : (
           <ul className="project-list">
             {led.map((project) => (
@@ -38,7 +51,8 @@ export function ProjectsPage({ isAdmin }: { isAdmin: boolean }) {
             ))}
           </ul>
         ))}
-      <NewProjectForm />
+      {mayCreateProjects && <NewProjectForm />}
+      <HealthPanel />
     </main>
   );
 }

@@ -2,54 +2,17 @@
  * The lead's side of the REST API: projects and members, uploads and their import jobs,
  * iterations, tuning candidates, promotion. Shapes follow docs/bootstrap.md.
  */
-import type { DocumentStatus } from "../api/annotation";
-import { apiRequest, fetchAllPages, type Page } from "../api/client";
+import { apiRequest, fetchAllPages } from "../api/client";
 import type { ProjectRole } from "../api/documents";
+import type { Schema } from "../api/schema";
+import type { operations } from "../api/schema.gen";
 
-export interface ProjectDetail {
-  id: number;
-  name: string;
-  description: string;
-  language: string;
-  promoted_parameter_set: number | null;
-  settings: Record<string, unknown>;
-  role: ProjectRole | null;
-}
-
-export interface Member {
-  id: number;
-  user: number;
-  username: string;
-  role: ProjectRole;
-}
-
-export interface LeadDocument {
-  id: number;
-  name: string;
-  source: string;
-  status: DocumentStatus;
-  iteration: number | null;
-  assignees: number[];
-  segment_count: number;
-  turn_count: number;
-  word_count: number;
-  import_error: string;
-}
-
-export type JobStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
-
-export interface Job {
-  id: number;
-  kind: string;
-  status: JobStatus;
-  progress: number;
-  message: string;
-  error: string;
-  document: number | null;
-  created_at: string;
-}
-
-export type JobBrief = Pick<Job, "id" | "status" | "progress" | "message" | "error">;
+export type ProjectDetail = Schema<"ProjectOutput">;
+export type Member = Schema<"MembershipOutput">;
+export type LeadDocument = Schema<"DocumentOutput">;
+export type JobStatus = Schema<"JobStatusEnum">;
+export type Job = Schema<"JobOutput">;
+export type JobBrief = Schema<"JobBrief">;
 
 export const FINISHED_JOB_STATUSES: ReadonlySet<JobStatus> = new Set([
   "succeeded",
@@ -57,106 +20,38 @@ export const FINISHED_JOB_STATUSES: ReadonlySet<JobStatus> = new Set([
   "cancelled",
 ]);
 
-export interface Candidate {
-  id: number;
-  index: number;
-  rank: number | null;
-  stage: number;
-  documents_evaluated: number;
-  segment_accuracy: number | null;
-  word_accuracy: number | null;
-  window_diff: number | null;
-  objective: number | null;
-  params: AlignmentParams;
-}
+/** Documents that can join a batch: imported, and not failed or still importing. */
+export const BATCHABLE_STATUSES: ReadonlySet<LeadDocument["status"]> = new Set([
+  "imported",
+  "pre_aligned",
+  "in_annotation",
+  "submitted",
+]);
 
-/** The engine's AlignmentParams as JSON: nested sections of plain values. */
-export type AlignmentParams = Record<string, unknown>;
+export type Candidate = Schema<"CandidateOutput">;
+/** The engine's AlignmentParams as stored: nested sections of plain values. */
+export type AlignmentParams = Schema<"AlignmentParams">;
+export type TuningBrief = Schema<"TuningBrief">;
+export type Distribution = Schema<"Distribution">;
+export type AccuracyMetric = Schema<"AccuracyMetricEnum">;
 
-export interface TuningBrief {
-  id: number;
-  job: JobBrief;
-  settings_count: number;
-  ranked_by: "turns" | "balanced";
-  /** What `ranked_by` means, in words. */
-  ranked_by_label: string;
-  gold_documents: number[];
-  proposal: Candidate | null;
-}
-
-export interface Distribution {
-  count: number;
-  mean: number | null;
-  median: number | null;
-  min: number | null;
-  q1: number | null;
-  q3: number | null;
-  max: number | null;
-}
-
+/** The metrics in the order the pages show them. */
 export const ACCURACY_METRICS = [
   "human_turn_accuracy",
   "human_word_accuracy",
   "segment_accuracy",
   "word_accuracy",
   "windowdiff",
-] as const;
-export type AccuracyMetric = (typeof ACCURACY_METRICS)[number];
+] as const satisfies readonly AccuracyMetric[];
 
-export type IterationStatus = "open" | "annotating" | "closing" | "closed";
-
-export interface Iteration {
-  id: number;
-  number: number;
-  name: string;
-  status: IterationStatus;
-  document_count: number;
-  parameter_set: number | null;
-  parameters: { name?: string; params?: AlignmentParams };
-  pre_align_job: JobBrief | null;
-  tuning: TuningBrief | null;
-  promoted_parameter_set: number | null;
-  created_at: string;
-  closed_at: string | null;
-}
-
-export interface BatchAnnotation {
-  annotator: number;
-  version: number;
-  turns_changed: number;
-  seconds_spent: number;
-  submitted_at: string | null;
-}
-
-export type AccuracyRecord = Record<AccuracyMetric, number> & {
-  annotator: number | null;
-  turns: number;
-  unchanged_turns: number;
-  seconds_spent: number;
-};
-
-export interface BatchDocument {
-  id: number;
-  name: string;
-  status: DocumentStatus;
-  turn_count: number;
-  assignees: number[];
-  pre_alignment: number | null;
-  annotations: BatchAnnotation[];
-  record: AccuracyRecord | null;
-}
-
-export interface IterationDetail extends Iteration {
-  accuracy: Record<AccuracyMetric, Distribution>;
-  documents: BatchDocument[];
-}
-
-export interface ParameterSet {
-  id: number;
-  name: string;
-  params: AlignmentParams;
-  created_at: string;
-}
+export type IterationStatus = Schema<"IterationStatusEnum">;
+export type StartingParameters = Schema<"StartingParametersEnum">;
+export type Iteration = Schema<"IterationOutput">;
+export type BatchAnnotation = Schema<"BatchAnnotation">;
+export type AccuracyRecord = Schema<"Record">;
+export type BatchDocument = Schema<"BatchDocument">;
+export type IterationDetail = Schema<"IterationDetail">;
+export type ParameterSet = Schema<"ParameterSetListApiOutput">;
 
 const project = (projectId: number) => `projects/${projectId}/`;
 
@@ -192,6 +87,9 @@ export const assignDocument = (projectId: number, documentId: number, assignees:
   });
 
 /** Out of its iteration: the way to close an iteration without a document nobody submits. */
+export const deleteDocument = (projectId: number, documentId: number) =>
+  apiRequest<void>("DELETE", `${project(projectId)}documents/${documentId}/`);
+
 export const removeFromIteration = (projectId: number, documentId: number) =>
   apiRequest<LeadDocument>("PATCH", `${project(projectId)}documents/${documentId}/`, {
     body: { iteration: null },
@@ -223,22 +121,28 @@ export const fetchIteration = (projectId: number, iterationId: number, signal?: 
     signal,
   });
 
-export const openIteration = (
-  projectId: number,
-  body: {
-    name: string;
-    documents: number[];
-    assignments: { document: number; annotators: number[] }[];
-  },
-) => apiRequest<IterationDetail>("POST", `${project(projectId)}iterations/`, { body });
+export const openIteration = (projectId: number, body: Schema<"IterationListApiInput">) =>
+  apiRequest<IterationDetail>("POST", `${project(projectId)}iterations/`, { body });
 
 export const closeIteration = (
   projectId: number,
   iterationId: number,
-  options: { tune: boolean; grid?: Record<string, unknown[]> },
+  options: Schema<"IterationCloseApiInput">,
 ) =>
   apiRequest<IterationDetail>("POST", `${project(projectId)}iterations/${iterationId}/close/`, {
     body: options,
+  });
+
+export const cancelIteration = (projectId: number, iterationId: number) =>
+  apiRequest<IterationDetail>("POST", `${project(projectId)}iterations/${iterationId}/cancel/`);
+
+export const addToIteration = (
+  projectId: number,
+  iterationId: number,
+  body: Schema<"IterationDocumentsApiInput">,
+) =>
+  apiRequest<IterationDetail>("POST", `${project(projectId)}iterations/${iterationId}/documents/`, {
+    body,
   });
 
 export const restartPreAlignment = (projectId: number, iterationId: number) =>
@@ -255,7 +159,7 @@ export const promote = (
   iterationId: number,
   choice: { candidate: number } | { parameter_set: number } | Record<string, never>,
 ) =>
-  apiRequest<{ promoted_parameter_set: number; name: string }>(
+  apiRequest<Schema<"IterationPromoteApiOutput">>(
     "POST",
     `${project(projectId)}iterations/${iterationId}/promote/`,
     { body: choice },
@@ -264,10 +168,22 @@ export const promote = (
 export const fetchParameterSets = (projectId: number, signal?: AbortSignal) =>
   fetchAllPages<ParameterSet>(`${project(projectId)}parameter-sets/`, signal);
 
-export type CandidateOrdering =
-  "rank" | "index" | "segment_accuracy" | "word_accuracy" | "window_diff" | "documents_evaluated";
+/** An aligner and each setting a parameter set for it may hold, from the engine. */
+export type Aligner = Schema<"AlignerOutput">;
+export type AlignerSetting = Schema<"AlignerSettingOutput">;
 
-export type CandidatePage = Page<Candidate> & { run: TuningBrief };
+export const fetchAligners = (signal?: AbortSignal): Promise<Aligner[]> =>
+  apiRequest<Aligner[]>("GET", "aligners/", { signal });
+
+/** The scores the candidate table sorts by (the API also takes each with `-`). */
+export type CandidateOrdering = Exclude<
+  NonNullable<
+    NonNullable<operations["projects_dashboard_tuning_retrieve"]["parameters"]["query"]>["ordering"]
+  >,
+  `-${string}`
+>;
+
+export type CandidatePage = Schema<"TuningDashboardApiOutput">;
 
 /** A page of a tuning run's candidates: the iteration's, or the project's latest run. */
 export function fetchCandidates(

@@ -1,4 +1,5 @@
 /** Numbers as the pages print them: percentages with one decimal, durations in words. */
+import type { Aligner } from "./api";
 
 export function percent(value: number | null | undefined): string {
   return value === null || value === undefined ? "—" : `${value.toFixed(1)}%`;
@@ -11,6 +12,10 @@ export function duration(seconds: number): string {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
+function valueText(value: unknown): string {
+  return value === null ? "none" : String(value);
+}
+
 /** Alignment parameters in one line, nested sections flattened: `scoring.method=tfidf`. */
 export function describeParams(params: Record<string, unknown> | undefined, prefix = ""): string {
   if (!params) return "";
@@ -18,7 +23,7 @@ export function describeParams(params: Record<string, unknown> | undefined, pref
     .flatMap(([key, value]) =>
       value !== null && typeof value === "object" && !Array.isArray(value)
         ? [describeParams(value as Record<string, unknown>, `${prefix}${key}.`)]
-        : [`${prefix}${key}=${Array.isArray(value) ? value.join(",") : String(value)}`],
+        : [`${prefix}${key}=${Array.isArray(value) ? value.join(",") : valueText(value)}`],
     )
     .filter(Boolean)
     .join(" ");
@@ -39,45 +44,46 @@ export function windowOf(params: Params): string {
 
 export function scoringOf(params: Params): string {
   const scoring = section(params, "scoring");
-  const flags = [
-    scoring.idf_weighting === true && "idf",
-    scoring.centre === true && "centred",
-    typeof scoring.normalisation === "string" && scoring.normalisation !== "none"
-      ? `${scoring.normalisation} norm`
-      : false,
-  ].filter(Boolean);
-  return [String(scoring.method ?? "?"), ...flags].join(", ");
+  const flags = [scoring.idf_weighting === true && "idf", scoring.centre === true && "centred"];
+  return [String(scoring.method ?? "?"), ...flags.filter(Boolean)].join(", ");
 }
 
-const ALIGNER_FIELDS: Record<string, [string, string][]> = {
-  turns: [
-    ["match_offset", "offset"],
-    ["baseline_quantile", "baseline q"],
-    ["unaligned_gain", "unaligned gain"],
-    ["turn_gap_open", "gap"],
-    ["min_words", "min words"],
-  ],
-  gapped: [
-    ["match_offset", "offset"],
-    ["skip_gain", "skip"],
-    ["gap_open", "gap"],
-    ["min_words", "min words"],
-  ],
-  dp: [
-    ["power", "power"],
-    ["transcript_decay", "hd"],
-    ["report_decay", "vd"],
-    ["min_words", "min words"],
-    ["min_support", "min support"],
-  ],
-};
-
-/** The settings that drive the parameter set's aligner, and only those: a gapped set's
- * turn costs or a turn set's skip gain would only mislead. */
-export function alignmentOf(params: Params): string {
+/** The settings that drive the candidate's aligner, and only those, as the API's schema
+ * lists them: the aligner's own section, then abstention (a gapped set's turn costs would
+ * only mislead). `shown` settings (`section.name`) are left out: another column has them. */
+export function alignmentOf(params: Params, aligners: Aligner[], shown: string[] = []): string {
   const aligner = String(params.aligner ?? "?");
-  const fields = (ALIGNER_FIELDS[aligner] ?? [])
-    .filter(([key]) => params[key] !== undefined)
-    .map(([key, label]) => `${label} ${String(params[key])}`);
+  const settings = aligners.find((known) => known.name === aligner)?.settings ?? [];
+  const fields = settings
+    .filter((setting) => setting.section === aligner || setting.section === "abstention")
+    .filter((setting) => !shown.includes(`${setting.section}.${setting.name}`))
+    .flatMap((setting) => {
+      const value = section(params, setting.section)[setting.name];
+      if (value === undefined) return [];
+      return [`${setting.name.replaceAll("_", " ")} ${valueText(value)}`];
+    });
   return [aligner, ...fields].join(", ");
+}
+
+/** The candidate's value of each setting the grid varies, `section.name value`, skipping
+ * another aligner's settings (they do not apply to this candidate). */
+export function variedOf(params: Params, varied: string[], aligners: Aligner[]): string {
+  const aligner = String(params.aligner ?? "?");
+  const alignerNames = new Set<string>(aligners.map((known) => known.name));
+  const fields = varied.flatMap((key) => {
+    if (key === "aligner") return [`aligner ${aligner}`];
+    const [sectionName = "", name = ""] = key.split(".");
+    if (alignerNames.has(sectionName) && sectionName !== aligner) return [];
+    const value = section(params, sectionName)[name];
+    return value === undefined ? [] : [`${key} ${valueText(value)}`];
+  });
+  return fields.join(", ") || "—";
+}
+
+/** A moment as the reader's browser writes dates, in its own language and order. */
+export function dateTime(iso: string): string {
+  return new Intl.DateTimeFormat(navigator.languages, {
+    dateStyle: "medium",
+    timeStyle: "short",
+  }).format(new Date(iso));
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { describeFiles, fileRole, planUploads, stemOf } from "./pairing";
+import cases from "../../../tests/fixtures/pairing-cases.json";
+import { describeFiles, documentNameOf, fileRole, planUploads, stemOf } from "./pairing";
 
 const files = (...names: string[]) => names.map((name) => ({ name }));
 
@@ -63,5 +64,38 @@ describe("planUploads", () => {
     ]);
     dropped[2]!.key = "minutes";
     expect(planUploads(dropped)[0]!.problem).toMatch(/^Two reports/);
+  });
+});
+
+describe("the cases the engine's pairing passes too", () => {
+  it.each(cases.stems)("stem of %s is %s", (name, stem) => {
+    expect(stemOf(name)).toBe(stem);
+  });
+
+  it.each(cases.names)("document name of %s is %s", (name, documentName) => {
+    expect(documentNameOf(name)).toBe(documentName);
+  });
+
+  it.each(cases.roles)("role of %s is %s", (name, role) => {
+    expect(fileRole(name)).toBe(role);
+  });
+
+  it.each(cases.plans)("plans $files", ({ files: names, pairs }) => {
+    const plan = planUploads(describeFiles(files(...names)));
+    expect(
+      plan.map((upload) => ({
+        key: upload.key,
+        name: upload.name,
+        report: upload.report?.name ?? null,
+        transcripts: upload.transcripts.map((file) => file.name),
+      })),
+    ).toEqual(
+      pairs.map(({ key, name, report, transcripts }) => ({ key, name, report, transcripts })),
+    );
+    plan.forEach((upload, index) => {
+      const expected = pairs[index]!.problem;
+      if (expected === null) expect(upload.problem).toBeNull();
+      else expect(upload.problem?.startsWith(expected)).toBe(true);
+    });
   });
 });

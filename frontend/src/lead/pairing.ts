@@ -2,7 +2,8 @@
  * Dropped files become (report, transcript) uploads by name stem, so a lead can drop a whole
  * folder at once: `council-2019.docx` goes with `council-2019.1.ctm` and `council-2019.2.ctm`,
  * `talk_report.md` with `talk_transcript.srt`. The lead corrects what the names get wrong
- * before anything is sent.
+ * before anything is sent. The engine's command line pairs a folder the same way
+ * (workers/align/pairing.py); both pass tests/fixtures/pairing-cases.json.
  */
 
 export const REPORT_EXTENSIONS = [".docx", ".txt", ".md"] as const;

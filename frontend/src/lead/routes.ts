@@ -1,6 +1,6 @@
 /** The lead's pages live under /lead/, so one prefix tells them from the annotator's. */
 
-export type LeadSection = "overview" | "documents" | "iterations" | "dashboard";
+export type LeadSection = "overview" | "documents" | "iterations" | "dashboard" | "exports";
 
 export type LeadRoute =
   | { name: "leadProjects" }
@@ -8,7 +8,7 @@ export type LeadRoute =
   | { name: "leadIteration"; projectId: number; iterationId: number };
 
 const PROJECTS = /^\/lead\/?$/;
-const PROJECT = /^\/lead\/projects\/(\d+)(?:\/(documents|iterations|dashboard))?\/?$/;
+const PROJECT = /^\/lead\/projects\/(\d+)(?:\/(documents|iterations|dashboard|exports))?\/?$/;
 const ITERATION = /^\/lead\/projects\/(\d+)\/iterations\/(\d+)\/?$/;
 
 export function parseLeadRoute(pathname: string): LeadRoute | null {

@@ -7,7 +7,6 @@ import {
   type Project,
 } from "../api/documents";
 import { Link, editorPath } from "../app/router";
-import { HealthPanel } from "../components/HealthPanel";
 import { loadPosition, type Position } from "../editor/draft";
 
 const STATUS_LABELS: Record<DocumentStatus, string> = {
@@ -25,6 +24,17 @@ const OPENABLE: ReadonlySet<DocumentStatus> = new Set([
   "submitted",
   "imported",
 ]);
+
+/** Where the caller is with a document: the document's status counts everyone's work (a
+ * co-annotator's submission makes it "submitted"), theirs only counts their own. */
+export function yourStatus(document: DocumentSummary): DocumentStatus {
+  if (!["pre_aligned", "in_annotation", "submitted"].includes(document.status)) {
+    return document.status;
+  }
+  const mine = document.my_annotation;
+  if (mine?.submitted_at) return "submitted";
+  return mine ? "in_annotation" : "pre_aligned";
+}
 
 interface Row {
   project: Project;
@@ -77,7 +87,6 @@ export function DocumentListPage({ userId, projectId }: { userId: number; projec
         <p role="alert">Your documents could not be loaded: {load.message}</p>
       )}
       {load.state === "ready" && <DocumentTable rows={load.rows} />}
-      <HealthPanel />
     </main>
   );
 }
@@ -87,7 +96,7 @@ function DocumentTable({ rows }: { rows: Row[] }) {
     return <p>No document is assigned to you yet. Your project lead assigns documents.</p>;
   }
   const resume = rows
-    .filter((row) => row.position && row.document.status !== "submitted")
+    .filter((row) => row.position && yourStatus(row.document) !== "submitted")
     .sort((left, right) => right.position!.at - left.position!.at)[0];
   return (
     <>
@@ -121,8 +130,8 @@ function DocumentTable({ rows }: { rows: Row[] }) {
               </th>
               <td>{project.name}</td>
               <td>
-                <span className={`status-badge status-${document.status}`}>
-                  {STATUS_LABELS[document.status]}
+                <span className={`status-badge status-${yourStatus(document)}`}>
+                  {STATUS_LABELS[yourStatus(document)]}
                 </span>
               </td>
               <td>

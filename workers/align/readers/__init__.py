@@ -7,24 +7,41 @@ extension is unknown, so that a renamed upload still reads.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from os import PathLike
 from pathlib import PurePath
 
 from workers.align.model import ReaderError, Report, Transcript
-from workers.align.readers._input import InputFile, Source, decode_text, load_input
+from workers.align.readers._input import (
+    InputFile,
+    Source,
+    decode_text,
+    finite_number,
+    load_input,
+    parse_json,
+)
+from workers.align.readers._turns import TimedText, build_transcript
+from workers.align.readers.archive import DEFAULT_LIMITS, ArchiveLimits, check_archive
 from workers.align.readers.ctm import read_ctm
 from workers.align.readers.docx import read_docx
 from workers.align.readers.plain import read_plain_report
 from workers.align.readers.subtitles import read_srt, read_vtt
 from workers.align.readers.whisper_json import read_whisper_json
+from workers.align.tokenizers import DEFAULT_LANGUAGE, tokenizer_for
 
 __all__ = [
     "REPORT_EXTENSIONS",
     "TRANSCRIPT_EXTENSIONS",
+    "ArchiveLimits",
     "InputFile",
     "Source",
+    "check_archive",
     "decode_text",
+    "finite_number",
+    "parse_json",
     "read_report",
     "read_transcript",
+    "require_content",
+    "transcript_from_texts",
 ]
 
 REPORT_EXTENSIONS = (".docx", ".txt", ".md")
@@ -33,16 +50,26 @@ TRANSCRIPT_EXTENSIONS = (".ctm", ".srt", ".vtt", ".json")
 _ZIP_MAGIC = b"PK\x03\x04"
 
 
-def read_report(source: Source, filename: str | None = None) -> Report:
+def read_report(
+    source: Source,
+    filename: str | None = None,
+    language: str = DEFAULT_LANGUAGE,
+    archive_limits: ArchiveLimits = DEFAULT_LIMITS,
+) -> Report:
+    """`language` (a code such as `fr` or `en-GB`) chooses the tokenizer; `archive_limits`
+    bound what a .docx may inflate to."""
     file = load_input(source, filename)
     kind = _report_kind(file)
+    tokenizer = tokenizer_for(language)
     if kind == ".docx":
-        return read_docx(file)
-    return read_plain_report(file, markdown=kind == ".md")
+        return read_docx(file, tokenizer, archive_limits)
+    return read_plain_report(file, markdown=kind == ".md", tokenizer=tokenizer)
 
 
 def read_transcript(
-    sources: Source | Sequence[Source], filenames: str | Sequence[str] | None = None
+    sources: Source | Sequence[Source],
+    filenames: str | Sequence[str] | None = None,
+    language: str = DEFAULT_LANGUAGE,
 ) -> Transcript:
     """Read one transcript; several files are accepted only for multi-part CTM recordings."""
     files = _load_all(sources, filenames)
@@ -54,24 +81,45 @@ def read_transcript(
             "only .ctm transcripts may be split across several files",
         )
     kind = kinds.pop()
+    tokenizer = tokenizer_for(language)
     if kind == ".ctm":
-        return read_ctm(files)
+        return read_ctm(files, tokenizer)
     readers = {".srt": read_srt, ".vtt": read_vtt, ".json": read_whisper_json}
-    return readers[kind](files[0])
+    return readers[kind](files[0], tokenizer)
+
+
+def transcript_from_texts(
+    texts: Sequence[str], source: str = "turns", language: str = DEFAULT_LANGUAGE
+) -> Transcript:
+    """One turn per text, without speakers or times: a transcript typed or pasted by hand."""
+    pieces = [TimedText(text, None, None, None) for text in texts]
+    return build_transcript(pieces, source, tokenizer_for(language))
+
+
+def require_content(report: Report, transcript: Transcript) -> None:
+    """A pair to align needs at least one segment and one turn."""
+    if not report.segments:
+        raise ReaderError(report.source, "whole file", "the report has no speaker intervention")
+    if not transcript.turns:
+        raise ReaderError(transcript.source, "whole file", "the transcript has no turn")
 
 
 def _load_all(
     sources: Source | Sequence[Source], filenames: str | Sequence[str] | None
 ) -> list[InputFile]:
-    if isinstance(sources, str | bytes) or not isinstance(sources, Sequence):
-        sources = [sources]
-    if filenames is None or isinstance(filenames, str):
-        filenames = [filenames] * len(sources)
-    if len(filenames) != len(sources):
+    given: list[Source] = (
+        [sources] if isinstance(sources, str | bytes | PathLike) else list(sources)
+    )
+    names: list[str | None] = (
+        [filenames] * len(given)
+        if filenames is None or isinstance(filenames, str)
+        else list(filenames)
+    )
+    if len(names) != len(given):
         raise ValueError("give one filename per source")
-    if not sources:
+    if not given:
         raise ValueError("no transcript file given")
-    return [load_input(source, name) for source, name in zip(sources, filenames, strict=True)]
+    return [load_input(source, name) for source, name in zip(given, names, strict=True)]
 
 
 def _extension(file: InputFile) -> str:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import codecs
+import json
+import math
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
+from typing import Any
 
 from workers.align.model import ReaderError
 
@@ -52,6 +55,32 @@ def decode_text(file: InputFile) -> str:
         f"line {line}, byte {utf8_error.start}",
         f"the file is not UTF-8 text (byte 0x{file.data[utf8_error.start]:02x}); save it as UTF-8",
     )
+
+
+def parse_json(name: str, text: str) -> Any:
+    """The JSON document in `text`, or a ReaderError naming the line and column of a syntax
+    error, or saying the document nests deeper than the parser can follow (`[[[...]]]` a few
+    thousand levels deep exhausts Python's recursion limit)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ReaderError(
+            name, f"line {error.lineno}, column {error.colno}", f"invalid JSON: {error.msg}"
+        ) from error
+    except RecursionError as error:
+        raise ReaderError(name, "whole file", "the JSON nests too deeply to be read") from error
+
+
+def finite_number(value: Any) -> float | None:
+    """`value` as a float when it is a JSON number a float holds (not a boolean, not NaN or
+    infinite, not a 400-digit integer), else None."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 _CP1252_UNDEFINED = frozenset({0x81, 0x8D, 0x8F, 0x90, 0x9D})

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from workers.align.corpus import item_id
 from workers.align.model import ReaderError, Report, Segment
 from workers.align.text import scoring_sentences
 
@@ -47,11 +48,24 @@ def build_report(blocks: Iterable[Block], source: str) -> Report:
     )
 
 
+def build_paragraph_report(paragraphs: Iterable[Block], source: str) -> Report:
+    """One segment per paragraph: for a report that names no speaker, the paragraphs are the
+    interventions its writer separated."""
+    groups = [[block] for block in paragraphs if block.text]
+    if not groups:
+        raise ReaderError(source, "whole document", "no report text found")
+    return Report(
+        segments=tuple(_segment(index, group) for index, group in enumerate(groups)),
+        source=source,
+        segmented_by="paragraphs",
+    )
+
+
 def _segment(index: int, blocks: list[Block]) -> Segment:
     text = " ".join(block.tagged() for block in blocks)
     speaker = next((block.text for block in blocks if block.kind == "nom"), None)
     return Segment(
-        id=f"0_{index}_0",
+        id=item_id(index),
         text=text,
         sentences=scoring_sentences(text),
         speaker=speaker,

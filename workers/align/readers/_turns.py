@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from workers.align.corpus import item_id
 from workers.align.model import ReaderError, Transcript, Turn, Word
-from workers.align.text import scoring_sentences, tokenize
+from workers.align.text import scoring_sentences
+from workers.align.tokenizers import Tokenizer
 
 
 @dataclass(frozen=True)
@@ -18,13 +20,13 @@ class TimedText:
     words: tuple[Word, ...] = ()
 
 
-def build_transcript(pieces: Sequence[TimedText], source: str) -> Transcript:
+def build_transcript(pieces: Sequence[TimedText], source: str, tokenizer: Tokenizer) -> Transcript:
     """One turn per speaker change when the format names speakers, else one per piece.
 
     Without speakers there is no evidence of who is talking, so merging pieces would only
     destroy the recogniser's own segmentation.
     """
-    pieces = [piece for piece in pieces if tokenize(piece.text)]
+    pieces = [piece for piece in pieces if tokenizer.tokenize(piece.text)]
     if not pieces:
         raise ReaderError(source, "whole file", "no transcript text found")
     has_speakers = any(piece.speaker for piece in pieces)
@@ -34,16 +36,16 @@ def build_transcript(pieces: Sequence[TimedText], source: str) -> Transcript:
             groups[-1].append(piece)
         else:
             groups.append([piece])
-    turns = tuple(_turn(index, group) for index, group in enumerate(groups))
+    turns = tuple(_turn(index, group, tokenizer) for index, group in enumerate(groups))
     return Transcript(turns=turns, source=source)
 
 
-def _turn(index: int, group: list[TimedText]) -> Turn:
-    text = " ".join(tokenize(piece.text) for piece in group)
+def _turn(index: int, group: list[TimedText], tokenizer: Tokenizer) -> Turn:
+    text = " ".join(tokenizer.tokenize(piece.text) for piece in group)
     starts = [piece.start for piece in group if piece.start is not None]
     ends = [piece.end for piece in group if piece.end is not None]
     return Turn(
-        id=f"0_{index}_0",
+        id=item_id(index),
         text=text,
         sentences=scoring_sentences(text),
         speaker=group[0].speaker,

@@ -10,9 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from workers.align.corpus import item_id
 from workers.align.model import ReaderError, Transcript, Turn, Word
 from workers.align.readers._input import InputFile, decode_text
-from workers.align.text import normalise_asr_word, scoring_sentences
+from workers.align.text import scoring_sentences
+from workers.align.tokenizers import Tokenizer
 
 _TURN_HEADER = re.compile(r"^<start=([^,>]+),end=([^,>]+),speaker=([^,>]*)>$")
 _PART_NUMBER = re.compile(r"\.(\d+)\.ctm$", re.IGNORECASE)
@@ -29,13 +31,13 @@ def ctm_part_order(name: str) -> tuple[int, str]:
     return (int(match.group(1)) if match else -1, name)
 
 
-def read_ctm(files: Sequence[InputFile]) -> Transcript:
+def read_ctm(files: Sequence[InputFile], tokenizer: Tokenizer) -> Transcript:
     if not files:
         raise ValueError("at least one .ctm file is needed")
     ordered = sorted(files, key=lambda file: ctm_part_order(file.name))
     drafts: list[_TurnDraft] = []
     for file in ordered:
-        drafts.extend(_parse_file(file))
+        drafts.extend(_parse_file(file, tokenizer))
     turns = tuple(
         draft.build(index) for index, draft in enumerate(d for d in drafts if d.is_kept())
     )
@@ -47,7 +49,8 @@ def read_ctm(files: Sequence[InputFile]) -> Transcript:
 class _TurnDraft:
     """Words of one turn gathered while parsing, before the turn becomes immutable."""
 
-    def __init__(self, speaker: str | None, start: float, end: float) -> None:
+    def __init__(self, speaker: str | None, start: float, end: float, tokenizer: Tokenizer) -> None:
+        self.tokenizer = tokenizer
         self.speaker = speaker
         self.start = start
         self.end = end
@@ -56,7 +59,7 @@ class _TurnDraft:
 
     def add(self, word: Word) -> None:
         self.words.append(word)
-        self.tokens.extend(normalise_asr_word(word.text))
+        self.tokens.extend(self.tokenizer.normalise_asr_word(word.text))
 
     def _kept_tokens(self) -> list[str]:
         tokens = self.tokens
@@ -70,7 +73,7 @@ class _TurnDraft:
     def build(self, index: int) -> Turn:
         text = " ".join(self._kept_tokens())
         return Turn(
-            id=f"0_{index}_0",
+            id=item_id(index),
             text=text,
             sentences=scoring_sentences(text),
             speaker=self.speaker,
@@ -81,7 +84,7 @@ class _TurnDraft:
         )
 
 
-def _parse_file(file: InputFile) -> list[_TurnDraft]:
+def _parse_file(file: InputFile, tokenizer: Tokenizer) -> list[_TurnDraft]:
     drafts: list[_TurnDraft] = []
     for line_number, line in enumerate(decode_text(file).splitlines(), start=1):
         if not line.strip():
@@ -111,6 +114,7 @@ def _parse_file(file: InputFile) -> list[_TurnDraft]:
                     speaker=header.group(3) or None,
                     start=_number(file, location, "turn start", header.group(1)),
                     end=_number(file, location, "turn end", header.group(2)),
+                    tokenizer=tokenizer,
                 )
             )
         elif not drafts:

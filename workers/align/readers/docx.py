@@ -16,38 +16,48 @@ from docx.document import Document
 from docx.opc.exceptions import PackageNotFoundError
 from docx.table import Table
 from docx.text.paragraph import Paragraph
+from lxml import etree
 
 from workers.align.model import ReaderError, Report
 from workers.align.readers._input import InputFile
-from workers.align.readers._segments import Block, build_report
-from workers.align.text import tokenize
+from workers.align.readers._segments import Block, BlockKind, build_report
+from workers.align.readers.archive import DEFAULT_LIMITS, ArchiveLimits, check_archive
+from workers.align.tokenizers import Tokenizer
 
 _SPEAKER_STYLE = re.compile(r"^noms?\b", re.IGNORECASE)
 _HEADING_STYLE = re.compile(r"^(heading|titre)\s*\d+$|^title$", re.IGNORECASE)
 _TABLE_OF_CONTENTS_STYLE = re.compile(r"^toc\b|^index\b|^table des mati", re.IGNORECASE)
 
 
-def read_docx(file: InputFile) -> Report:
+def read_docx(
+    file: InputFile, tokenizer: Tokenizer, limits: ArchiveLimits = DEFAULT_LIMITS
+) -> Report:
+    """`limits` bound what the archive may inflate to; it is checked before parsing."""
+    check_archive(file.name, file.data, limits)
     try:
         document = docx.Document(io.BytesIO(file.data))
     except (zipfile.BadZipFile, PackageNotFoundError, KeyError) as error:
         raise ReaderError(
             file.name, "whole file", f"not a readable .docx (Word) document: {error}"
         ) from error
-    return build_report(_blocks(document), file.name)
+    except etree.XMLSyntaxError as error:
+        raise ReaderError(
+            file.name, "whole file", f"the .docx holds malformed XML ({error.msg})"
+        ) from error
+    return build_report(_blocks(document, tokenizer), file.name)
 
 
-def _blocks(document: Document) -> Iterator[Block]:
+def _blocks(document: Document, tokenizer: Tokenizer) -> Iterator[Block]:
     for item in document.iter_inner_content():
         if isinstance(item, Table):
-            yield Block("table", tokenize(" ".join(_table_cells(item))))
+            yield Block("table", tokenizer.tokenize(" ".join(_table_cells(item))))
             continue
         kind = _paragraph_kind(item)
         if kind is not None:
-            yield Block(kind, tokenize(item.text))
+            yield Block(kind, tokenizer.tokenize(item.text))
 
 
-def _paragraph_kind(paragraph: Paragraph) -> str | None:
+def _paragraph_kind(paragraph: Paragraph) -> BlockKind | None:
     style_name = paragraph.style.name if paragraph.style is not None else ""
     if _TABLE_OF_CONTENTS_STYLE.search(style_name):
         return None

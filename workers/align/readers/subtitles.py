@@ -9,6 +9,7 @@ from workers.align.model import ReaderError, Transcript
 from workers.align.readers._input import InputFile, decode_text
 from workers.align.readers._speakers import split_speaker
 from workers.align.readers._turns import TimedText, build_transcript
+from workers.align.tokenizers import Tokenizer
 
 _SRT_TIMING = re.compile(
     r"^\s*(\d+:\d{2}:\d{2}[,.]\d{1,3})\s*-->\s*(\d+:\d{2}:\d{2}[,.]\d{1,3})\s*$"
@@ -19,12 +20,12 @@ _VTT_VOICE = re.compile(r"<v(?:\.[^\s>]*)?\s+([^>]+)>")
 _MARKUP = re.compile(r"<[^>]*>")
 
 
-def read_srt(file: InputFile) -> Transcript:
-    return build_transcript(list(_srt_cues(file)), file.name)
+def read_srt(file: InputFile, tokenizer: Tokenizer) -> Transcript:
+    return build_transcript(list(_srt_cues(file)), file.name, tokenizer)
 
 
-def read_vtt(file: InputFile) -> Transcript:
-    return build_transcript(list(_vtt_cues(file)), file.name)
+def read_vtt(file: InputFile, tokenizer: Tokenizer) -> Transcript:
+    return build_transcript(list(_vtt_cues(file)), file.name, tokenizer)
 
 
 def _blocks(text: str) -> Iterator[tuple[int, list[str]]]:

@@ -2,26 +2,21 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from workers.align.model import ReaderError, Transcript, Word
-from workers.align.readers._input import InputFile, decode_text
+from workers.align.readers._input import InputFile, decode_text, finite_number, parse_json
 from workers.align.readers._turns import TimedText, build_transcript
+from workers.align.tokenizers import Tokenizer
 
 
-def read_whisper_json(file: InputFile) -> Transcript:
-    try:
-        document = json.loads(decode_text(file))
-    except json.JSONDecodeError as error:
-        raise ReaderError(
-            file.name, f"line {error.lineno}, column {error.colno}", f"invalid JSON: {error.msg}"
-        ) from error
+def read_whisper_json(file: InputFile, tokenizer: Tokenizer) -> Transcript:
+    document = parse_json(file.name, decode_text(file))
     segments = document.get("segments") if isinstance(document, dict) else None
     if not isinstance(segments, list) or not segments:
         raise ReaderError(file.name, "top level", 'expected a non-empty "segments" list')
     pieces = [_piece(file, index, segment) for index, segment in enumerate(segments)]
-    return build_transcript(pieces, file.name)
+    return build_transcript(pieces, file.name, tokenizer)
 
 
 def _piece(file: InputFile, index: int, segment: Any) -> TimedText:
@@ -51,14 +46,15 @@ def _word(
         raise ReaderError(file.name, location, 'a word must be an object with a "word" string')
     start = _optional_time(file, location, "start", word)
     end = _optional_time(file, location, "end", word)
-    confidence = word.get("probability", word.get("score", 1.0))
-    if not isinstance(confidence, int | float):
-        raise ReaderError(file.name, location, f"confidence {confidence!r} is not a number")
+    raw_confidence = word.get("probability", word.get("score", 1.0))
+    confidence = finite_number(raw_confidence)
+    if confidence is None:
+        raise ReaderError(file.name, location, f"confidence {raw_confidence!r} is not a number")
     return Word(
         text=word["word"].strip(),
         start=start if start is not None else segment_start or 0.0,
         end=end if end is not None else segment_end or 0.0,
-        confidence=float(confidence),
+        confidence=confidence,
     )
 
 
@@ -66,6 +62,7 @@ def _optional_time(file: InputFile, location: str, key: str, item: dict) -> floa
     value = item.get(key)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    seconds = finite_number(value)
+    if seconds is None:
         raise ReaderError(file.name, f"{location}.{key}", f"{value!r} is not a number of seconds")
-    return float(value)
+    return seconds

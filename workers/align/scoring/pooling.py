@@ -1,4 +1,4 @@
-"""Sentence vectors from word vectors, and cosine similarity between them."""
+"""Sentence vectors from word vectors, and the unit rows cosines are products of."""
 
 from __future__ import annotations
 
@@ -47,8 +47,3 @@ def unit_rows(rows: np.ndarray) -> np.ndarray:
     rows = np.asarray(rows, dtype=np.float32)
     norms = np.linalg.norm(rows, axis=1, keepdims=True)
     return np.divide(rows, norms, out=np.zeros_like(rows), where=norms > 0)
-
-
-def cosine_matrix(left: np.ndarray, right: np.ndarray) -> np.ndarray:
-    """(n_left, n_right) float32 cosine; zero vectors score 0."""
-    return np.ascontiguousarray(unit_rows(left) @ unit_rows(right).T, dtype=np.float32)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import struct
+import tempfile
 import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
@@ -19,7 +21,9 @@ from pathlib import Path
 import numpy as np
 from gensim.models import KeyedVectors, Word2Vec
 
+from workers.align.model import ReaderError
 from workers.align.scoring.tokens import lexical_tokens
+from workers.align.settings import setting
 
 DEFAULT_CACHE_DIRECTORY = Path(
     os.environ.get("TANDEM_VECTOR_CACHE", Path.home() / ".cache" / "tandem" / "word-vectors")
@@ -30,13 +34,15 @@ _MEMORY_CACHE: dict[str, KeyedVectors] = {}
 
 @dataclass(frozen=True)
 class TrainingSettings:
-    dimensions: int = 100
-    window: int = 5
-    min_count: int = 2
-    epochs: int = 10
-    skip_gram: bool = True
-    seed: int = 1
-    workers: int = 1
+    """How word2vec vectors are trained on a project's texts (embedding scoring)."""
+
+    dimensions: int = setting(100, "size of a word vector")
+    window: int = setting(5, "words on each side that count as a word's context")
+    min_count: int = setting(2, "a word seen fewer times gets no vector")
+    epochs: int = setting(10, "passes over the texts")
+    skip_gram: bool = setting(True, "skip-gram (true) or CBOW (false)")
+    seed: int = setting(1, "random seed, so training is reproducible")
+    workers: int = setting(1, "training threads (1 keeps training reproducible)")
 
 
 def stable_hash(text: str) -> int:
@@ -99,6 +105,51 @@ def load_vectors(path: str | Path) -> KeyedVectors:
 
             return load_facebook_vectors(str(path))
     return KeyedVectors.load_word2vec_format(str(path), binary=False)
+
+
+def read_vectors(data: bytes, name: str) -> KeyedVectors:
+    """Vectors from the bytes of a word2vec file (text or binary) or a fastText `.vec`, as a
+    user uploads them; a ReaderError says what is wrong. Text when the bytes are UTF-8 (the
+    floats of a binary file practically never are), whatever the name says; the header line
+    `words dimensions` is checked first so that a wrong file fails fast and clearly."""
+    if not data.strip():
+        raise ReaderError(name, "whole file", "the file is empty")
+    header = data.split(b"\n", 1)[0].split()
+    if len(header) != 2 or not all(field.isdigit() for field in header) or b"0" in header:
+        raise ReaderError(
+            name,
+            "line 1",
+            "expected a header line 'words dimensions' (word2vec or fastText .vec format)",
+        )
+    binary = not _is_utf8(data)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "vectors"
+        path.write_bytes(data)
+        try:
+            vectors = KeyedVectors.load_word2vec_format(str(path), binary=binary)
+        except (ValueError, EOFError, UnicodeDecodeError, struct.error) as error:
+            kind = "binary" if binary else "text"
+            raise ReaderError(name, "whole file", f"not a word2vec {kind} file: {error}") from error
+    if not np.isfinite(vectors.vectors).all():
+        raise ReaderError(name, "whole file", "some vectors hold NaN or infinite values")
+    return vectors
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def restricted(vectors: KeyedVectors, words: Iterable[str]) -> KeyedVectors:
+    """Only the given words' vectors: a large pretrained file cut down to a project's words."""
+    kept = sorted({word for word in words if word in vectors.key_to_index})
+    subset = KeyedVectors(vector_size=vectors.vector_size)
+    if kept:
+        subset.add_vectors(kept, np.array([vectors[word] for word in kept], dtype=np.float32))
+    return subset
 
 
 def lookup_table(

@@ -31,7 +31,8 @@ def membership(n_sentences: int, size: int, overlap: int) -> sp.csr_matrix:
     ends = np.minimum(starts + size, n_sentences)
     lengths = ends - starts
     indptr = np.concatenate(([0], np.cumsum(lengths)))
-    indices = np.concatenate([np.arange(s, e) for s, e in zip(starts, ends, strict=True)] or [[]])
+    ranges = [np.arange(s, e) for s, e in zip(starts, ends, strict=True)]
+    indices = np.concatenate(ranges) if ranges else np.empty(0, dtype=np.int64)
     data = np.ones(len(indices), dtype=np.float64)
     return sp.csr_matrix((data, indices.astype(np.int64), indptr), shape=(len(starts), n_sentences))
 
@@ -74,15 +75,29 @@ def _containing_windows(n_sentences: int, size: int, overlap: int) -> list[np.nd
     return columns
 
 
+def window_span(
+    start: int, stop: int, n_sentences: int, size: int, overlap: int
+) -> tuple[int, int]:
+    """The windows [first, end) that hold any of the sentences start..stop-1 (start < stop)."""
+    step = size - overlap
+    n_windows = len(window_starts(n_sentences, size, overlap))
+    first = max(0, -(-(start - size + 1) // step))
+    return first, min((stop - 1) // step, n_windows - 1) + 1
+
+
 def reduce_to_sentences(
     window_scores: np.ndarray,
     transcript_shape: tuple[int, int, int],
     report_shape: tuple[int, int, int],
     reduction: Reduction,
+    rows: tuple[int, int] | None = None,
 ) -> np.ndarray:
     """Equation 3: sentence score = sum or product of the scores of all window pairs holding it.
 
-    The shapes are (n_sentences, size, overlap) for each side.
+    The shapes are (n_sentences, size, overlap) for each side. `rows` = (start, stop) asks for
+    transcript sentences start..stop-1 only, from `window_scores` holding the transcript
+    windows `window_span(start, stop, ...)` (all report windows): the same numbers, each
+    reduced in the same order, as those rows of the whole.
     """
     n_rows, row_size, row_overlap = transcript_shape
     n_cols, col_size, col_overlap = report_shape
@@ -92,6 +107,8 @@ def reduce_to_sentences(
         raise ValueError(f"unknown reduction {reduction!r}")
     neutral = 0.0 if reduction == "sum" else 1.0
     combine = np.add if reduction == "sum" else np.multiply
+    start, stop = (0, n_rows) if rows is None else rows
+    first = window_span(start, stop, n_rows, row_size, row_overlap)[0] if stop > start else 0
 
     def along_rows(scores: np.ndarray, containing: list[np.ndarray]) -> np.ndarray:
         result = np.full((len(containing[0]), scores.shape[1]), neutral, dtype=np.float32)
@@ -100,7 +117,11 @@ def reduce_to_sentences(
             result[valid] = combine(result[valid], scores[windows[valid]])
         return result
 
-    by_row = along_rows(window_scores, _containing_windows(n_rows, row_size, row_overlap))
+    row_windows = [
+        np.where(windows >= 0, windows - first, -1)
+        for windows in _containing_windows(n_rows, row_size, row_overlap)
+    ]
+    by_row = along_rows(window_scores, [windows[start:stop] for windows in row_windows])
     return np.ascontiguousarray(
         along_rows(by_row.T, _containing_windows(n_cols, col_size, col_overlap)).T
     )

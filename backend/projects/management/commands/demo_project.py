@@ -16,7 +16,11 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from backend.documents.models import Document
-from backend.documents.public_meetings import import_public_meeting, smallest_meetings
+from backend.documents.public_meetings import (
+    import_public_meeting,
+    public_meeting_documents,
+    smallest_meetings,
+)
 from backend.projects.models import Membership, Project, Role
 from backend.projects.services import project_create
 
@@ -80,7 +84,7 @@ def _project(lead, annotator) -> Project:
 
 
 def _documents(project: Project, lead, annotator) -> list[Document]:
-    existing = list(Document.objects.filter(project=project, source__startswith="public_meetings:"))
+    existing = list(public_meeting_documents(project=project))
     if len(existing) >= MEETING_COUNT:
         return existing
     return [

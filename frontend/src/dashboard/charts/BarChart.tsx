@@ -9,16 +9,22 @@ export interface BarGroup {
 
 const WIDTH = 640;
 const HEIGHT = 220;
-const MARGIN = { top: 12, right: 12, bottom: 34, left: 52 };
+const MARGIN = { top: 24, right: 12, bottom: 34, left: 52 };
 
 /** Grouped bars, one colour per series (an annotator), one group per x label (an iteration). */
 export function BarChart({
   groups,
   title,
+  yUnit,
+  xLabel,
   format = (value) => String(Math.round(value)),
 }: {
   groups: BarGroup[];
   title: string;
+  /** What the bars count, written above the value axis ("turns", "minutes"). */
+  yUnit: string;
+  /** What the groups are, written under them ("iteration"). */
+  xLabel: string;
   format?: (value: number) => string;
 }) {
   const series = [...new Set(groups.flatMap((group) => group.bars.map((bar) => bar.series)))];
@@ -38,6 +44,7 @@ export function BarChart({
 
   return (
     <figure className="chart-figure">
+      <p className="chart-title">{title}</p>
       <svg
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
         className="chart"
@@ -45,6 +52,12 @@ export function BarChart({
         aria-label={`${title}. ${label}.`}
       >
         <YGrid y={y} left={MARGIN.left} right={WIDTH - MARGIN.right} label={format} />
+        <text x={MARGIN.left - 6} y={MARGIN.top - 10} textAnchor="end" className="axis-label">
+          {yUnit}
+        </text>
+        <text x={WIDTH - MARGIN.right} y={HEIGHT - 1} textAnchor="end" className="axis-label">
+          {xLabel}
+        </text>
         {groups.map((group, index) => {
           const start = MARGIN.left + slot * index + (slot - barWidth * series.length) / 2;
           return (

@@ -21,12 +21,18 @@ export function BoxPlot({
   groups,
   title,
   unit = "%",
+  domain = percentDomain,
+  digits = 1,
 }: {
   groups: BoxGroup[];
   title: string;
   unit?: string;
+  /** The value axis from the values shown: percentages by default. */
+  domain?: (values: number[]) => [number, number];
+  /** Decimals of the means and medians in the accessible name. */
+  digits?: number;
 }) {
-  const y = linearScale(percentDomain(groups.flatMap(({ values }) => values)), [
+  const y = linearScale(domain(groups.flatMap(({ values }) => values)), [
     HEIGHT - MARGIN.bottom,
     MARGIN.top,
   ]);
@@ -36,7 +42,7 @@ export function BoxPlot({
     .map(({ label, summary }) =>
       summary.count === 0
         ? `${label}: no documents scored`
-        : `${label}: mean ${summary.mean!.toFixed(1)}${unit}, median ${summary.median!.toFixed(1)}${unit}, ${summary.count} documents`,
+        : `${label}: mean ${summary.mean!.toFixed(digits)}${unit}, median ${summary.median!.toFixed(digits)}${unit}, ${summary.count} document${summary.count === 1 ? "" : "s"}`,
     )
     .join("; ");
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countDomain, linearScale, niceTicks, percentDomain } from "./scale";
+import { coefficientDomain, countDomain, linearScale, niceTicks, percentDomain } from "./scale";
 
 describe("linearScale", () => {
   it("maps the domain onto a downward range, as SVG's y axis needs", () => {
@@ -34,5 +34,15 @@ describe("percentDomain", () => {
     expect(percentDomain([100])).toEqual([90, 100]);
     expect(percentDomain([0])).toEqual([0, 10]);
     expect(percentDomain([])).toEqual([0, 100]);
+  });
+});
+
+describe("coefficientDomain", () => {
+  it("zooms to the tenths that hold kappa or alpha, within -1 to 1", () => {
+    expect(coefficientDomain([0.62, 0.97])).toEqual([0.6, 1]);
+    expect(coefficientDomain([-0.25, 0.31])).toEqual([-0.3, 0.4]);
+    expect(coefficientDomain([1, 1])).toEqual([0.9, 1]);
+    expect(coefficientDomain([-1])).toEqual([-1, -0.9]);
+    expect(coefficientDomain([])).toEqual([0, 1]);
   });
 });

@@ -49,3 +49,11 @@ export function percentDomain(values: number[]): [number, number] {
   const high = Math.min(100, Math.ceil(Math.max(...values) / 10) * 10);
   return high - low >= 10 ? [low, high] : low >= 10 ? [low - 10, high] : [low, low + 10];
 }
+
+/** Chance-corrected coefficients (kappa, alpha: -1 to 1) zoomed to the tenths that hold them. */
+export function coefficientDomain(values: number[]): [number, number] {
+  if (values.length === 0) return [0, 1];
+  const low = Math.max(-1, Math.floor(Math.min(...values) * 10) / 10);
+  const high = Math.min(1, Math.ceil(Math.max(...values) * 10) / 10);
+  return high - low >= 0.1 ? [low, high] : low > -1 ? [low - 0.1, high] : [low, low + 0.1];
+}

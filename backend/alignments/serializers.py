@@ -1,0 +1,156 @@
+"""Output shapes of the alignment endpoints: the editor's payload, annotations, and the
+alignment parameters that parameter sets, pre-alignments, iterations and tuning candidates
+carry."""
+
+import dataclasses
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from backend.core.serializers import dataclass_serializer
+from backend.documents.models import Document
+from workers.align.params import ALIGNERS, SHARED
+from workers.align.settings import SETTING_KINDS
+
+AlignmentParamsSerializer = type(
+    "AlignmentParamsSerializer",
+    (serializers.Serializer,),
+    {
+        "__doc__": """The engine's `AlignmentParams` as stored JSON: the aligner, its own
+        section and the shared ones, each section the engine's dataclass. No field is
+        required: a parameter set that records an imported alignment holds only where it came
+        from (`source`).""",
+        "aligner": serializers.ChoiceField(choices=list(ALIGNERS), required=False),
+        **{
+            section: dataclass_serializer(kind, required=False)(
+                required=False,
+                help_text=f"Only with aligner {section}." if section in ALIGNERS else "",
+            )
+            for section, kind in {**ALIGNERS, **SHARED}.items()
+            if dataclasses.fields(kind)
+        },
+        "source": serializers.CharField(
+            required=False, help_text="Where an imported alignment came from, instead of settings."
+        ),
+        "Meta": type("Meta", (), {"ref_name": "AlignmentParams"}),
+    },
+)
+
+
+class AnnotationOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField(
+        allow_null=True, help_text="Null until the annotator's first save (version 0)."
+    )
+    version = serializers.IntegerField()
+    annotator = serializers.IntegerField(source="annotator_id")
+    pre_alignment = serializers.IntegerField(source="pre_alignment_id", allow_null=True)
+    assignments = serializers.ListField(child=serializers.IntegerField())
+    changed = serializers.ListField(child=serializers.BooleanField())
+    seconds_spent = serializers.IntegerField()
+    submitted_at = serializers.DateTimeField(allow_null=True)
+
+
+class NamedAnnotationSerializer(AnnotationOutputSerializer):
+    """Someone's annotation as a lead or curator reads it: with whose it is."""
+
+    username = serializers.CharField()
+
+
+class AnnotationConflictSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    current = AnnotationOutputSerializer(
+        required=False, help_text="The annotation as it now is, when the copy sent is stale."
+    )
+
+
+class EditorDocumentSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    project = serializers.IntegerField()
+    name = serializers.CharField()
+    source = serializers.CharField()  # type: ignore[assignment]  # DRF's Field.source, shadowed
+    status = serializers.ChoiceField(choices=Document.Status.choices)
+    iteration = serializers.IntegerField(allow_null=True)
+    segment_count = serializers.IntegerField()
+    turn_count = serializers.IntegerField()
+    word_count = serializers.IntegerField()
+
+
+class EditorSegmentSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    key = serializers.CharField()
+    speaker = serializers.CharField()
+    text = serializers.CharField()
+    word_count = serializers.IntegerField()
+
+
+class EditorTurnSerializer(EditorSegmentSerializer):
+    start = serializers.FloatField(allow_null=True, help_text="Seconds into the recording.")
+    end = serializers.FloatField(allow_null=True)
+
+
+class EditorPreAlignmentSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    parameter_set = serializers.IntegerField(allow_null=True)
+    engine_version = serializers.CharField()
+    computed_at = serializers.DateTimeField()
+    params = AlignmentParamsSerializer()
+    labels = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Per turn: a segment position, or -1."
+    )
+    confidences = serializers.ListField(
+        child=serializers.FloatField(), help_text="Per turn; empty when the source gave none."
+    )
+
+
+class ReadingPositionSerializer(serializers.Serializer):
+    turn = serializers.IntegerField(help_text="The turn the editor was at, from 0.")
+    updated_at = serializers.DateTimeField()
+
+
+class EditorPayloadSerializer(serializers.Serializer):
+    """What `editor_payload_json` writes (as JSON text, for speed); the API tests validate
+    real payloads against this schema."""
+
+    document = EditorDocumentSerializer()
+    segments = EditorSegmentSerializer(many=True)
+    turns = EditorTurnSerializer(many=True)
+    pre_alignment = EditorPreAlignmentSerializer(allow_null=True)
+    annotation = AnnotationOutputSerializer()
+    assignees = serializers.ListField(child=serializers.IntegerField())
+    may_annotate = serializers.BooleanField(
+        help_text="False when the document is assigned to others: the caller only reads it."
+    )
+    position = ReadingPositionSerializer(
+        allow_null=True, help_text="Where the caller left off in this editor, on any device."
+    )
+    may_reopen = serializers.BooleanField(
+        help_text="False once the document's iteration is closed: its gold is recorded."
+    )
+    annotations = NamedAnnotationSerializer(
+        many=True,
+        help_text="For a lead or curator who is not assigned: the assignees' annotations.",
+    )
+
+
+@extend_schema_field(
+    {"anyOf": [{"type": kind, "nullable": True} for kind in ("number", "boolean", "string")]}
+)
+class SettingValueField(serializers.JSONField):
+    """A setting's value: a number, a boolean, one of its choices, or null."""
+
+
+class AlignerSettingOutputSerializer(serializers.Serializer):
+    key = serializers.CharField(help_text="How a grid or `with_changes` names it: section.name.")
+    section = serializers.CharField(help_text="The aligner's own section or a shared one.")
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=list(SETTING_KINDS))
+    nullable = serializers.BooleanField()
+    choices = serializers.ListField(child=serializers.CharField())
+    default = SettingValueField()
+    description = serializers.CharField()
+
+
+class AlignerOutputSerializer(serializers.Serializer):
+    name = serializers.ChoiceField(choices=list(ALIGNERS))
+    description = serializers.CharField()
+    settings = AlignerSettingOutputSerializer(many=True)

@@ -1,0 +1,286 @@
+"""Writes on annotations: an annotator's corrections of a pre-alignment (`annotation_apply`),
+submitting them as gold and reopening them, each against the version the editor last saw."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from backend.alignments.models import Annotation
+from backend.alignments.selectors import annotation_state, current_pre_alignment
+from backend.audit.services import record_event
+from backend.core.errors import Conflict, Forbidden, InvalidInput
+from backend.curation.services import gold_refresh
+from backend.documents.models import Document
+from workers.align.model import UNALIGNED
+
+Action = Literal["assign", "unalign", "reset"]
+MAX_SECONDS_PER_WRITE = 24 * 3600
+
+
+def clamped_seconds(seconds_spent: int) -> int:
+    """Time a client reports for one write, bounded: a clock that jumped (a laptop that slept
+    with the page open) must not add days to someone's effort."""
+    return max(0, min(int(seconds_spent), MAX_SECONDS_PER_WRITE))
+
+
+@dataclass(frozen=True)
+class AssignmentOperation:
+    """Applies to the inclusive run `first_turn..last_turn`; `segment` only for `assign`."""
+
+    action: Action
+    first_turn: int
+    last_turn: int
+    segment: int | None = None
+
+
+@transaction.atomic
+def annotation_apply(
+    *,
+    annotator,
+    document: Document,
+    version: int,
+    operations: Sequence[AssignmentOperation],
+    seconds_spent: int = 0,
+) -> Annotation:
+    """Apply a batch of edits made on `version`; 409 with the current state when another
+    write came first, 400 naming the problem when the result breaks the report's order."""
+    annotation, baseline = _editable(annotator, document, version)
+    assignments = edited_assignments(
+        annotation.assignments if annotation else baseline, baseline, operations, document
+    )
+    annotation = _save(
+        annotator, document, annotation, version, assignments, baseline, seconds_spent
+    )
+    record_event(
+        actor=annotator,
+        action="annotation.update",
+        target=annotation,
+        project=document.project,
+        version=annotation.version,
+        operations=len(operations),
+    )
+    return annotation
+
+
+@transaction.atomic
+def annotation_submit(
+    *, annotator, document: Document, version: int, seconds_spent: int = 0
+) -> Annotation:
+    """Close the annotation; `seconds_spent` is the time since the last save, which no
+    edit carried to the server."""
+    annotation, baseline = _editable(annotator, document, version)
+    if annotation is None:
+        annotation = _save(annotator, document, None, version, baseline, baseline, 0)
+    updated = Annotation.objects.filter(pk=annotation.pk, version=annotation.version).update(
+        submitted_at=timezone.now(),
+        version=F("version") + 1,
+        updated_at=timezone.now(),
+        seconds_spent=F("seconds_spent") + clamped_seconds(seconds_spent),
+    )
+    if not updated:
+        _stale(annotator, document)
+    Document.objects.filter(pk=document.pk).update(status=Document.Status.SUBMITTED)
+    annotation.refresh_from_db()
+    gold_refresh(document=document)
+    record_event(
+        actor=annotator,
+        action="annotation.submit",
+        target=annotation,
+        project=document.project,
+        version=annotation.version,
+    )
+    return annotation
+
+
+@transaction.atomic
+def annotation_reopen(*, annotator, document: Document, version: int) -> Annotation:
+    """Take one's submission back to correct it further, until the document's iteration is
+    closed: closing freezes the gold into the iteration's records and its tuning run."""
+    annotation = (
+        Annotation.objects.select_for_update()
+        .filter(document=document, annotator=annotator)
+        .first()
+    )
+    if annotation is None or annotation.submitted_at is None:
+        raise Conflict("This annotation is not submitted; there is nothing to reopen.")
+    if annotation.version != version:
+        _stale(annotator, document, sent=version)
+    iteration = document.iteration
+    if iteration is not None and iteration.closed_at is not None:
+        raise Conflict(
+            f"Iteration {iteration.number} is closed: its gold is recorded and tuned on, so "
+            "this submission can no longer be reopened."
+        )
+    annotation.submitted_at = None
+    annotation.version += 1
+    annotation.save(update_fields=["submitted_at", "version", "updated_at"])
+    if not Annotation.objects.filter(document=document, submitted_at__isnull=False).exists():
+        Document.objects.filter(pk=document.pk).update(status=Document.Status.IN_ANNOTATION)
+    gold_refresh(document=document)
+    record_event(
+        actor=annotator,
+        action="annotation.reopen",
+        target=annotation,
+        project=document.project,
+        version=annotation.version,
+    )
+    return annotation
+
+
+def check_annotation_open(*, document: Document, annotator) -> None:
+    """Annotations are taken until the document's iteration closes, from its assignees (from
+    anyone, when it has none): a lead's copy of an annotator's document would otherwise end
+    up beside the assignee's, and the gold rule counts only assignees."""
+    iteration = document.iteration
+    if iteration is not None and iteration.closed_at is not None:
+        raise Conflict(
+            f"Iteration {iteration.number} was closed on {iteration.closed_at:%Y-%m-%d %H:%M} "
+            f"UTC: its gold is recorded and tuned on, so {document.name} takes no more "
+            "annotations. Nothing was saved; ask a lead if this document needs another look."
+        )
+    assignees = document.assignees.all()
+    if assignees.exists() and not assignees.filter(pk=annotator.pk).exists():
+        raise Forbidden(
+            f"{document.name} is assigned to someone else: you see their work read-only. "
+            "A lead or curator corrects it through an adjudication."
+        )
+
+
+def check_order(assignments: Sequence[int]) -> None:
+    """Aligned turns must follow the report: their segments never go backwards."""
+    last_segment, last_turn = UNALIGNED, None
+    for turn, segment in enumerate(assignments):
+        if segment == UNALIGNED:
+            continue
+        if segment < last_segment:
+            raise InvalidInput(
+                f"Turn {turn} would be assigned to segment {segment}, which comes before "
+                f"segment {last_segment} of turn {last_turn}: assignments must keep the "
+                "report's order.",
+                turn=turn,
+            )
+        last_segment, last_turn = segment, turn
+
+
+def _editable(annotator, document: Document, version: int):
+    """The caller's annotation (None before their first write) and the pre-alignment
+    labels it is compared with; refuses writes after the iteration closed, from members the
+    document is not assigned to, on stale versions and on submitted annotations."""
+    check_annotation_open(document=document, annotator=annotator)
+    annotation = Annotation.objects.filter(document=document, annotator=annotator).first()
+    current_version = annotation.version if annotation else 0
+    if version != current_version:
+        _stale(annotator, document, sent=version)
+    if annotation and annotation.submitted_at:
+        raise Conflict(
+            "This annotation is submitted and can no longer be changed.",
+            current=annotation_state(document=document, annotator=annotator),
+        )
+    if annotation and annotation.pre_alignment is not None:
+        baseline = annotation.pre_alignment.labels
+    elif annotation:
+        baseline = [UNALIGNED] * document.turn_count
+    else:
+        pre_alignment = current_pre_alignment(document=document)
+        baseline = pre_alignment.labels if pre_alignment else [UNALIGNED] * document.turn_count
+    return annotation, baseline
+
+
+def edited_assignments(
+    current: Sequence[int],
+    baseline: Sequence[int],
+    operations: Sequence[AssignmentOperation],
+    document: Document,
+) -> list[int]:
+    """`current` after the batch, all or nothing: annotations and adjudications edit alike,
+    and a batch that names a bad run or breaks the report's order changes nothing."""
+    assignments = list(current)
+    for index, operation in enumerate(operations):
+        _apply_operation(operation, assignments, baseline, document, index)
+    check_order(assignments)
+    return assignments
+
+
+def _apply_operation(
+    operation: AssignmentOperation,
+    assignments: list[int],
+    baseline: Sequence[int],
+    document: Document,
+    index: int,
+) -> None:
+    """Apply one edit to `assignments` in place (`reset` goes back to `baseline`), naming the
+    operation by `index` when it is bad."""
+    where = f"operations[{index}]"
+    last = document.turn_count - 1
+    if not 0 <= operation.first_turn <= operation.last_turn <= last:
+        raise InvalidInput(
+            f"{where}: turns {operation.first_turn}..{operation.last_turn} are not a run of "
+            f"this document's turns 0..{last}.",
+            operation=index,
+        )
+    run = range(operation.first_turn, operation.last_turn + 1)
+    if operation.action == "assign":
+        segment = operation.segment
+        if segment is None or not 0 <= segment < document.segment_count:
+            raise InvalidInput(
+                f"{where}: segment {segment} is not one of this document's segments "
+                f"0..{document.segment_count - 1}.",
+                operation=index,
+            )
+        for turn in run:
+            assignments[turn] = segment
+    elif operation.action == "unalign":
+        for turn in run:
+            assignments[turn] = UNALIGNED
+    elif operation.action == "reset":
+        for turn in run:
+            assignments[turn] = baseline[turn]
+    else:
+        raise InvalidInput(f"{where}: unknown action {operation.action!r}.", operation=index)
+
+
+def _save(annotator, document, annotation, version, assignments, baseline, seconds_spent):
+    changed = [now != before for now, before in zip(assignments, baseline, strict=True)]
+    seconds = clamped_seconds(seconds_spent)
+    if annotation is None:
+        try:
+            with transaction.atomic():
+                annotation = Annotation.objects.create(
+                    document=document,
+                    annotator=annotator,
+                    pre_alignment=current_pre_alignment(document=document),
+                    assignments=assignments,
+                    changed=changed,
+                    seconds_spent=seconds,
+                    version=1,
+                )
+        except IntegrityError:
+            _stale(annotator, document, sent=version)
+    else:
+        updated = Annotation.objects.filter(pk=annotation.pk, version=version).update(
+            assignments=assignments,
+            changed=changed,
+            seconds_spent=F("seconds_spent") + seconds,
+            version=version + 1,
+            updated_at=timezone.now(),
+        )
+        if not updated:
+            _stale(annotator, document, sent=version)
+        annotation.refresh_from_db()
+    Document.objects.filter(
+        pk=document.pk, status__in=[Document.Status.IMPORTED, Document.Status.PRE_ALIGNED]
+    ).update(status=Document.Status.IN_ANNOTATION)
+    return annotation
+
+
+def _stale(annotator, document: Document, sent: int | None = None):
+    current = annotation_state(document=document, annotator=annotator)
+    raise Conflict(
+        f"Your copy (version {sent}) is stale: the annotation is at version "
+        f"{current['version']}. Reload it, reapply your change, and send again.",
+        current=current,
+    )

@@ -1,0 +1,262 @@
+"""Writes on pre-alignments: parameter sets, recording the engine's proposals, and the
+pre-alignment job (queued by `pre_align_start`, run by `pre_align_run` on a worker)."""
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from backend.alignments.models import ParameterSet, PreAlignment
+from backend.audit.services import record_event
+from backend.core.errors import InvalidInput
+from backend.documents.models import Document
+from backend.documents.selectors import document_meeting, missing_documents
+from backend.jobs.models import Job
+from backend.jobs.services import (
+    job_begin,
+    job_create,
+    job_fail,
+    job_lock_if_running,
+    job_report_progress,
+    job_submit,
+    job_succeed,
+)
+from backend.vectors.services import vectors_for, vectors_load
+from backend.version import VERSION
+from workers.align.folds import NEW_DOCUMENT_DEFAULTS, defaults_file
+from workers.align.model import UNALIGNED
+from workers.align.params import AlignmentParams, load_params
+from workers.align.pipeline import align_meeting
+from workers.align.settings import SettingsError, in_words
+
+PRE_ALIGN_TASK = "backend.alignments.tasks.pre_align"
+DIAGONAL_PARAMETER_SET = "diagonal baseline"
+SHIPPED_PARAMETER_SET = "shipped defaults"
+ENGINE_VERSION = f"tandem {VERSION}"
+ALIGNABLE = [
+    Document.Status.IMPORTED,
+    Document.Status.PRE_ALIGNED,
+    Document.Status.IN_ANNOTATION,
+    Document.Status.SUBMITTED,
+]
+
+
+@transaction.atomic
+def parameter_set_get_or_create(
+    *, project, name: str, params: dict[str, Any], engine_version: str, actor=None
+) -> ParameterSet:
+    """`params` as given: the engine's, or the provenance of labels from elsewhere (the
+    corpus's own pre-alignment, an imported project's)."""
+    parameter_set, _ = ParameterSet.objects.get_or_create(
+        project=project,
+        name=name,
+        defaults={"params": params, "engine_version": engine_version, "created_by": actor},
+    )
+    return parameter_set
+
+
+def parameter_set_create(
+    *, project, name: str, params: Any, engine_version: str, actor
+) -> ParameterSet:
+    """A lead's own aligner configuration: checked against the aligner it names and stored
+    whole (every setting, defaults included), so it keeps its meaning when a default changes."""
+    try:
+        checked = AlignmentParams.from_dict(params)
+    except SettingsError as error:
+        raise InvalidInput(str(error), field="params") from error
+    return parameter_set_get_or_create(
+        project=project,
+        name=name,
+        params=checked.to_dict(),
+        engine_version=engine_version,
+        actor=actor,
+    )
+
+
+@transaction.atomic
+def pre_alignment_record(
+    *,
+    document: Document,
+    parameter_set: ParameterSet | None,
+    labels: Sequence[int],
+    confidences: Sequence[float] = (),
+    params: dict[str, Any] | None = None,
+    engine_version: str = "",
+) -> PreAlignment:
+    """Store (or replace) the proposal for this document and parameter set. `confidences`
+    may be empty when the source gives none (e.g. the corpus's own initial alignment)."""
+    labels = [int(label) for label in labels]
+    _check_labels(labels, document, what="labels")
+    if confidences and len(confidences) != document.turn_count:
+        raise InvalidInput(
+            f"{len(confidences)} confidences for {document.turn_count} turns.", field="confidences"
+        )
+    pre_alignment, _ = PreAlignment.objects.update_or_create(
+        document=document,
+        parameter_set=parameter_set,
+        defaults={
+            "labels": labels,
+            "confidences": [float(value) for value in confidences],
+            "params": params if params is not None else _params_of(parameter_set),
+            "engine_version": engine_version,
+            "computed_at": timezone.now(),
+        },
+    )
+    Document.objects.filter(pk=document.pk, status=Document.Status.IMPORTED).update(
+        status=Document.Status.PRE_ALIGNED
+    )
+    return pre_alignment
+
+
+def shipped_parameter_set(project) -> ParameterSet:
+    """The engine's defaults tuned on public_meetings, those any document from outside the
+    corpus gets (fold A's): about 78 % of turns right there, cross-validated, where the
+    diagonal gets about 20 %."""
+    return parameter_set_get_or_create(
+        project=project,
+        name=SHIPPED_PARAMETER_SET,
+        params=load_params(defaults_file(NEW_DOCUMENT_DEFAULTS)).to_dict(),
+        engine_version=ENGINE_VERSION,
+    )
+
+
+def diagonal_parameter_set(project) -> ParameterSet:
+    """The paper's first-iteration aligner: no gold to tune on yet and no vectors needed."""
+    return parameter_set_get_or_create(
+        project=project,
+        name=DIAGONAL_PARAMETER_SET,
+        params=AlignmentParams.of("diagonal").to_dict(),
+        engine_version=ENGINE_VERSION,
+    )
+
+
+def alignment_params(parameter_set: ParameterSet) -> AlignmentParams:
+    try:
+        return AlignmentParams.from_dict(parameter_set.params)
+    except SettingsError as error:
+        raise InvalidInput(
+            f"Parameter set {parameter_set.name!r} is not an aligner configuration: {error}",
+            field="parameter_set",
+        ) from error
+
+
+def pre_align_start(*, actor, project, documents, parameter_set: ParameterSet) -> Job:
+    """Queue the pre-alignment of `documents` with `parameter_set` on the cpu queue."""
+    documents = list(documents)
+    if parameter_set.project_id != project.pk:
+        raise InvalidInput(
+            f"Project {project.pk} has no parameter set {parameter_set.pk}.", field="parameter_set"
+        )
+    alignment_params(parameter_set)
+    if not documents:
+        raise InvalidInput("There is no document to pre-align.", field="documents")
+    foreign = sorted(document.pk for document in documents if document.project_id != project.pk)
+    if foreign:
+        raise InvalidInput(missing_documents(project.pk, foreign), field="documents")
+    unready = sorted(document.pk for document in documents if document.status not in ALIGNABLE)
+    if unready:
+        raise InvalidInput(
+            f"Documents {in_words(map(str, unready))} are not imported yet (or failed to import).",
+            field="documents",
+        )
+    with transaction.atomic():
+        job = job_create(
+            kind=Job.Kind.PRE_ALIGN,
+            project=project,
+            document=documents[0] if len(documents) == 1 else None,
+            created_by=actor,
+            arguments={
+                "parameter_set": parameter_set.pk,
+                "documents": [document.pk for document in documents],
+            },
+        )
+        record_event(
+            actor=actor,
+            action="pre_alignment.start",
+            target=job,
+            project=project,
+            parameter_set=parameter_set.pk,
+            documents=len(documents),
+        )
+    return job_submit(job=job, task_name=PRE_ALIGN_TASK)
+
+
+def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
+    """The pre-alignment job's body. Each document is aligned outside any transaction and
+    stored in one, so a document is never half pre-aligned; a cancel stops the job between
+    documents. A redelivered job resumes: documents it already stored are not redone."""
+    job = job_begin(job_id=job_id, task_id=task_id)
+    if job is None:
+        return
+    parameter_set = ParameterSet.objects.filter(pk=job.arguments["parameter_set"]).first()
+    if parameter_set is None:
+        job_fail(job_id=job_id, error="The parameter set was deleted before the job ran.")
+        return
+    try:
+        params = alignment_params(parameter_set)
+    except InvalidInput as error:
+        job_fail(job_id=job_id, error=error.message)
+        return
+    vectors = None
+    if params.aligner != "diagonal" and params.scoring.method == "embedding":
+        if job.project_id is None:
+            raise ValueError(f"pre-alignment job {job_id} belongs to no project")
+        job_report_progress(job_id=job_id, progress=0.0, message="loading word vectors")
+        vectors = vectors_load(
+            vectors_id=vectors_for(project_id=job.project_id, settings=params.vectors).pk
+        )
+    document_ids = job.arguments["documents"]
+    done, resumed = [], []
+    for position, document_id in enumerate(document_ids):
+        document = Document.objects.filter(pk=document_id).first()
+        if document is None:
+            continue
+        stored = PreAlignment.objects.filter(
+            document=document, parameter_set=parameter_set, computed_at__gte=job.started_at
+        ).first()
+        if stored is None:
+            result = align_meeting(document_meeting(document), params, vectors)
+            with transaction.atomic():
+                if job_lock_if_running(job_id=job_id) is None:
+                    return
+                stored = pre_alignment_record(
+                    document=document,
+                    parameter_set=parameter_set,
+                    labels=result.labels.tolist(),
+                    confidences=result.confidence.tolist(),
+                    params=params.to_dict(),
+                    engine_version=ENGINE_VERSION,
+                )
+        else:
+            resumed.append(document_id)
+        done.append(stored.pk)
+        job_report_progress(
+            job_id=job_id,
+            progress=(position + 1) / len(document_ids),
+            message=f"{position + 1} of {len(document_ids)} documents pre-aligned",
+        )
+    with transaction.atomic():
+        if job_lock_if_running(job_id=job_id) is None:
+            return
+        job_succeed(
+            job=job,
+            result={"pre_alignments": done, "resumed": resumed, "parameter_set": parameter_set.pk},
+            message=f"{len(done)} documents pre-aligned",
+        )
+
+
+def _check_labels(labels: Sequence[int], document: Document, *, what: str) -> None:
+    if len(labels) != document.turn_count:
+        raise InvalidInput(f"{len(labels)} {what} for {document.turn_count} turns.", field=what)
+    for turn, label in enumerate(labels):
+        if label != UNALIGNED and not 0 <= label < document.segment_count:
+            raise InvalidInput(
+                f"Turn {turn}: segment {label} is out of range 0..{document.segment_count - 1}.",
+                field=what,
+                turn=turn,
+            )
+
+
+def _params_of(parameter_set: ParameterSet | None) -> dict[str, Any]:
+    return dict(parameter_set.params) if parameter_set else {}

@@ -1,0 +1,13 @@
+from django.urls import path
+
+from backend.curation.apis import AdjudicationApi, AdjudicationCompleteApi, AdjudicationReopenApi
+
+ADJUDICATION = "projects/<id:project_id>/documents/<id:document_id>/adjudication/"
+
+urlpatterns = [
+    path(ADJUDICATION, AdjudicationApi.as_view(), name="adjudication"),
+    path(
+        f"{ADJUDICATION}complete/", AdjudicationCompleteApi.as_view(), name="adjudication-complete"
+    ),
+    path(f"{ADJUDICATION}reopen/", AdjudicationReopenApi.as_view(), name="adjudication-reopen"),
+]

@@ -1,0 +1,55 @@
+"""What every job-running task shares: retries with backoff for transient errors, and a job
+that ends failed, with the error, when the task gives up. Each app's ``tasks`` module defines
+its tasks on `JobTask`; this app has none of its own.
+
+Permanent errors (a bad file, an invalid parameter set) never reach here: services fail their
+job with a clear message and return, so the task does not retry what cannot succeed.
+"""
+
+from typing import Any
+
+from celery import Task
+from django.db import InterfaceError, close_old_connections
+from django.db import OperationalError as DatabaseOperationalError
+from kombu.exceptions import OperationalError as BrokerOperationalError
+
+from backend.jobs.liveness import beating
+from backend.jobs.services import job_fail_unexpectedly, job_note_retry
+
+TRANSIENT_ERRORS = (DatabaseOperationalError, InterfaceError, BrokerOperationalError)
+
+
+class JobTask(Task):
+    """Its first argument is a Job id; subclasses for other arguments override `job_id_of`."""
+
+    autoretry_for = TRANSIENT_ERRORS
+    retry_backoff = 2
+    retry_backoff_max = 60
+    retry_jitter = True
+    max_retries = 5
+
+    def job_id_of(self, args: tuple[Any, ...]) -> int | None:
+        return args[0] if args else None
+
+    def __call__(self, *args, **kwargs):
+        """Runs the task while a thread beats for its job, so that a worker that dies with
+        it leaves a silent job that the others recover (backend/jobs/liveness.py)."""
+        with beating(self.job_id_of(args)):
+            return super().__call__(*args, **kwargs)
+
+    def retry(self, *args, **kwargs):
+        """The result backend records the retry in the database, through the connection that
+        may have just died: replace a broken one first, or the retry itself fails."""
+        close_old_connections()
+        return super().retry(*args, **kwargs)
+
+    def on_retry(self, exc, task_id, args, kwargs, einfo) -> None:
+        job_id = self.job_id_of(tuple(args))
+        if job_id is not None:
+            job_note_retry(job_id=job_id, error=f"{type(exc).__name__}: {exc}")
+
+    def on_failure(self, exc, task_id, args, kwargs, einfo) -> None:
+        close_old_connections()
+        job_id = self.job_id_of(tuple(args))
+        if job_id is not None:
+            job_fail_unexpectedly(job_id=job_id, error=exc)

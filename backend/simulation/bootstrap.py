@@ -1,0 +1,327 @@
+"""The bootstrap loop run end to end on the public_meetings corpus, with simulated annotators.
+
+Everything goes through the services a lead's and an annotator's requests call, and every
+background job runs on a real Celery worker: the simulation measures the product, not a
+re-implementation of it. Simulated annotators correct each turn to the corpus's final
+alignment, projected onto what the editor accepts (see `reachable_gold`). With double
+annotation, a share of each batch gets a second annotator; annotators then overlook some of
+the pre-alignment's mistakes, each independently (`overlooking_correction`), and the lead
+adjudicates every document whose submissions disagree, choosing the corpus's alignment.
+"""
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from statistics import mean, median
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from backend.agreement.selectors import iteration_agreement_summary
+from backend.alignments.selectors import annotation_state
+from backend.alignments.services.annotations import annotation_apply, annotation_submit
+from backend.curation.adjudication import adjudication_apply, adjudication_complete
+from backend.curation.models import GoldState
+from backend.curation.selectors import adjudication_state, gold_decision
+from backend.documents.models import Document
+from backend.documents.public_meetings import (
+    corpus_meeting_import,
+    load_public_meetings,
+    meeting_ids,
+    source_of,
+)
+from backend.iterations.double_annotation import DoubleAnnotation
+from backend.iterations.models import Iteration, StartingParameters
+from backend.iterations.services import iteration_close, iteration_open, iteration_promote
+from backend.jobs.models import Job
+from backend.projects.models import Membership, Project, Role
+from backend.projects.services import project_create
+from backend.simulation.annotator import (
+    correction_operations,
+    overlooking_correction,
+    reachable_gold,
+    seconds_spent,
+)
+from workers.align.model import Meeting
+
+ANNOTATORS = 3
+POLL_SECONDS = 1.0
+
+
+class SimulationError(Exception):
+    pass
+
+
+@dataclass
+class IterationOutcome:
+    index: int
+    documents: list[str]
+    parameters: dict[str, Any]
+    human_turn_accuracy: list[float]
+    human_word_accuracy: list[float]
+    segment_accuracy: list[float]
+    word_accuracy: list[float]
+    windowdiff: list[float]
+    tuning: dict[str, Any] = field(default_factory=dict)
+    agreement: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "documents": self.documents,
+            "parameters": self.parameters,
+            "mean_accuracy": mean(self.human_turn_accuracy),
+            "median_accuracy": median(self.human_turn_accuracy),
+            "mean_word_accuracy": mean(self.human_word_accuracy),
+            "median_word_accuracy": median(self.human_word_accuracy),
+            "automatic": {
+                "segment_accuracy": mean(self.segment_accuracy),
+                "word_accuracy": mean(self.word_accuracy),
+                "windowdiff": mean(self.windowdiff),
+            },
+            "per_document_accuracy": dict(
+                zip(self.documents, self.human_turn_accuracy, strict=True)
+            ),
+            "tuning": self.tuning,
+            "agreement": self.agreement,
+        }
+
+
+def batches_of(ids: Sequence[str], sizes: Sequence[int], seed: int) -> list[list[str]]:
+    """The corpus shuffled by `seed`, cut into consecutive batches of the given sizes."""
+    if sum(sizes) > len(ids):
+        raise SimulationError(f"The batches need {sum(sizes)} meetings; the corpus has {len(ids)}.")
+    if any(size < 1 for size in sizes):
+        raise SimulationError(f"Every batch needs at least one meeting, got {list(sizes)}.")
+    shuffled = sorted(ids)
+    random.Random(seed).shuffle(shuffled)
+    batches, start = [], 0
+    for size in sizes:
+        batches.append(shuffled[start : start + size])
+        start += size
+    return batches
+
+
+@dataclass
+class Simulation:
+    """One run of the loop on a fresh project; `say` reports progress to the caller."""
+
+    sizes: Sequence[int]
+    seed: int
+    job_timeout: float
+    final_tuning: bool = True
+    pool: Sequence[str] | None = None
+    double_share: float = 0.0
+    """Share of each batch two annotators correct (drawn with the run's seed)."""
+    overlook: float = 0.0
+    """Probability that an annotator leaves a wrong pre-aligned turn as it is."""
+    say: Callable[[str], None] = print
+    _project: Project | None = None
+    lead: Any = None
+    annotators: list[Any] = field(default_factory=list)
+    meetings: dict[str, Meeting] = field(default_factory=dict)
+
+    @property
+    def project(self) -> Project:
+        if self._project is None:
+            raise SimulationError("the simulation's project exists once run() has set it up")
+        return self._project
+
+    def _reference(self, meeting_id: str) -> Sequence[int]:
+        reference = self.meetings[meeting_id].reference
+        if reference is None:
+            raise SimulationError(f"public_meetings' {meeting_id} has no reference alignment")
+        return reference
+
+    def run(self) -> list[IterationOutcome]:
+        batches = batches_of(self.pool or meeting_ids(), self.sizes, self.seed)
+        self._set_up([meeting for batch in batches for meeting in batch])
+        outcomes = []
+        for index, batch in enumerate(batches, start=1):
+            last = index == len(batches)
+            outcomes.append(self._iteration(index, batch, tune=self.final_tuning or not last))
+        return outcomes
+
+    def _set_up(self, wanted: list[str]) -> None:
+        users = get_user_model().objects
+        self.lead, _ = users.get_or_create(username="simulation-lead")
+        self.annotators = [
+            users.get_or_create(username=f"simulation-annotator-{number}")[0]
+            for number in range(1, ANNOTATORS + 1)
+        ]
+        stamp = timezone.now().strftime("%Y-%m-%d %H:%M:%S")
+        self._project = project_create(
+            creator=self.lead,
+            name=f"bootstrap simulation, seed {self.seed}, {stamp}",
+            description=f"simulate_bootstrap --batches {','.join(map(str, self.sizes))}",
+        )
+        Membership.objects.bulk_create(
+            Membership(project=self.project, user=user, role=Role.ANNOTATOR)
+            for user in self.annotators
+        )
+        self.meetings = {meeting.id: meeting for meeting in load_public_meetings(wanted)}
+        for meeting_id in wanted:
+            corpus_meeting_import(
+                actor=self.lead, project=self.project, meeting=self.meetings[meeting_id]
+            )
+        self.say(f"project {self.project.pk}: {len(wanted)} public_meetings meetings imported")
+
+    def _iteration(self, index: int, batch: list[str], tune: bool) -> IterationOutcome:
+        documents = {
+            document.source: document
+            for document in Document.objects.filter(
+                project=self.project, source__in=[source_of(meeting_id) for meeting_id in batch]
+            )
+        }
+        ordered = [documents[source_of(meeting_id)] for meeting_id in batch]
+        iteration = iteration_open(
+            actor=self.lead,
+            project=self.project,
+            documents=ordered,
+            assignments={
+                document.pk: [self.annotators[position % len(self.annotators)].pk]
+                for position, document in enumerate(ordered)
+            },
+            double=(
+                DoubleAnnotation(share=self.double_share, seed=self.seed * 1000 + index)
+                if self.double_share
+                else None
+            ),
+            name=f"simulated batch {index}",
+            starting=StartingParameters.DIAGONAL,
+        )
+        self.say(
+            f"iteration {index}: pre-aligning {len(batch)} meetings "
+            f"with {iteration.parameters['name']!r}"
+        )
+        if iteration.pre_align_job_id is None:
+            raise SimulationError(f"iteration {index} started no pre-alignment")
+        self._wait(iteration.pre_align_job_id, f"iteration {index}'s pre-alignment")
+        adjudicated = 0
+        for meeting_id, document in zip(batch, ordered, strict=True):
+            for annotator in document.assignees.order_by("username"):
+                self._correct(annotator, document, meeting_id)
+            adjudicated += self._adjudicate_if_needed(document, meeting_id)
+        agreement = {
+            "adjudicated": adjudicated,
+            **iteration_agreement_summary(iteration=iteration),
+        }
+        iteration = iteration_close(actor=self.lead, iteration=iteration, tune=tune)
+        outcome = self._outcome(index, batch, iteration)
+        outcome.agreement = agreement
+        figures = outcome.as_dict()
+        self.say(
+            f"iteration {index}: human-evaluated accuracy mean {figures['mean_accuracy']:.2f} %, "
+            f"median {figures['median_accuracy']:.2f} %"
+        )
+        if agreement["documents"]:
+            overall = agreement["overall"]
+            self.say(
+                f"iteration {index}: {agreement['documents']} documents annotated twice, "
+                f"{adjudicated} adjudicated; agreement {overall['turn_agreement']:.2f} % of "
+                f"turns, kappa {overall['kappa']:.3f}, alpha {overall['alpha']:.3f}"
+            )
+        if tune:
+            if iteration.tuning_run is None:
+                raise SimulationError(f"closing iteration {index} started no tuning run")
+            self._wait(iteration.tuning_run.job_id, f"iteration {index}'s tuning run")
+            iteration = Iteration.objects.select_related("tuning_run__best").get(pk=iteration.pk)
+            run = iteration.tuning_run
+            if run is None:
+                raise SimulationError(f"iteration {index}'s tuning run vanished")
+            best = run.best or run.incumbent_candidate
+            if best is None:
+                raise SimulationError(f"iteration {index}'s tuning run scored nothing in use")
+            promoted = (
+                iteration_promote(actor=self.lead, iteration=iteration).name
+                if run.best
+                else run.incumbent_name
+            )
+            outcome.tuning = {
+                "gold_documents": len(run.gold_documents),
+                "settings": run.settings_count,
+                "ranked_by": run.ranked_by,
+                "promoted": promoted,
+                "kept_in_use": run.best is None,
+                "segment_accuracy": best.segment_accuracy,
+                "word_accuracy": best.word_accuracy,
+                "window_diff": best.window_diff,
+            }
+            self.say(
+                f"iteration {index}: tuned on {outcome.tuning['gold_documents']} gold documents, "
+                f"{'kept' if run.best is None else 'promoted'} {promoted!r} "
+                f"(segment accuracy {best.segment_accuracy:.2f} % on them)"
+            )
+        return outcome
+
+    def _correct(self, annotator, document: Document, meeting_id: str) -> None:
+        state = annotation_state(document=document, annotator=annotator)
+        target = overlooking_correction(
+            state["assignments"],
+            reachable_gold(self._reference(meeting_id)),
+            self.overlook,
+            random.Random(f"{self.seed}:{meeting_id}:{annotator.username}"),
+        )
+        operations = correction_operations(state["assignments"], target)
+        version = state["version"]
+        if operations:
+            version = annotation_apply(
+                annotator=annotator,
+                document=document,
+                version=version,
+                operations=operations,
+                seconds_spent=seconds_spent(state["assignments"], target),
+            ).version
+        annotation_submit(annotator=annotator, document=document, version=version)
+
+    def _adjudicate_if_needed(self, document: Document, meeting_id: str) -> int:
+        """The lead adjudicates a disagreement for the corpus's (reachable) alignment."""
+        if gold_decision(document=document).state != GoldState.NEEDS_ADJUDICATION:
+            return 0
+        state = adjudication_state(document=document)
+        target = reachable_gold(self._reference(meeting_id))
+        operations = correction_operations(state["assignments"], target)
+        version = state["version"]
+        if operations:
+            version = adjudication_apply(
+                curator=self.lead,
+                document=document,
+                version=version,
+                operations=operations,
+                seconds_spent=seconds_spent(state["assignments"], target),
+            ).version
+        adjudication_complete(curator=self.lead, document=document, version=version)
+        return 1
+
+    def _outcome(self, index: int, batch: list[str], iteration: Iteration) -> IterationOutcome:
+        records = {
+            record.document.source: record
+            for record in iteration.records.select_related("document")
+        }
+        ordered = [records[source_of(meeting_id)] for meeting_id in batch]
+        return IterationOutcome(
+            index=index,
+            documents=batch,
+            parameters=iteration.parameters,
+            human_turn_accuracy=[record.human_turn_accuracy for record in ordered],
+            human_word_accuracy=[record.human_word_accuracy for record in ordered],
+            segment_accuracy=[record.segment_accuracy for record in ordered],
+            word_accuracy=[record.word_accuracy for record in ordered],
+            windowdiff=[record.windowdiff for record in ordered],
+        )
+
+    def _wait(self, job_id: int, what: str) -> None:
+        deadline = time.monotonic() + self.job_timeout
+        while time.monotonic() < deadline:
+            job = Job.objects.get(pk=job_id)
+            if job.status == Job.Status.SUCCEEDED:
+                return
+            if job.status in Job.FINISHED:
+                raise SimulationError(f"{what} (job {job.pk}) {job.status}: {job.error}")
+            time.sleep(POLL_SECONDS)
+        raise SimulationError(
+            f"{what} (job {job_id}) did not finish within {self.job_timeout:.0f} s; is a worker "
+            "consuming the default and cpu queues?"
+        )

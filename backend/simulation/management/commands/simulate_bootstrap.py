@@ -1,0 +1,131 @@
+"""`manage.py simulate_bootstrap`: the whole bootstrap loop on public_meetings, on a fresh
+project, with simulated annotators. Jobs run on a real Celery worker: one already running
+(scripts/worker), or with --start-worker one this command starts and stops."""
+
+import json
+import signal
+import sys
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from backend.core.local_worker import start_local_worker, workers_answering
+from backend.documents.public_meetings import CORPUS_SOURCE, load_public_meetings
+from backend.simulation.bootstrap import Simulation, SimulationError
+
+CORPORA = (CORPUS_SOURCE,)
+DEFAULT_OVERLOOK = 0.1
+"""With double annotation, annotators who never err would always agree."""
+
+
+class Command(BaseCommand):
+    help = "Run the bootstrap loop on public_meetings with simulated annotators."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--corpus", choices=CORPORA, default=CORPUS_SOURCE)
+        parser.add_argument(
+            "--batches", default="4,6,6,6", help="Meetings per iteration, e.g. 4,6,6,6."
+        )
+        parser.add_argument("--seed", type=int, default=0, help="Shuffles the meetings.")
+        parser.add_argument(
+            "--meetings",
+            help="Draw batches from these meeting ids (or unique prefixes), comma-separated; "
+            "all 22 by default.",
+        )
+        parser.add_argument("--json", type=Path, help="Also write the figures to this file.")
+        parser.add_argument(
+            "--start-worker",
+            action="store_true",
+            help="Start a worker for the run when none answers (and stop it afterwards).",
+        )
+        parser.add_argument(
+            "--no-final-tuning",
+            action="store_true",
+            help="Close the last iteration without tuning (nothing would use its result).",
+        )
+        parser.add_argument(
+            "--double-annotation",
+            type=float,
+            default=0.0,
+            metavar="SHARE",
+            help="Share of each batch a second annotator corrects too (0 to 1); disagreements "
+            "are adjudicated, and agreement is reported per iteration.",
+        )
+        parser.add_argument(
+            "--overlook",
+            type=float,
+            metavar="P",
+            help="Probability that an annotator leaves a wrong pre-aligned turn as it is, each "
+            f"annotator independently; {DEFAULT_OVERLOOK} with --double-annotation, else 0.",
+        )
+        parser.add_argument("--job-timeout", type=float, default=3600.0, help="Seconds per job.")
+
+    def handle(self, *args, **options) -> None:
+        sizes = _sizes(options["batches"])
+        share = options["double_annotation"]
+        overlook = options["overlook"]
+        if overlook is None:
+            overlook = DEFAULT_OVERLOOK if share else 0.0
+        for name, value in (("--double-annotation", share), ("--overlook", overlook)):
+            if not 0.0 <= value <= 1.0:
+                raise CommandError(f"{name} must be between 0 and 1, got {value}")
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so `finally` stops the worker
+        worker = None
+        if not workers_answering():
+            if not options["start_worker"]:
+                raise CommandError(
+                    "No Celery worker answers: start one (scripts/worker) on the same database "
+                    "and broker, or pass --start-worker."
+                )
+            worker = start_local_worker(Path(settings.DATA_DIR) / "logs")
+            self.stdout.write(f"started worker {worker.name} (log: {worker.log_path})")
+        try:
+            simulation = Simulation(
+                sizes=sizes,
+                seed=options["seed"],
+                job_timeout=options["job_timeout"],
+                final_tuning=not options["no_final_tuning"],
+                pool=_pool(options["meetings"]),
+                double_share=share,
+                overlook=overlook,
+                say=lambda line: self.stdout.write(line),
+            )
+            outcomes = simulation.run()
+        except SimulationError as error:
+            raise CommandError(str(error)) from error
+        finally:
+            if worker is not None:
+                worker.stop()
+        report = {
+            "corpus": options["corpus"],
+            "seed": options["seed"],
+            "batches": sizes,
+            "double_annotation": share,
+            "overlook": overlook,
+            "project": simulation.project.pk,
+            "iterations": [outcome.as_dict() for outcome in outcomes],
+        }
+        text = json.dumps(report, indent=2, ensure_ascii=False)
+        self.stdout.write(text)
+        if options["json"]:
+            options["json"].write_text(text + "\n", encoding="utf-8")
+
+
+def _pool(text: str | None) -> list[str] | None:
+    if not text:
+        return None
+    try:
+        return [meeting.id for meeting in load_public_meetings(text.split(","))]
+    except KeyError as error:
+        raise CommandError(f"--meetings: {error.args[0]}") from error
+
+
+def _sizes(text: str) -> list[int]:
+    try:
+        sizes = [int(part) for part in text.split(",")]
+    except ValueError as error:
+        raise CommandError(f"--batches must be sizes like 4,6,6,6, got {text!r}") from error
+    if not sizes or any(size < 1 for size in sizes):
+        raise CommandError(f"--batches needs positive sizes, got {text!r}")
+    return sizes

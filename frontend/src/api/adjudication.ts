@@ -1,0 +1,76 @@
+/** Adjudication's side of the API: the disagreement view's payload and the same bulk edits,
+ * completion and reopening as an annotation, under `documents/{id}/adjudication/`. */
+import {
+  ConflictError,
+  documentPath,
+  withConflicts,
+  type AnnotationData,
+  type Operation,
+  type SaveTarget,
+} from "./annotation";
+import { apiRequest } from "./client";
+import type { Schema } from "./schema";
+
+/** `id` is null until the first save: version 0 is then a copy of the first submission. */
+export type AdjudicationData = Schema<"AdjudicationOutput">;
+export type AdjudicationPayload = Schema<"AdjudicationPayload">;
+export type GoldStateName = Schema<"GoldStateEnum">;
+export type GoldRule = Schema<"GoldRuleEnum">;
+
+function adjudicationPath(projectId: number, documentId: number): string {
+  return `${documentPath(projectId, documentId)}adjudication/`;
+}
+
+export function fetchAdjudicationPayload(
+  projectId: number,
+  documentId: number,
+  signal?: AbortSignal,
+): Promise<AdjudicationPayload> {
+  return apiRequest<AdjudicationPayload>("GET", adjudicationPath(projectId, documentId), {
+    signal,
+  });
+}
+
+/** The adjudication in the shape the editor saves: completing it is its "submission". */
+export function asAnnotation(adjudication: AdjudicationData): AnnotationData {
+  return {
+    id: adjudication.id,
+    version: adjudication.version,
+    annotator: adjudication.curator ?? 0,
+    pre_alignment: null,
+    assignments: adjudication.assignments,
+    changed: adjudication.changed,
+    seconds_spent: adjudication.seconds_spent,
+    submitted_at: adjudication.completed_at,
+  };
+}
+
+async function adjudicationRequest(
+  path: string,
+  body: Record<string, unknown>,
+): Promise<AnnotationData> {
+  try {
+    return asAnnotation(
+      await withConflicts(() => apiRequest<AdjudicationData>("POST", path, { body })),
+    );
+  } catch (error) {
+    if (error instanceof ConflictError) {
+      // `current` is the adjudication as stored, in the adjudication's own shape.
+      const current = error.current as unknown as AdjudicationData;
+      throw new ConflictError(error.message, asAnnotation(current));
+    }
+    throw error;
+  }
+}
+
+export function adjudicationTarget(projectId: number, documentId: number): SaveTarget {
+  const path = adjudicationPath(projectId, documentId);
+  return {
+    draftScope: `adjudication:${documentId}`,
+    save: (version: number, operations: Operation[], secondsSpent: number) =>
+      adjudicationRequest(path, { version, operations, seconds_spent: secondsSpent }),
+    submit: (version: number, secondsSpent: number) =>
+      adjudicationRequest(`${path}complete/`, { version, seconds_spent: secondsSpent }),
+    reopen: (version: number) => adjudicationRequest(`${path}reopen/`, { version }),
+  };
+}

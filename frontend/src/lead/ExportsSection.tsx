@@ -1,0 +1,166 @@
+import { useState } from "react";
+import { apiRequest } from "../api/client";
+import type { Schema } from "../api/schema";
+import { useProject } from "./ProjectContext";
+import { useLoad } from "./useLoad";
+
+type ExportPreview = Schema<"ExportPreview">;
+
+/** The files a corpus export writes (docs/exports.md), each with what it is for. */
+const FORMATS = [
+  { file: "pairs.jsonl", label: "Pairs, JSON lines", what: "one summarization pair a line" },
+  { file: "pairs.csv", label: "Pairs, CSV", what: "for spreadsheets (cells neutralised)" },
+  { file: "parallel.zip", label: "Parallel text", what: "source and target files per split" },
+  { file: "huggingface.zip", label: "Hugging Face dataset", what: "splits and a dataset card" },
+  {
+    file: "public-meetings.json",
+    label: "public_meetings layout",
+    what: "the benchmark's JSON, to re-import or evaluate",
+  },
+] as const;
+
+interface Filters {
+  include_automatic: boolean;
+  min_confidence: string;
+}
+
+function query(filters: Filters): string {
+  const params = new URLSearchParams({
+    include_automatic: String(filters.include_automatic),
+    min_confidence: filters.min_confidence || "0",
+  });
+  return params.toString();
+}
+
+/** The gold corpus as an export would write it: the counts each filter leaves, the splits,
+ * and a download per format with the same filters. */
+export function ExportsSection() {
+  const { project } = useProject();
+  const [filters, setFilters] = useState<Filters>({
+    include_automatic: false,
+    min_confidence: "0.9",
+  });
+  const base = `/api/v1/projects/${project.id}/exports/`;
+  const [loaded] = useLoad(
+    (signal) =>
+      apiRequest<ExportPreview>(
+        "GET",
+        `projects/${project.id}/exports/preview/?${query(filters)}`,
+        {
+          signal,
+        },
+      ),
+    [project.id, filters.include_automatic, filters.min_confidence],
+  );
+
+  return (
+    <section className="lead-section" aria-labelledby="exports-heading">
+      <h2 id="exports-heading">Export the corpus</h2>
+      <fieldset className="inline-form">
+        <legend>Pairs</legend>
+        <label>
+          <input
+            type="checkbox"
+            checked={filters.include_automatic}
+            onChange={(event) =>
+              setFilters({ ...filters, include_automatic: event.target.checked })
+            }
+          />{" "}
+          include automatic pairs (documents without gold)
+        </label>{" "}
+        <label htmlFor="min-confidence">with confidence at least</label>{" "}
+        <input
+          id="min-confidence"
+          type="number"
+          min={0}
+          max={1}
+          step={0.05}
+          size={5}
+          value={filters.min_confidence}
+          disabled={!filters.include_automatic}
+          onChange={(event) => setFilters({ ...filters, min_confidence: event.target.value })}
+        />
+      </fieldset>
+      {loaded.state === "loading" && <p aria-busy="true">Counting pairs…</p>}
+      {loaded.state === "failed" && (
+        <p role="alert" className="error">
+          {loaded.message}
+        </p>
+      )}
+      {loaded.state === "ready" && <PreviewTables preview={loaded.data} />}
+      <h3>Download</h3>
+      <ul className="plain-list" aria-label="Export formats">
+        {FORMATS.map((format) => (
+          <li key={format.file}>
+            <a href={`${base}${format.file}?${query(filters)}`} download>
+              {format.label}
+            </a>{" "}
+            <span className="muted">
+              ({format.file}: {format.what})
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function PreviewTables({ preview }: { preview: ExportPreview }) {
+  return (
+    <>
+      <table className="lead-table compact" aria-label="Pairs per filter">
+        <thead>
+          <tr>
+            <th scope="col">Step</th>
+            <th scope="col">Removed</th>
+            <th scope="col">Pairs left</th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <th scope="row">
+              All pairs ({preview.documents.gold} gold, {preview.documents.automatic} automatic
+              documents)
+            </th>
+            <td className="number">—</td>
+            <td className="number">{preview.pairs_before_filters.total}</td>
+          </tr>
+          {preview.filters.map((step) => (
+            <tr key={step.filter}>
+              <th scope="row">
+                {step.filter.replaceAll("_", " ")} {step.value}
+              </th>
+              <td className="number">{step.removed}</td>
+              <td className="number">{step.kept}</td>
+            </tr>
+          ))}
+          <tr>
+            <th scope="row">Exported</th>
+            <td className="number">—</td>
+            <td className="number" data-testid="exported-pairs">
+              {preview.pairs.total} ({preview.pairs.gold} gold, {preview.pairs.automatic} automatic)
+            </td>
+          </tr>
+        </tbody>
+      </table>
+      <table className="lead-table compact" aria-label="Splits">
+        <thead>
+          <tr>
+            <th scope="col">Split</th>
+            <th scope="col">Meetings</th>
+            <th scope="col">Pairs</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(["train", "validation", "test"] as const).map((split) => (
+            <tr key={split}>
+              <th scope="row">{split}</th>
+              <td className="number">{preview.splits[split].meetings}</td>
+              <td className="number">{preview.splits[split].pairs}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}

@@ -1,0 +1,97 @@
+"""A project exported by the web application (`exports/public-meetings.json`, through the
+test client and a real database) is the engine's own gold: `evaluate --gold` and
+`tune --gold`, with K-fold cross-validation by document."""
+
+import json
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.domain import make_document
+from tests.exports.conftest import body
+from tests.workers.conftest import SMALL_MEETINGS, gold_project
+from workers.align.cli import main
+from workers.align.folds import cv_folds
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def exported(tmp_path):
+    """Four public_meetings meetings with gold and one document without, exported."""
+    project, lead, _ = gold_project(4)
+    make_document(project, name="no gold yet")
+    client = APIClient()
+    client.force_login(lead)
+    path = tmp_path / "public-meetings.json"
+    path.write_bytes(
+        body(client.get(f"/api/v1/projects/{project.pk}/exports/public-meetings.json"))
+    )
+    return path
+
+
+def run(capsys, *arguments: str) -> dict:
+    assert main([*arguments, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_evaluating_the_export_gives_the_corpus_figures(exported, tmp_path, capsys):
+    params = tmp_path / "diagonal.json"
+    params.write_text(json.dumps({"params": {"aligner": "diagonal"}}))
+
+    own = run(capsys, "evaluate", "--gold", str(exported), "--params", str(params))
+    corpus = run(
+        capsys, "evaluate", "--meetings", ",".join(SMALL_MEETINGS), "--params", str(params)
+    )
+
+    assert own["protocol"]["documents"] == 4, "the document without gold is left out"
+    assert own["per_meeting"] == corpus["per_meeting"]
+    assert own["micro_average"] == corpus["micro_average"]
+
+
+def test_cross_validation_never_scores_a_document_with_parameters_tuned_on_it(
+    exported, tmp_path, capsys
+):
+    grid = tmp_path / "grid.json"
+    grid.write_text(json.dumps({"abstention.min_words": [0, 3, 50]}))
+    arguments = ["evaluate", "--gold", str(exported), "--cv", "2", "--grid", str(grid)]
+
+    first = run(capsys, *arguments, "--seed", "3")
+    again = run(capsys, *arguments, "--seed", "3")
+
+    cv = first["protocol"]["cross_validation"]
+    assert (cv["k"], cv["seed"]) == (2, 3)
+    assert [fold["test"] for fold in cv["folds"]] == cv_folds(SMALL_MEETINGS, 2, 3)
+    for fold in cv["folds"]:
+        assert not set(fold["test"]) & set(fold["tuned_on"])
+        assert sorted(fold["test"] + fold["tuned_on"]) == sorted(SMALL_MEETINGS)
+    assert sorted(first["per_meeting"]) == sorted(SMALL_MEETINGS)
+    assert again == first, "the recorded seed draws the same folds and figures"
+    other_draws = {tuple(map(tuple, cv_folds(SMALL_MEETINGS, 2, seed))) for seed in range(8)}
+    assert len(other_draws) > 1, "the seed does choose the folds"
+
+
+def test_tune_on_the_export_records_its_gold_and_held_out_figures(exported, tmp_path, capsys):
+    grid = tmp_path / "grid.json"
+    grid.write_text(json.dumps({"abstention.min_words": [0, 3]}))
+    out = tmp_path / "params.json"
+
+    summary = run(capsys, "tune", "--gold", str(exported), "--grid", str(grid), "--cv", "2",
+                  "--out", str(out))  # fmt: skip
+
+    saved = json.loads(out.read_text())["metadata"]
+    assert saved["gold"] == str(exported)
+    assert saved["tuned_on"] == sorted(SMALL_MEETINGS)
+    held_out = saved["cross_validation"]
+    assert held_out["micro_average"]["meetings"] == 4
+    assert summary["cross_validation"] == held_out["micro_average"]
+    assert {fold["params"]["abstention"]["min_words"] for fold in held_out["folds"]} <= {0, 3}
+
+
+def test_a_file_without_gold_is_refused_by_name(tmp_path):
+    path = tmp_path / "empty.json"
+    path.write_text(json.dumps({"m": {"initial": {"doc": [{"id": "0_0_0", "text": "a"}],
+                                                  "ctm": [{"id": "0_0_0", "text": "b",
+                                                           "aligned": ""}]}}}))  # fmt: skip
+    with pytest.raises(SystemExit, match="has no meeting with gold"):
+        main(["evaluate", "--gold", str(path)])

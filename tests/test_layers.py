@@ -1,0 +1,199 @@
+"""Imports run one way: interfaces → services and selectors → models → the engine.
+
+Read from the source with `ast` (no module is imported), so a lazy import inside a function
+counts as much as one at the top. Each module gets a layer from its place and name:
+
+- engine: everything under `workers/` (what the Celery workers compute; no Django, no Celery);
+- interface: `apis`, `serializers`, `urls`, `admin`, `tasks`, permissions, pagination, request
+  parsers, the
+  management commands and the other modules that speak HTTP or Celery;
+- domain: `services`, `selectors` and the helpers they share (any other module in an app);
+- model: `models.py`;
+- infrastructure: settings, the Celery app, the broker transport, the local worker starter.
+
+A module may import a layer only if the rules below allow it; a violation is reported as
+`file:line: what imports what`.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("backend", "workers")
+
+INTERFACE_NAMES = {
+    "apis",
+    "auth_apis",
+    "views",
+    "urls",
+    "admin",
+    "serializers",
+    "tasks",
+    "permissions",
+    "pagination",
+    "exception_handler",
+    "schema",
+    "authentication",
+    "wsgi",
+    "parsers",
+}
+INFRASTRUCTURE_MODULES = {
+    "backend",
+    "backend.settings",
+    "backend.env",
+    "backend.version",
+    "backend.celery",
+    "backend.core.broker_transport",
+    "backend.core.local_worker",
+}
+HTTP_LIBRARIES = ("rest_framework", "drf_spectacular")
+QUEUE_LIBRARIES = ("celery", "kombu")
+WEB_AND_QUEUE_LIBRARIES = ("django", *HTTP_LIBRARIES, *QUEUE_LIBRARIES)
+# Services raise errors that carry their HTTP status: the status constants are plain numbers.
+HTTP_CONSTANTS = ("rest_framework.status",)
+
+# Engine modules the backend reaches through one module only, so that what it knows of them
+# lives in one place: the public_meetings corpus's names and files.
+SOLE_BACKEND_IMPORTER = {"workers.align.corpus": "backend.documents.public_meetings"}
+
+# For each layer, the layers of our own code it must not import.
+FORBIDDEN_LAYERS = {
+    "engine": {"interface", "domain", "model", "infrastructure", "app"},
+    "model": {"interface", "domain", "infrastructure"},
+    "domain": {"interface"},
+    "infrastructure": {"interface", "domain", "model"},
+    "app": {"interface", "domain", "model"},
+    "interface": set(),
+}
+
+
+@dataclass(frozen=True)
+class Violation:
+    path: Path
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.message}"
+
+
+def module_name(root: Path, path: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def layer_of(module: str) -> str:
+    parts = module.split(".")
+    if parts[0] == "workers":
+        return "engine"
+    if module in INFRASTRUCTURE_MODULES:
+        return "infrastructure"
+    if "commands" in parts or parts[-1] in INTERFACE_NAMES:
+        return "interface"
+    if len(parts) == 2 or parts[-1] == "apps":
+        return "app"  # an app's package or its AppConfig
+    if parts[-1] == "models":
+        return "model"
+    return "domain"
+
+
+def imported_modules(tree: ast.Module, module: str, is_package: bool, known: set[str]):
+    """Yield (line, module) for every import, resolving `from package import submodule`."""
+    package = module if is_package else module.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join(anchor + ([base] if base else []))
+            for alias in node.names:
+                candidate = f"{base}.{alias.name}"
+                ours = base.split(".")[0] in PACKAGES
+                yield node.lineno, base if ours and candidate not in known else candidate
+
+
+def violations(root: Path) -> list[Violation]:
+    paths = [
+        path
+        for package in PACKAGES
+        for path in sorted((root / package).rglob("*.py"))
+        if "migrations" not in path.parts
+    ]
+    known = {module_name(root, path) for path in paths}
+    found = []
+    for path in paths:
+        module = module_name(root, path)
+        layer = layer_of(module)
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for line, target in imported_modules(tree, module, path.name == "__init__.py", known):
+            top = target.split(".")[0]
+            message = None
+            sole = SOLE_BACKEND_IMPORTER.get(target)
+            if top in PACKAGES:
+                target_layer = layer_of(target)
+                if target_layer in FORBIDDEN_LAYERS[layer]:
+                    message = f"{layer} module {module} imports {target_layer} module {target}"
+                elif sole and module.startswith("backend") and module != sole:
+                    message = f"{module} imports {target}, which the backend reaches via {sole}"
+            elif layer == "engine" and top in WEB_AND_QUEUE_LIBRARIES:
+                message = f"the engine ({module}) imports {target}"
+            elif layer == "model" and top in (*HTTP_LIBRARIES, *QUEUE_LIBRARIES):
+                message = f"model module {module} imports {target}"
+            elif (
+                layer == "domain"
+                and top in HTTP_LIBRARIES
+                and not target.startswith(HTTP_CONSTANTS)
+            ):
+                message = f"domain module {module} imports the HTTP layer's {target}"
+            if message:
+                found.append(Violation(path.relative_to(root), line, message))
+    return found
+
+
+def test_imports_run_one_way():
+    found = violations(ROOT)
+    assert not found, "imports against the layers:\n" + "\n".join(map(str, found))
+
+
+def test_every_kind_of_wrong_import_is_reported_with_its_file_and_line(tmp_path):
+    sources = {
+        "workers/__init__.py": "",
+        "workers/align/__init__.py": "",
+        "workers/align/dp.py": "import numpy\nfrom django.db import models\n",
+        "workers/align/leak.py": "def f():\n    from backend.jobs import services\n",
+        "backend/__init__.py": "",
+        "backend/jobs/__init__.py": "",
+        "backend/jobs/models.py": "from backend.jobs.selectors import job_get\n",
+        "backend/jobs/selectors.py": "from backend.jobs.models import Job\n",
+        "backend/jobs/services.py": "from . import apis\nfrom rest_framework import status\n",
+        "backend/jobs/apis.py": "from backend.jobs import services, selectors\n",
+        "backend/jobs/serializers.py": "",
+        "backend/jobs/gold.py": "from rest_framework.serializers import Serializer\n",
+        "backend/jobs/corpus.py": "from workers.align.corpus import meeting_ids\n",
+    }
+    for name, text in sources.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+
+    assert sorted(map(str, violations(tmp_path))) == [
+        "backend/jobs/corpus.py:1: backend.jobs.corpus imports workers.align.corpus, which the "
+        "backend reaches via backend.documents.public_meetings",
+        "backend/jobs/gold.py:1: domain module backend.jobs.gold imports the HTTP layer's "
+        "rest_framework.serializers.Serializer",
+        "backend/jobs/models.py:1: model module backend.jobs.models imports domain module "
+        "backend.jobs.selectors",
+        "backend/jobs/services.py:1: domain module backend.jobs.services imports interface "
+        "module backend.jobs.apis",
+        "workers/align/dp.py:2: the engine (workers.align.dp) imports django.db.models",
+        "workers/align/leak.py:2: engine module workers.align.leak imports domain module "
+        "backend.jobs.services",
+    ]

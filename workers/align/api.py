@@ -1,0 +1,142 @@
+"""`align_texts`: the engine in one call, for notebooks and scripts.
+
+    from workers.align import align_texts
+    result = align_texts(report_text, transcript_text, language="en")
+    result.labels, result.confidence
+
+Files are `pathlib.Path`s, or a one-line `str` naming an existing file; any other `str` is
+the text itself.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gensim.models import KeyedVectors
+
+from workers.align.model import Meeting, Report, Segment, Transcript, Turn
+from workers.align.own_files import ChosenParams, choose_params
+from workers.align.params import AlignmentParams
+from workers.align.pipeline import align_meeting, corpus_vectors
+from workers.align.readers import (
+    read_report,
+    read_transcript,
+    require_content,
+    transcript_from_texts,
+)
+from workers.align.scoring.vectors import load_vectors
+from workers.align.tokenizers import DEFAULT_LANGUAGE
+
+TextOrPath = str | os.PathLike[str]
+_REPORT_NAME, _TRANSCRIPT_NAME = "report", "transcript"
+
+
+@dataclass(frozen=True)
+class TextAlignment:
+    """Per transcript turn, the position of its report segment (-1: no counterpart in the
+    report) and a confidence in [0, 1]; `params` says which parameters gave them."""
+
+    labels: list[int]
+    confidence: list[float]
+    segments: tuple[Segment, ...]
+    turns: tuple[Turn, ...]
+    params: str
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per turn (for `pandas.DataFrame(result.rows())`)."""
+        return [
+            {
+                "turn": turn.index,
+                "speaker": turn.speaker,
+                "text": turn.text,
+                "segment": label if label >= 0 else None,
+                "segment_text": self.segments[label].text if label >= 0 else None,
+                "confidence": confidence,
+            }
+            for turn, label, confidence in zip(
+                self.turns, self.labels, self.confidence, strict=True
+            )
+        ]
+
+
+def align_texts(
+    report: TextOrPath,
+    transcript: TextOrPath | Sequence[TextOrPath],
+    *,
+    language: str = DEFAULT_LANGUAGE,
+    params: AlignmentParams | os.PathLike[str] | None = None,
+    vectors: KeyedVectors | os.PathLike[str] | None = None,
+) -> TextAlignment:
+    """Align a report with its transcript.
+
+    `report`: the text of a plain-text or Markdown report ("Name: ..." lines open a speaker's
+    intervention, `#` lines are headings), or the path of any report file the web upload reads.
+    `transcript`: the text of an .srt, .vtt, Whisper JSON or .ctm transcript, a list of two or
+    more turn texts (one turn each), or the path(s) of transcript files (.ctm parts). `params`: an
+    `AlignmentParams` or a params file; by default the shipped defaults for new documents.
+    `vectors`: `KeyedVectors` or a word2vec/fastText file; by default word2vec is trained on
+    these two texts, which is weak for a short pair: give vectors when you have them.
+    """
+    meeting = Meeting(
+        id="text",
+        report=_report(report, language),
+        transcript=_transcript(transcript, language),
+        reference=None,
+        initial=None,
+    )
+    require_content(meeting.report, meeting.transcript)
+    chosen = (
+        ChosenParams(params, "the AlignmentParams given")
+        if isinstance(params, AlignmentParams)
+        else choose_params(params)
+    )
+    result = align_meeting(meeting, chosen.params, _vectors(vectors, meeting, chosen.params))
+    return TextAlignment(
+        labels=[int(label) for label in result.labels],
+        confidence=[float(value) for value in result.confidence],
+        segments=meeting.report.segments,
+        turns=meeting.transcript.turns,
+        params=chosen.source,
+    )
+
+
+def _path(value: object) -> Path | None:
+    if isinstance(value, os.PathLike):
+        return Path(value)
+    if isinstance(value, str) and "\n" not in value and Path(value).is_file():
+        return Path(value)
+    return None
+
+
+def _report(report: TextOrPath, language: str) -> Report:
+    path = _path(report)
+    if path is not None:
+        return read_report(path, language=language)
+    return read_report(str(report).encode("utf-8"), _REPORT_NAME, language)
+
+
+def _transcript(transcript: TextOrPath | Sequence[TextOrPath], language: str) -> Transcript:
+    items = [transcript] if isinstance(transcript, str | os.PathLike) else list(transcript)
+    paths = [path for path in map(_path, items) if path is not None]
+    if len(paths) == len(items):
+        return read_transcript(paths, language=language)
+    texts = [str(item) for item in items]
+    if len(texts) == 1:
+        return read_transcript(texts[0].encode("utf-8"), _TRANSCRIPT_NAME, language)
+    return transcript_from_texts(texts, language=language)
+
+
+def _vectors(
+    vectors: KeyedVectors | os.PathLike[str] | None, meeting: Meeting, params: AlignmentParams
+) -> KeyedVectors | None:
+    if isinstance(vectors, KeyedVectors):
+        return vectors
+    if vectors is not None:
+        return load_vectors(Path(vectors))
+    if params.aligner == "diagonal" or params.scoring.method != "embedding":
+        return None
+    return corpus_vectors([meeting], params.vectors)

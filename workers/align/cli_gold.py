@@ -1,0 +1,178 @@
+"""`evaluate --gold FILE` and `tune --gold FILE`: the command line on a researcher's own gold,
+a Tandem project exported in the public_meetings layout or a folder in the corpus package's
+layout, with K-fold cross-validation by document (`--cv K --seed S`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gensim.models import KeyedVectors
+from tqdm import tqdm
+
+from workers.align.corpus import meeting_ids
+from workers.align.crossval import cross_validate
+from workers.align.folds import shipped_defaults
+from workers.align.model import Meeting
+from workers.align.params import AlignmentParams, load_params
+from workers.align.pipeline import AlignmentResult, align_meeting, corpus_vectors
+from workers.align.public_meetings_layout import LayoutError, read_gold
+from workers.align.scoring.vectors import load_vectors
+from workers.align.tune import (
+    GRIDS,
+    OBJECTIVES,
+    Objective,
+    SettingResult,
+    Stage,
+    every_setting_on_all,
+    expand_grid,
+    named_grid,
+    parse_stages,
+    successive_halving,
+)
+
+
+def add_gold_arguments(parser: argparse.ArgumentParser, tuning_options: bool) -> None:
+    gold = parser.add_argument_group("own gold (instead of --corpus)")
+    gold.add_argument(
+        "--gold",
+        type=Path,
+        help="a Tandem project exported as exports/public-meetings.json, or a folder in the "
+        "public_meetings package's layout (<hash>.aligned.pckl); its documents with gold",
+    )
+    gold.add_argument(
+        "--cv",
+        type=int,
+        metavar="K",
+        help="K-fold cross-validation by document: each fold is aligned with parameters "
+        "tuned on the other folds only",
+    )
+    gold.add_argument("--seed", type=int, default=0, help="seed of the --cv folds (recorded)")
+    if tuning_options:
+        gold.add_argument(
+            "--grid",
+            default="default",
+            help="with --cv: the grid each fold is tuned with, as tune's",
+        )
+        gold.add_argument(
+            "--stages",
+            help="with --cv: successive halving, as tune's (default: every setting on all)",
+        )
+        gold.add_argument("--objective", choices=OBJECTIVES, default="balanced")
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """The tuning procedure `tune` runs, so that cross-validation runs the same one."""
+
+    settings: list[AlignmentParams]
+    stages: tuple[Stage, ...] | None
+    """None: every setting on every training document."""
+    objective: Objective
+    vectors: KeyedVectors | None
+
+    def stages_for(self, train: Sequence[Meeting]) -> tuple[Stage, ...]:
+        return self.stages or every_setting_on_all(len(train))
+
+    def best(self, train: Sequence[Meeting], what: str = "tuning") -> SettingResult:
+        with tqdm(desc=what, unit="setting-meeting", file=sys.stderr) as bar:
+            ranked = successive_halving(
+                train,
+                self.settings,
+                self.vectors,
+                self.stages_for(train),
+                progress=bar.update,
+                kind=self.objective,
+            )
+        return ranked[0]
+
+
+def tuning_for(args: argparse.Namespace, vectors: KeyedVectors | None) -> Tuning:
+    base = load_params(args.params) if args.params else AlignmentParams()
+    grid = named_grid(args.grid) if args.grid in GRIDS else json.loads(Path(args.grid).read_text())
+    try:
+        settings = expand_grid(base, grid)
+        stages = parse_stages(args.stages) if args.stages else None
+    except ValueError as error:
+        raise SystemExit(f"tune: {error}") from error
+    return Tuning(settings, stages, args.objective, vectors)
+
+
+def gold_meetings(args: argparse.Namespace, wanted: str | None) -> list[Meeting]:
+    """The gold's meetings, or those whose key starts with one of the comma-separated
+    `wanted` prefixes."""
+    try:
+        meetings = read_gold(args.gold)
+    except LayoutError as error:
+        raise SystemExit(f"--gold {args.gold}: {error}") from error
+    if wanted:
+        prefixes = wanted.split(",")
+        meetings = [m for m in meetings if any(m.id.startswith(p) for p in prefixes)]
+        if not meetings:
+            raise SystemExit(f"--gold {args.gold} has no meeting matching {wanted}")
+    return meetings
+
+
+def gold_vectors(
+    args: argparse.Namespace, texts: Sequence[Meeting], params: AlignmentParams
+) -> KeyedVectors | None:
+    """`--vectors`, else word2vec trained on every gold text (labels are not read)."""
+    if args.vectors:
+        return load_vectors(args.vectors)
+    if params.aligner == "diagonal" or params.scoring.method != "embedding":
+        return None
+    print("training word vectors on the gold texts (cached after the first run)", file=sys.stderr)
+    return corpus_vectors(texts, params.vectors)
+
+
+def cross_validation(
+    meetings: Sequence[Meeting], args: argparse.Namespace, tuning: Tuning
+) -> tuple[list[tuple[Meeting, AlignmentResult]], dict[str, Any]]:
+    pairs, folds = cross_validate(
+        meetings,
+        args.cv,
+        args.seed,
+        lambda train: tuning.best(train, f"tuning on {len(train)} documents"),
+        lambda meeting, params: align_meeting(meeting, params, tuning.vectors),
+    )
+    protocol = {"k": args.cv, "seed": args.seed, "folds": [fold.as_dict() for fold in folds]}
+    return pairs, protocol
+
+
+def evaluate_gold(
+    args: argparse.Namespace,
+) -> tuple[list[tuple[Meeting, AlignmentResult]], dict[str, Any]]:
+    """Aligned gold meetings and how their parameters were chosen, for the report."""
+    if args.method != "dp":
+        raise SystemExit("--method applies to public_meetings; give --gold a --params file")
+    meetings = gold_meetings(args, args.meetings)
+    protocol: dict[str, Any] = {"gold": str(args.gold), "documents": len(meetings)}
+    if args.cv:
+        base = load_params(args.params) if args.params else AlignmentParams()
+        tuning = tuning_for(args, gold_vectors(args, meetings, base))
+        pairs, protocol["cross_validation"] = cross_validation(meetings, args, tuning)
+        protocol["params"] = "tuned on the other folds"
+        return pairs, protocol
+    if args.params:
+        fixed = load_params(args.params)
+        params = {meeting.id: fixed for meeting in meetings}
+        protocol["params"] = str(args.params)
+    else:
+        corpus = meeting_ids()
+        params = {meeting.id: shipped_defaults(meeting.id, corpus) for meeting in meetings}
+        protocol["params"] = (
+            "the shipped defaults: public_meetings meetings get those tuned on the other fold, "
+            "other documents those tuned on fold A"
+        )
+    print(f"parameters: {protocol['params']}", file=sys.stderr)
+    vectors = gold_vectors(args, meetings, next(iter(params.values())))
+    pairs = [
+        (meeting, align_meeting(meeting, params[meeting.id], vectors))
+        for meeting in tqdm(meetings, desc="aligning", unit="document", file=sys.stderr)
+    ]
+    return pairs, protocol

@@ -1,0 +1,52 @@
+"""K-fold cross-validation of the tuning procedure, by document.
+
+Each fold's documents are aligned with parameters tuned on the other folds only, so no
+figure comes from parameters that saw the document it scores; the folds and their seed are
+recorded beside the figures so that anyone can draw them again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from workers.align.folds import cv_folds
+from workers.align.model import Meeting
+from workers.align.params import AlignmentParams
+from workers.align.pipeline import AlignmentResult
+from workers.align.tune import SettingResult
+
+Tuner = Callable[[Sequence[Meeting]], SettingResult]
+Aligner = Callable[[Meeting, AlignmentParams], AlignmentResult]
+
+
+@dataclass(frozen=True)
+class Fold:
+    test: list[str]
+    train: list[str]
+    best: SettingResult
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "test": self.test,
+            "tuned_on": self.train,
+            "params": self.best.params.to_dict(),
+            "training_summary": self.best.summary.as_dict(),
+        }
+
+
+def cross_validate(
+    meetings: Sequence[Meeting], k: int, seed: int, tune: Tuner, align: Aligner
+) -> tuple[list[tuple[Meeting, AlignmentResult]], list[Fold]]:
+    """Every meeting aligned once, with the parameters `tune` chose on the other folds."""
+    by_id = {meeting.id: meeting for meeting in meetings}
+    results: dict[str, AlignmentResult] = {}
+    folds = []
+    for test in cv_folds(list(by_id), k, seed):
+        train = [meeting_id for meeting_id in sorted(by_id) if meeting_id not in test]
+        best = tune([by_id[meeting_id] for meeting_id in train])
+        for meeting_id in test:
+            results[meeting_id] = align(by_id[meeting_id], best.params)
+        folds.append(Fold(test=test, train=train, best=best))
+    return [(by_id[meeting_id], results[meeting_id]) for meeting_id in sorted(by_id)], folds

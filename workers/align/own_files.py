@@ -1,0 +1,123 @@
+"""A researcher's own report and transcript files as meetings, and their alignments written
+as the command line has always written them (one entry per turn) or as the web application
+exports aligned pairs (JSON Lines or CSV records of `pairs.shape.FIELDS`)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from workers.align.folds import NEW_DOCUMENT_DEFAULTS, defaults_file
+from workers.align.model import Meeting
+from workers.align.pairing import document_name_of
+from workers.align.pairs.options import ExportOptions
+from workers.align.pairs.shape import AlignedDocument, SegmentRow, TurnRow, candidates
+from workers.align.pairs.writers import csv_pieces, jsonl_pieces
+from workers.align.params import AlignmentParams, load_params
+from workers.align.pipeline import AlignmentResult
+from workers.align.readers import Source, read_report, read_transcript, require_content
+from workers.align.tokenizers import DEFAULT_LANGUAGE
+
+PAIR_FORMATS = ("jsonl", "csv")
+
+
+@dataclass(frozen=True)
+class ChosenParams:
+    """Parameters and where they came from, said to the user beside every result."""
+
+    params: AlignmentParams
+    source: str
+
+
+def choose_params(path: str | os.PathLike[str] | None) -> ChosenParams:
+    if path is not None:
+        return ChosenParams(load_params(Path(path)), str(path))
+    shipped = defaults_file(NEW_DOCUMENT_DEFAULTS)
+    return ChosenParams(
+        load_params(shipped),
+        f"the shipped defaults {shipped.name} (tuned on public_meetings fold "
+        f"{NEW_DOCUMENT_DEFAULTS.upper()})",
+    )
+
+
+def read_meeting(
+    name: str,
+    report: Source,
+    transcripts: Sequence[Source],
+    language: str = DEFAULT_LANGUAGE,
+) -> Meeting:
+    """A pair of files read by the web upload's readers; raises ReaderError naming the file."""
+    report_document = read_report(report, language=language)
+    transcript = read_transcript(list(transcripts), language=language)
+    require_content(report_document, transcript)
+    return Meeting(
+        id=name, report=report_document, transcript=transcript, reference=None, initial=None
+    )
+
+
+def meeting_name(report: Path) -> str:
+    """The document's name as the web upload gives it: the report's name without extension."""
+    return document_name_of(report.name)
+
+
+def turn_entries(meeting: Meeting, result: AlignmentResult) -> dict[str, Any]:
+    """`{"ctm": [{"id", "aligned": <segment id or "">, "confidence"}]}`, one entry per turn."""
+    segment_ids = [segment.id for segment in meeting.report.segments]
+    return {
+        "ctm": [
+            {
+                "id": turn.id,
+                "aligned": segment_ids[label] if label >= 0 else "",
+                "confidence": round(float(confidence), 4),
+            }
+            for turn, label, confidence in zip(
+                meeting.transcript.turns, result.labels, result.confidence, strict=True
+            )
+        ]
+    }
+
+
+def aligned_document(
+    number: int, meeting: Meeting, result: AlignmentResult, options: ExportOptions
+) -> AlignedDocument:
+    """The shape the web exports read a document in; `number` stands for its database id."""
+    return AlignedDocument(
+        id=number,
+        name=meeting.id,
+        meeting=meeting.id,
+        iteration=None,
+        split=options.split_of(meeting.id),
+        origin="automatic",
+        labels=[int(label) for label in result.labels],
+        confidences=[float(value) for value in result.confidence],
+        segments=[
+            SegmentRow(segment.index, segment.id, segment.text, segment.speaker or "")
+            for segment in meeting.report.segments
+        ],
+        turns=[
+            TurnRow(turn.index, turn.id, turn.text, turn.speaker or "", turn.start, turn.end)
+            for turn in meeting.transcript.turns
+        ],
+    )
+
+
+def pair_records(documents: Iterable[AlignedDocument], options: ExportOptions) -> Iterator[dict]:
+    for document in documents:
+        for candidate in candidates(document, options):
+            if candidate.rejected_by is None:
+                yield candidate.record
+
+
+def write_pairs(records: Iterable[dict], path: Path, format: str) -> None:
+    pieces = jsonl_pieces(records) if format == "jsonl" else csv_pieces(records)
+    with path.open("wb") as out:
+        for piece in pieces:
+            out.write(piece)
+
+
+def write_turn_entries(meeting: Meeting, result: AlignmentResult, path: Path) -> None:
+    path.write_text(json.dumps(turn_entries(meeting, result)) + "\n", encoding="utf-8")
