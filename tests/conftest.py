@@ -7,6 +7,7 @@ Django and Celery are imported inside the fixtures, so that the engine's tests
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -145,16 +146,48 @@ def _uses_transactional_db(request: pytest.FixtureRequest) -> bool:
     )
 
 
+LIVE_SERVER_QUIET_TIMEOUT_SECONDS = 10
+LIVE_SERVER_QUIET_FOR_SECONDS = 0.3
+
+
+def wait_until_live_server_is_quiet() -> None:
+    """Until the live server has handled every request the closed pages sent.
+
+    A page sends its last requests as it goes away (the editor's reading position, with
+    `keepalive`), so they reach the server after the test's browser context has closed; on
+    PostgreSQL their transaction and the flush's TRUNCATE can deadlock, and a request that
+    comes after the flush leaves rows in the next test's database. The server handles each
+    connection on a thread of its own; it is quiet once none has run for a short while, which
+    also covers a request still waiting in the listen queue."""
+    deadline = time.monotonic() + LIVE_SERVER_QUIET_TIMEOUT_SECONDS
+    quiet_since: float | None = None
+    while time.monotonic() < deadline:
+        busy = any(
+            thread.name.endswith("(process_request_thread)") for thread in threading.enumerate()
+        )
+        now = time.monotonic()
+        if busy:
+            quiet_since = None
+        elif quiet_since is None:
+            quiet_since = now
+        elif now - quiet_since >= LIVE_SERVER_QUIET_FOR_SECONDS:
+            return
+        time.sleep(0.05)
+
+
 @pytest.fixture(autouse=True)
-def workers_quiet_before_the_flush(request: pytest.FixtureRequest) -> Iterator[None]:
-    """A transactional test's database is flushed only once the workers have stopped writing
-    to it (see wait_until_workers_are_quiet). Set up after the database so that it ends
-    before the flush."""
+def quiet_before_the_flush(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A transactional test's database is flushed only once the workers and the live server
+    have stopped writing to it (see wait_until_workers_are_quiet and
+    wait_until_live_server_is_quiet). Set up after the database, and before the test's own
+    fixtures such as `page`, so that it ends after they have closed and before the flush."""
     if not _uses_transactional_db(request):
         yield
         return
     request.getfixturevalue("_django_db_helper")
     yield
+    if "live_server" in request.fixturenames:
+        wait_until_live_server_is_quiet()
     wait_until_workers_are_quiet()
 
 
