@@ -42,7 +42,7 @@ class TuningRun(models.Model):
         "vectors.WordVectors",
         null=True,
         blank=True,
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         related_name="tuning_runs",
     )
     best = models.ForeignKey(

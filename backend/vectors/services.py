@@ -21,7 +21,7 @@ import numpy as np
 from django.conf import settings as django_settings
 from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
-from django.db.models import ProtectedError
+from django.db.models import RestrictedError
 from django.utils import timezone
 from gensim.models import KeyedVectors
 
@@ -233,7 +233,7 @@ def vectors_delete(*, actor, vectors: WordVectors) -> None:
         )
         try:
             vectors.delete()
-        except ProtectedError as error:
+        except RestrictedError as error:
             raise Conflict("A tuning run uses these word vectors; delete the run first.") from error
 
 
@@ -325,5 +325,5 @@ def _forget_old_versions(project_id: int) -> None:
         try:
             with transaction.atomic():
                 old.delete()
-        except ProtectedError:
+        except RestrictedError:
             continue
