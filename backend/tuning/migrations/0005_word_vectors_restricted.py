@@ -5,16 +5,21 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tuning', '0004_tuning_incumbent'),
-        ('vectors', '0002_origin_and_file_name'),
+        ("tuning", "0004_tuning_incumbent"),
+        ("vectors", "0002_origin_and_file_name"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='tuningrun',
-            name='word_vectors',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.RESTRICT, related_name='tuning_runs', to='vectors.wordvectors'),
+            model_name="tuningrun",
+            name="word_vectors",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.RESTRICT,
+                related_name="tuning_runs",
+                to="vectors.wordvectors",
+            ),
         ),
     ]
