@@ -11,6 +11,7 @@ editor loads), each with `--users` concurrent clients, and prints the figures as
 
 import argparse
 import csv
+import importlib.util
 import json
 import os
 import subprocess
@@ -72,8 +73,14 @@ def run_phase(tag: str, args, setup_file: Path, out_dir: Path) -> dict:
         "TANDEM_BENCH_WAIT_MIN": str(args.wait_min),
         "TANDEM_BENCH_WAIT_MAX": str(args.wait_max),
     }
-    subprocess.run(command, env=env, check=False, capture_output=True)
-    with open(f"{prefix}_stats.csv") as handle:
+    finished = subprocess.run(command, env=env, check=False, capture_output=True, text=True)
+    stats = Path(f"{prefix}_stats.csv")
+    if not stats.exists():
+        sys.exit(
+            f"locust wrote no figures for the {tag!r} phase (exit code {finished.returncode}):\n"
+            + (finished.stderr.strip() or finished.stdout.strip())[-2000:]
+        )
+    with stats.open() as handle:
         rows = {row["Name"]: row for row in csv.DictReader(handle)}
     name = "bulk update" if tag == "update" else "editor load"
     row = rows[name]
@@ -98,6 +105,11 @@ def main() -> None:
     parser.add_argument("--wait-min", type=float, default=0.5, help="think time, seconds")
     parser.add_argument("--wait-max", type=float, default=1.5)
     args = parser.parse_args()
+    if importlib.util.find_spec("locust") is None:
+        sys.exit(
+            "bench/api_load.py drives the load with locust, a test tool: install the test "
+            "tools first (scripts/test does, or `.venv/bin/pip install -r requirements-dev.txt`)."
+        )
 
     setup = prepare(args.users)
     with tempfile.TemporaryDirectory() as folder:
