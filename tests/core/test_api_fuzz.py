@@ -16,9 +16,12 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance
 
 from backend.accounts.services import api_token_create
+from backend.tuning.models import TuningRun
+from backend.vectors.models import WordVectors
 from backend.wsgi import application
 from tests.domain import build_world
 from tests.openapi import openapi_schema
+from tests.projects.test_permission_matrix import tuning_run, word_vectors
 
 EXAMPLES = int(os.environ.get("TANDEM_FUZZ_EXAMPLES", "25"))
 
@@ -29,12 +32,17 @@ schema.app = application
 
 @pytest.fixture
 def world(db):
-    """A populated project, and requests that keep the test's database connection (and its
-    transaction) open, as Django's test client's do."""
+    """A populated project (with a tuning run that used its word vectors), and requests that
+    keep the test's database connection (and its transaction) open, as Django's test
+    client's do."""
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     try:
-        yield build_world()
+        world = build_world()
+        run = tuning_run(world.project)
+        run.word_vectors = word_vectors(world.project)
+        run.save(update_fields=["word_vectors"])
+        yield world
     finally:
         request_started.connect(close_old_connections)
         request_finished.connect(close_old_connections)
@@ -45,6 +53,20 @@ def lead_key(world) -> str:
     return api_token_create(user=world.lead, name="fuzz")[1]
 
 
+@pytest.fixture
+def known_ids(world) -> dict[str, int]:
+    """Real objects for the path's ids, read before any example deletes one."""
+    return {
+        "project_id": world.project.pk,
+        "document_id": world.document.pk,
+        "iteration_id": world.iteration.pk,
+        "job_id": world.job.pk,
+        "membership_id": world.annotator_membership.pk,
+        "run_id": TuningRun.objects.get(project=world.project).pk,
+        "vectors_id": WordVectors.objects.get(project=world.project).pk,
+    }
+
+
 @schema.parametrize()
 @settings(
     max_examples=EXAMPLES,
@@ -53,18 +75,11 @@ def lead_key(world) -> str:
     suppress_health_check=list(HealthCheck),
     database=None,
 )
-def test_no_request_gets_a_server_error_or_an_undeclared_body(case, world, lead_key):
-    known = {
-        "project_id": world.project.pk,
-        "document_id": world.document.pk,
-        "iteration_id": world.iteration.pk,
-        "job_id": world.job.pk,
-        "membership_id": world.annotator_membership.pk,
-    }
+def test_no_request_gets_a_server_error_or_an_undeclared_body(case, known_ids, lead_key):
     if case.path_parameters:
         for name in case.path_parameters:
-            if name in known:
-                case.path_parameters[name] = known[name]
+            if name in known_ids:
+                case.path_parameters[name] = known_ids[name]
     case.call_and_validate(
         headers={"Authorization": f"Token {lead_key}"},
         checks=[not_a_server_error, response_schema_conformance, content_type_conformance],
