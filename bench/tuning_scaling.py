@@ -1,17 +1,18 @@
-"""Distributed tuning speed-up as JSON: one tuning run over the 22 public_meetings meetings
-with 1 worker process, then with 2 (concurrency 1 each), on the same gold.
+"""Distributed tuning speed-up as JSON: one tuning run over public_meetings gold documents
+with 1 worker process, then with more (concurrency 1 each), on the same gold.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/tandem_bench \\
     CELERY_BROKER_URL=redis://127.0.0.1:6379/7 DJANGO_SECRET_KEY=bench \\
-    .venv/bin/python -m bench.tuning_scaling [--repeat 3] [--workers 1,2]
+    .venv/bin/python -m bench.tuning_scaling [--repeat 3] [--workers 1,2,4] [--documents 200]
 
 It migrates the database it is given and works in a fresh project there: the meetings are
 imported through the services in the corpus's own form, with the corpus's final alignment as
-each one's submitted annotation (gold). Word vectors are trained once, before any timing, so
-every run measures the grid search alone: the engine's shipped grid, the paper's two rounds
-(all settings on 3 meetings, the best tenth on all 22). Wall time runs from `tuning_start`
-to the job's end, as a lead would see it. Best parameters must be identical whatever the
-number of workers.
+each one's submitted annotation (gold); `--documents` beyond 22 adds copies of the meetings
+in turn, so a run can stand for a project of hundreds of gold documents. Word vectors are
+trained once, before any timing, so every run measures the grid search alone: the engine's
+shipped grid, the paper's two rounds (all settings on 3 documents, the best tenth on all).
+Wall time runs from `tuning_start` to the job's end, as a lead would see it. Best parameters
+must be identical whatever the number of workers.
 """
 
 from __future__ import annotations
@@ -37,12 +38,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=1, help="runs per worker count")
     parser.add_argument("--workers", default="1,2", help="worker process counts to compare")
+    parser.add_argument(
+        "--documents",
+        type=int,
+        default=22,
+        help="gold documents: the 22 meetings, then copies of them in turn",
+    )
     args = parser.parse_args()
     django.setup()
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    project, lead, documents = _gold_project()
+    project, lead, documents = _gold_project(args.documents)
     runs = []
     for _ in range(args.repeat):
         for count in [int(value) for value in args.workers.split(",")]:
@@ -50,7 +57,7 @@ def main() -> None:
     print(json.dumps(_summary(runs, len(documents)), indent=2))
 
 
-def _gold_project():
+def _gold_project(count: int):
     from django.contrib.auth import get_user_model
 
     from backend.documents.public_meetings import public_meeting_gold_import
@@ -62,9 +69,15 @@ def _gold_project():
     lead = get_user_model().objects.create_user(f"bench-{uuid.uuid4().hex[:8]}", password=None)
     project = Project.objects.create(name=f"tuning bench {time.strftime('%Y-%m-%d %H:%M')}")
     Membership.objects.create(project=project, user=lead, role=Role.LEAD)
+    meetings = meeting_ids()
     documents = [
-        public_meeting_gold_import(actor=lead, project=project, meeting_id=meeting)
-        for meeting in meeting_ids()
+        public_meeting_gold_import(
+            actor=lead,
+            project=project,
+            meeting_id=meetings[index % len(meetings)],
+            copy=index // len(meetings),
+        )
+        for index in range(count)
     ]
     vectors_for(project_id=project.pk, settings=AlignmentParams().vectors)
     return project, lead, documents
@@ -137,7 +150,7 @@ def _stop_worker(process: subprocess.Popen) -> None:
         process.wait()
 
 
-def _summary(runs: list[dict], meetings: int) -> dict:
+def _summary(runs: list[dict], documents: int) -> dict:
     by_workers: dict[int, list[dict]] = {}
     for run in runs:
         by_workers.setdefault(run["workers"], []).append(run)
@@ -148,12 +161,15 @@ def _summary(runs: list[dict], meetings: int) -> dict:
     fewest, most = min(medians), max(medians)
     bests = {json.dumps(run["best"]["params"], sort_keys=True) for run in runs}
     return {
-        "meetings": meetings,
+        "gold_documents": documents,
         "cpu_count": os.cpu_count(),
         "database": django.db.connection.vendor,
         "broker": os.environ.get("CELERY_BROKER_URL", "filesystem://").split("://")[0],
         "median_seconds_by_workers": {str(count): value for count, value in medians.items()},
         "speedup": round(medians[fewest] / medians[most], 2),
+        "speedup_by_workers": {
+            str(count): round(medians[fewest] / value, 2) for count, value in medians.items()
+        },
         "same_best_params_every_run": len(bests) == 1,
         "runs": runs,
     }

@@ -165,12 +165,14 @@ def _checked(path: Path) -> CheckedFile:
 
 
 @transaction.atomic
-def corpus_meeting_import(*, actor, project: Project, meeting: Meeting) -> Document:
+def corpus_meeting_import(
+    *, actor, project: Project, meeting: Meeting, name: str | None = None
+) -> Document:
     """The meeting's corpus texts (its `final` side), so the corpus's labels point at exactly
     these turns; stored through the import's own service, with no pre-alignment or gold."""
     document = Document.objects.create(
         project=project,
-        name=document_name(meeting.id),
+        name=name or document_name(meeting.id),
         source=source_of(meeting.id),
         created_by=actor,
     )
@@ -186,20 +188,26 @@ def corpus_meeting_import(*, actor, project: Project, meeting: Meeting) -> Docum
 
 
 @transaction.atomic
-def public_meeting_gold_import(*, actor, project: Project, meeting_id: str) -> Document:
+def public_meeting_gold_import(
+    *, actor, project: Project, meeting_id: str, copy: int = 0
+) -> Document:
     """The corpus's texts with its final alignment as a submitted annotation. Idempotent: a
-    meeting already in the project is returned as it is.
+    meeting (or that copy of it) already in the project is returned as it is. Copies let
+    benchmarks build projects of hundreds of gold documents from the corpus's 22.
 
     The annotation is written directly rather than through the editor's services: the
     corpus's alignments are the reference, and four of them do not keep the report's order
     everywhere, which the editor (rightly) refuses from an annotator."""
-    existing = Document.objects.filter(project=project, source=source_of(meeting_id)).first()
+    name = document_name(meeting_id) + (f" copy {copy}" if copy else "")
+    existing = Document.objects.filter(
+        project=project, source=source_of(meeting_id), name=name
+    ).first()
     if existing is not None:
         return existing
     meeting = load_public_meetings([meeting_id])[0]
     if meeting.reference is None:
         raise ValueError(f"public_meetings' {meeting_id} has no reference alignment")
-    document = corpus_meeting_import(actor=actor, project=project, meeting=meeting)
+    document = corpus_meeting_import(actor=actor, project=project, meeting=meeting, name=name)
     Annotation.objects.create(
         document=document,
         annotator=actor,
