@@ -3,6 +3,7 @@ assembled from pre-serialised JSON text, since re-encoding 842 turns and ~145k w
 every load would dominate the request."""
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
@@ -28,13 +29,28 @@ _DOCUMENT_FIELDS = (
 
 
 def current_pre_alignment(*, document: Document) -> PreAlignment | None:
-    """The proposal under the project's promoted parameter set, else the latest one."""
-    promoted = (
-        Document.objects.filter(pk=document.pk)
-        .values_list("project__promoted_parameter_set_id", flat=True)
-        .first()
-    )
-    return _chosen_pre_alignment(document.pk, promoted)
+    return current_pre_alignments(document_ids=[document.pk]).get(document.pk)
+
+
+def current_pre_alignments(*, document_ids: Sequence[int]) -> dict[int, PreAlignment]:
+    """Per document that has one, the proposal under its project's promoted parameter set,
+    else its latest one. Two queries whatever the number of documents: the choice is made
+    on ids and dates, and only the chosen rows' labels are read."""
+    latest: dict[int, int] = {}
+    under_promoted: dict[int, int] = {}
+    for pk, document_id, parameter_set_id, promoted_id in (
+        PreAlignment.objects.filter(document_id__in=document_ids)
+        .order_by("document_id", "-computed_at", "-id")
+        .values_list(
+            "pk", "document_id", "parameter_set_id", "document__project__promoted_parameter_set_id"
+        )
+    ):
+        latest.setdefault(document_id, pk)
+        if parameter_set_id is not None and parameter_set_id == promoted_id:
+            under_promoted.setdefault(document_id, pk)
+    chosen = {**latest, **under_promoted}
+    rows = PreAlignment.objects.in_bulk(list(chosen.values()))
+    return {document_id: rows[pk] for document_id, pk in chosen.items()}
 
 
 def annotation_state(*, document: Document, annotator) -> dict[str, Any]:
@@ -57,7 +73,7 @@ def editor_payload_json(
     row = editor_document_row(
         project_id=project_id, document_id=document_id, user=user, only_assigned=only_assigned
     )
-    pre_alignment = _chosen_pre_alignment(row["id"], row["project__promoted_parameter_set_id"])
+    pre_alignment = current_pre_alignments(document_ids=[row["id"]]).get(row["id"])
     annotation = Annotation.objects.filter(document_id=row["id"], annotator=user).first()
     annotation_data = (
         _annotation_dict(annotation)
@@ -108,9 +124,7 @@ def editor_document_row(
     documents = Document.objects.filter(project_id=project_id, pk=document_id)
     if only_assigned:
         documents = documents.filter(assignees=user)
-    row = documents.values(
-        *_DOCUMENT_FIELDS, "segments_json", "turns_json", "project__promoted_parameter_set_id"
-    ).first()
+    row = documents.values(*_DOCUMENT_FIELDS, "segments_json", "turns_json").first()
     if row is None:
         raise NotFound(f"Project {project_id} has no document {document_id} you can see.")
     return row
@@ -144,15 +158,6 @@ def parameter_set_named(*, project_id: int, parameter_set_id: int) -> ParameterS
             f"Project {project_id} has no parameter set {parameter_set_id}.", field="parameter_set"
         )
     return parameter_set
-
-
-def _chosen_pre_alignment(document_id: int, promoted_id: int | None) -> PreAlignment | None:
-    pre_alignments = PreAlignment.objects.filter(document_id=document_id)
-    if promoted_id is not None:
-        chosen = pre_alignments.filter(parameter_set_id=promoted_id).first()
-        if chosen is not None:
-            return chosen
-    return pre_alignments.order_by("-computed_at", "-id").first()
 
 
 def _unsaved_annotation(

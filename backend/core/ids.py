@@ -2,6 +2,9 @@
 bigint column holds is an unknown id (404 in a path, 400 elsewhere), never an OverflowError
 from the database driver (SQLite raises one for integers at or above 2^63)."""
 
+from collections.abc import Iterator, Sequence
+from typing import TypeVar
+
 from backend.core.errors import InvalidInput
 
 ID_MAX = 2**63 - 1
@@ -35,3 +38,16 @@ def parse_id(value: str, *, field: str) -> int:
     if not 1 <= number <= ID_MAX:
         raise InvalidInput(f"{field} must be an id within 1..{ID_MAX}.", field=field)
     return number
+
+
+T = TypeVar("T")
+
+IDS_PER_BATCH = 200
+"""Documents read together by selectors that go through a whole project: few enough that a
+batch's texts and labels stay small, many enough that queries per document vanish."""
+
+
+def batches(items: Sequence[T], size: int | None = None) -> Iterator[Sequence[T]]:
+    size = size or IDS_PER_BATCH
+    for start in range(0, len(items), size):
+        yield items[start : start + size]

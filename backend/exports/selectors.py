@@ -1,5 +1,7 @@
-"""Reads for exports, one document at a time in document-id order, so that no format holds
-more than one document and every export of unchanged data comes out in the same order.
+"""Reads for exports, in document-id order so that every export of unchanged data comes out
+in the same order; read a batch of documents at a time, so that a format holds at most one
+batch and a project of thousands of documents costs a few queries per batch, not per
+document.
 
 Gold is a document's stored gold (backend.curation.rule says which: an adjudication, else
 its annotators' submission when there is one or they agree). Automatic is the document's
@@ -12,10 +14,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from backend.agreement.selectors import document_codings, figures_dict
+from backend.agreement.selectors import DocumentCoding, document_codings, figures_dict
 from backend.alignments.models import PreAlignment
-from backend.alignments.selectors import current_pre_alignment
-from backend.curation.selectors import document_gold
+from backend.alignments.selectors import current_pre_alignments
+from backend.core.ids import batches
+from backend.curation.selectors import gold_by_document
 from backend.documents.models import Document, ReportSegment, TranscriptTurn
 from workers.align.agreement import CodedDocument, agreement
 from workers.align.pairs.options import ExportOptions
@@ -59,11 +62,6 @@ def document_heads(*, project_id: int) -> list[DocumentHead]:
     return [DocumentHead(*row) for row in rows]
 
 
-def gold_labels(*, document_id: int) -> list[int] | None:
-    gold = document_gold(document_id=document_id)
-    return gold.labels if gold is not None else None
-
-
 @dataclass(frozen=True)
 class GoldCoding:
     """A gold document's annotators' labels (by username) and their agreement by turns."""
@@ -72,8 +70,12 @@ class GoldCoding:
     agreement: float | None
 
 
-def gold_coding(*, document_id: int) -> GoldCoding:
-    (coding,) = document_codings(documents=Document.objects.filter(pk=document_id))
+def gold_codings(*, document_ids: Sequence[int]) -> dict[int, GoldCoding]:
+    codings = document_codings(documents=Document.objects.filter(pk__in=document_ids))
+    return {coding.document_id: _gold_coding(coding) for coding in codings}
+
+
+def _gold_coding(coding: DocumentCoding) -> GoldCoding:
     coded = CodedDocument(
         labels={coding.usernames[user]: labels for user, labels in coding.labels.items()},
         word_counts=coding.word_counts,
@@ -82,20 +84,34 @@ def gold_coding(*, document_id: int) -> GoldCoding:
     return GoldCoding(coded=coded, agreement=shared)
 
 
-def automatic_alignment(*, document_id: int) -> PreAlignment | None:
-    return current_pre_alignment(document=Document(pk=document_id))
+def segment_rows(*, document_ids: Sequence[int]) -> dict[int, list[SegmentRow]]:
+    rows: dict[int, list[SegmentRow]] = {pk: [] for pk in document_ids}
+    for document_id, position, key, text, speaker in (
+        ReportSegment.objects.filter(document_id__in=document_ids)
+        .order_by("document_id", "position")
+        .values_list("document_id", "position", "key", "text", "speaker")
+    ):
+        rows[document_id].append(SegmentRow(position, key, text, speaker))
+    return rows
 
 
-def segment_rows(*, document_id: int) -> list[SegmentRow]:
-    rows = ReportSegment.objects.filter(document_id=document_id).order_by("position")
-    return [SegmentRow(*row) for row in rows.values_list("position", "key", "text", "speaker")]
-
-
-def turn_rows(*, document_id: int) -> list[TurnRow]:
+def turn_rows(*, document_ids: Sequence[int]) -> dict[int, list[TurnRow]]:
     """Without the per-word ASR timings, the largest column by far."""
-    rows = TranscriptTurn.objects.filter(document_id=document_id).order_by("position")
+    rows: dict[int, list[TurnRow]] = {pk: [] for pk in document_ids}
     fields = ("position", "key", "text", "speaker", "start", "end")
-    return [TurnRow(*row) for row in rows.values_list(*fields)]
+    for document_id, *row in (
+        TranscriptTurn.objects.filter(document_id__in=document_ids)
+        .order_by("document_id", "position")
+        .values_list("document_id", *fields)
+    ):
+        rows[document_id].append(TurnRow(*row))
+    return rows
+
+
+def head_batches(*, project_id: int) -> Iterator[Sequence[DocumentHead]]:
+    """The project's documents a batch at a time (`backend.core.ids.IDS_PER_BATCH`): each
+    batch's reads are a few queries, and only one batch's texts are held at once."""
+    yield from batches(document_heads(project_id=project_id))
 
 
 def split_of_head(head: DocumentHead, options: ExportOptions) -> Split:
@@ -107,42 +123,42 @@ def aligned_documents(
 ) -> Iterator[AlignedDocument]:
     """Documents with gold, and, when automatic pairs are included, the others that have a
     pre-alignment; only those whose meeting falls in `splits`."""
-    for head in document_heads(project_id=project_id):
-        split = split_of_head(head, options)
-        if split not in splits:
-            continue
-        gold = document_gold(document_id=head.id)
-        origin: Origin = "gold"
-        confidences, coding, rule = [], None, None
-        if gold is not None:
-            labels, rule = gold.labels, gold.rule
-            coding = gold_coding(document_id=head.id)
-        else:
-            pre_alignment = (
-                automatic_alignment(document_id=head.id) if options.include_automatic else None
-            )
-            if pre_alignment is None:
-                continue
-            origin, labels, confidences = (
-                "automatic",
-                pre_alignment.labels,
-                pre_alignment.confidences,
-            )
-        yield AlignedDocument(
-            id=head.id,
-            name=head.name,
-            meeting=head.meeting,
-            iteration=head.iteration,
-            split=split,
-            origin=origin,
-            labels=labels,
-            confidences=confidences,
-            segments=segment_rows(document_id=head.id),
-            turns=turn_rows(document_id=head.id),
-            gold_rule=rule,
-            agreement=coding.agreement if coding else None,
-            annotator_labels=coding.coded.labels if coding else {},
+    for heads in head_batches(project_id=project_id):
+        heads = [head for head in heads if split_of_head(head, options) in splits]
+        ids = [head.id for head in heads]
+        golds = gold_by_document(document_ids=ids)
+        codings = gold_codings(document_ids=list(golds))
+        automatic = current_pre_alignments(
+            document_ids=[pk for pk in ids if pk not in golds] if options.include_automatic else []
         )
+        exported = [head for head in heads if head.id in golds or head.id in automatic]
+        exported_ids = [head.id for head in exported]
+        segments = segment_rows(document_ids=exported_ids)
+        turns = turn_rows(document_ids=exported_ids)
+        for head in exported:
+            gold, coding = golds.get(head.id), codings.get(head.id)
+            origin: Origin
+            if gold is not None:
+                origin, labels, confidences, rule = "gold", gold.labels, [], gold.rule
+            else:
+                pre_alignment = automatic[head.id]
+                origin, labels, rule = "automatic", pre_alignment.labels, None
+                confidences = pre_alignment.confidences
+            yield AlignedDocument(
+                id=head.id,
+                name=head.name,
+                meeting=head.meeting,
+                iteration=head.iteration,
+                split=split_of_head(head, options),
+                origin=origin,
+                labels=labels,
+                confidences=confidences,
+                segments=segments[head.id],
+                turns=turns[head.id],
+                gold_rule=rule,
+                agreement=coding.agreement if coding else None,
+                annotator_labels=coding.coded.labels if coding else {},
+            )
 
 
 def export_records(
@@ -208,12 +224,11 @@ def corpus_agreement(*, project_id: int, options: ExportOptions) -> dict[str, An
     """The annotators' agreement pooled over the gold documents the export keeps that two
     or more of them annotated (the agreement filter applied), overall and per pair."""
     kept = []
-    for head in document_heads(project_id=project_id):
-        if gold_labels(document_id=head.id) is None:
-            continue
-        coding = gold_coding(document_id=head.id)
-        if coding.agreement is not None and coding.agreement >= options.min_agreement:
-            kept.append(coding.coded)
+    for heads in head_batches(project_id=project_id):
+        golds = gold_by_document(document_ids=[head.id for head in heads])
+        for coding in gold_codings(document_ids=list(golds)).values():
+            if coding.agreement is not None and coding.agreement >= options.min_agreement:
+                kept.append(coding.coded)
     report = agreement(kept)
     return {
         "overall": figures_dict(report.overall),
@@ -237,12 +252,17 @@ class DocumentDump:
 
 
 def document_dumps(*, project_id: int) -> Iterator[DocumentDump]:
-    for head in document_heads(project_id=project_id):
-        pre_alignment = automatic_alignment(document_id=head.id)
-        yield DocumentDump(
-            head=head,
-            segments=segment_rows(document_id=head.id),
-            turns=turn_rows(document_id=head.id),
-            pre_alignment=pre_alignment,
-            gold=gold_labels(document_id=head.id),
-        )
+    for heads in head_batches(project_id=project_id):
+        ids = [head.id for head in heads]
+        golds = gold_by_document(document_ids=ids)
+        pre_alignments = current_pre_alignments(document_ids=ids)
+        segments, turns = segment_rows(document_ids=ids), turn_rows(document_ids=ids)
+        for head in heads:
+            gold = golds.get(head.id)
+            yield DocumentDump(
+                head=head,
+                segments=segments[head.id],
+                turns=turns[head.id],
+                pre_alignment=pre_alignments.get(head.id),
+                gold=gold.labels if gold is not None else None,
+            )

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
-from backend.alignments.selectors import current_pre_alignment
+from backend.alignments.selectors import current_pre_alignments
+from backend.core.ids import batches
 from backend.documents.models import Document
 from backend.iterations.models import AccuracyRecord
 from workers.align.model import UNALIGNED
@@ -65,18 +66,19 @@ def corpus_counts(*, project, trusted_confidence: float | None = None) -> Corpus
     for record in gold_records(project_id=project.pk):
         gold_labels.setdefault(record.document_id, record.gold_labels)
     automatic_documents, trusted = 0, 0
-    candidates = (
+    candidates = list(
         Document.objects.filter(project=project)
         .exclude(pk__in=gold_labels)
         .exclude(status__in=[Document.Status.IMPORTING, Document.Status.IMPORT_FAILED])
-        .only("pk", "project_id")
+        .order_by("pk")
+        .values_list("pk", flat=True)
     )
-    for document in candidates:
-        pre_alignment = current_pre_alignment(document=document)
-        if pre_alignment is None or not pre_alignment.confidences:
-            continue
-        automatic_documents += 1
-        trusted += trusted_pairs(pre_alignment.labels, pre_alignment.confidences, threshold)
+    for batch in batches(candidates):
+        for pre_alignment in current_pre_alignments(document_ids=batch).values():
+            if not pre_alignment.confidences:
+                continue
+            automatic_documents += 1
+            trusted += trusted_pairs(pre_alignment.labels, pre_alignment.confidences, threshold)
     return CorpusCounts(
         gold_documents=len(gold_labels),
         gold_pairs=sum(aligned_segments(labels) for labels in gold_labels.values()),

@@ -187,3 +187,18 @@ def test_the_same_request_on_the_same_data_gives_the_same_bytes(corpus, path):
     first_bytes = body(first)
     assert first_bytes == body(second)
     assert len(first_bytes) > 1000
+
+
+@pytest.mark.parametrize("path", [*FORMATS, "preview/"])
+def test_reading_the_documents_one_batch_at_a_time_changes_no_byte(corpus, path, monkeypatch):
+    """Exports read a batch of documents at a time; batches of one document (each gold,
+    automatic and pre-aligned one read apart) give what one batch of all of them gives."""
+    params = {} if path == "public-meetings.json" else {"include_automatic": "1", "min_words": 5}
+    client = corpus.client()
+    whole = client.get(f"{corpus.url}/exports/{path}", params)
+
+    monkeypatch.setattr("backend.core.ids.IDS_PER_BATCH", 1)
+    one_by_one = client.get(f"{corpus.url}/exports/{path}", params)
+
+    assert whole.status_code == one_by_one.status_code == 200
+    assert body(whole) == body(one_by_one)

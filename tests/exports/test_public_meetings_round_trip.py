@@ -10,13 +10,18 @@ from backend.alignments.services.pre_alignments import (
     parameter_set_get_or_create,
     pre_alignment_record,
 )
+from backend.curation.selectors import document_gold
 from backend.documents.models import Document
-from backend.exports.selectors import gold_labels
 from tests.domain import make_document
 from tests.exports.conftest import body, new_project, upload
 from workers.align.corpus import load_public_meetings
 
 SUB_TURN_MEETING = "b7872272"
+
+
+def gold_labels(document: Document) -> list[int] | None:
+    gold = document_gold(document_id=document.pk)
+    return gold.labels if gold is not None else None
 
 
 def snapshot(document: Document) -> dict:
@@ -41,7 +46,7 @@ def snapshot(document: Document) -> dict:
             if pre_alignment
             else None
         ),
-        "gold": gold_labels(document_id=document.pk),
+        "gold": gold_labels(document),
     }
 
 
@@ -92,7 +97,7 @@ def test_the_packages_own_data_imports_as_its_corpus(corpus):
         assert list(document.segments.values_list("key", flat=True)) == [
             segment.id for segment in meeting.report.segments
         ]
-        assert gold_labels(document_id=document.pk) == list(meeting.reference)
+        assert gold_labels(document) == list(meeting.reference)
         assert current_pre_alignment(document=document).labels == list(meeting.initial)
         assert document.source == f"public_meetings:{meeting.id}"
         assert document.status == Document.Status.SUBMITTED
