@@ -47,7 +47,10 @@ def test_a_params_file_holds_only_its_aligners_settings():
             "A gapped parameter set has no section 'match_offset' (did you mean "
             "gapped.match_offset or turns.match_offset?)",
         ),
-        ({"aligner": "bert"}, "There is no aligner 'bert'; choose turns, gapped, dp or diagonal."),
+        (
+            {"aligner": "bert"},
+            "There is no aligner 'bert'; choose turns, gapped, dp, diagonal or hmm.",
+        ),
         (
             {"scoring": {"method": "bert"}},
             "scoring.method must be one of embedding, tfidf or rouge, got 'bert'.",

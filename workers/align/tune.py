@@ -23,6 +23,7 @@ from gensim.models import KeyedVectors
 from workers.align.blocks import ScoreRows
 from workers.align.confidence import Abstention
 from workers.align.diagonal import DiagonalSettings
+from workers.align.hmm import HmmSettings
 from workers.align.layout import sentence_layout
 from workers.align.metrics import (
     MeetingScores,
@@ -35,6 +36,7 @@ from workers.align.model import Meeting
 from workers.align.params import ALIGNERS, AlignmentParams
 from workers.align.pipeline import (
     decide,
+    hmm_outcome,
     meeting_scorer,
     path_outcome,
     segment_view,
@@ -139,10 +141,10 @@ def evaluate_grid_slice(
 ) -> list[SettingResult]:
     """Score every setting on every meeting (meetings need reference labels). The diagonal
     reads no similarities: it is scored on zeros, as `align_meeting` aligns with it, and
-    needs no vectors."""
+    needs no vectors; the HMM reads words, not sentence similarities."""
     by_scoring: dict[ScoringParams | None, list[AlignmentParams]] = {}
     for params in sorted(settings, key=lambda p: repr(p.scoring)):
-        reads_scores = not isinstance(params.path, DiagonalSettings)
+        reads_scores = not isinstance(params.path, DiagonalSettings | HmmSettings)
         by_scoring.setdefault(params.scoring if reads_scores else None, []).append(params)
     collected: dict[AlignmentParams, list[tuple[str, MeetingScores]]] = {p: [] for p in settings}
     for meeting in meetings:
@@ -167,7 +169,10 @@ def evaluate_grid_slice(
             if any(params.aligner == "turns" for params in by_path):
                 view = segment_view(scores, layout, turn_quantiles(p.path for p in by_path))
             for path_params, variants in by_path.items():
-                outcome = path_outcome(scores, layout, path_params, view)
+                if isinstance(path_params.path, HmmSettings):
+                    outcome = hmm_outcome(meeting, path_params, vectors)
+                else:
+                    outcome = path_outcome(scores, layout, path_params, view)
                 for params in variants:
                     labels = decide(outcome, layout, params).labels
                     merged = merge_subturns(
