@@ -17,6 +17,7 @@ from workers.align.model import UNALIGNED
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import align_meeting, corpus_vectors, path_outcome
 from workers.align.scoring.similarity import ScoringParams
+from workers.align.summaries import importance
 from workers.align.talk import (
     TalkDecoding,
     best_in_sentences,
@@ -100,7 +101,7 @@ def test_a_talk_that_follows_its_paper_is_decoded_in_order():
     plain = HmmSettings(normalise_emissions=False)
     decoding = decode_talk(turns, paper, np.array([True, False, False]), vectors, plain)
     assert decoding.word_state.tolist() == [0, 0, 0, 0, 1, 1, 1, 2]
-    assert decoding.importance(3).tolist() == [4, 3, 1]
+    assert importance(decoding.word_state, 3).tolist() == [4, 3, 1]
 
 
 @pytest.fixture(scope="module")

@@ -131,11 +131,6 @@ class TalkDecoding:
     word_similarity: np.ndarray
     log_probability: float
 
-    def importance(self, n_states: int) -> np.ndarray:
-        """Spoken words per state: TalkSumm's importance score, count(s)."""
-        states = self.word_state[self.word_state >= 0]
-        return np.bincount(states, minlength=n_states).astype(np.int64)
-
 
 def spoken_words(turns: Sequence[Sequence[str]]) -> list[list[str]]:
     """Each turn's words as the scorers see them, from its sentences."""
