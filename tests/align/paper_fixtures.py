@@ -142,3 +142,51 @@ def pdf_paper(lines_per_page: int = 18) -> bytes:
         out += f"{offsets[number]:010d} 00000 n \n".encode()
     out += f"trailer\n<< /Size {next_id} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
     return bytes(out)
+
+
+TALK = [
+    "Hello everyone. Every summer evening swifts gather above our towns and scream.",
+    "They circle at dusk and counting them by eye is slow, and two people never agree.",
+    "So we count them from recordings. Each microphone records the sky for an hour.",
+    "A detector finds every scream, and a tracker joins the screams into flights.",
+    "We count the flights, and the flights estimate the flock.",
+    "Our counts agree with trained observers, within ten percent.",
+    "And the cheapest microphone works as well as the dearest one. Thank you.",
+]
+"""The talk that presents the paper above, its Method and Results at most length."""
+
+
+def talk_srt() -> bytes:
+    blocks = []
+    for number, line in enumerate(TALK, start=1):
+        start, end = (number - 1) * 10, number * 10 - 1
+        blocks.append(f"{number}\n00:00:{start:02d},000 --> 00:00:{end:02d},000\n{line}\n")
+    return "\n".join(blocks).encode("utf-8")
+
+
+def swift_vectors():
+    """Word vectors (no download) in which the talk's words lie near the paper's words of the
+    same sentence: one axis per topic of the paper."""
+    import numpy as np
+    from gensim.models import KeyedVectors
+
+    topics = [
+        {"swifts", "gather", "towns", "dusk", "scream", "screams", "circle"}
+        | {"summer", "evening", "sky"},
+        {"counting", "count", "counts", "eye", "slow", "people", "disagree"}
+        | {"agree", "observers", "trained"},
+        {"recordings", "microphone", "microphones", "records", "hour"}
+        | {"cheap", "cheapest", "dearest"},
+        {"detector", "finds", "tracker", "joins", "flights", "flock", "estimate", "estimates"},
+    ]
+    rng = np.random.default_rng(0)
+    words, rows = [], []
+    for axis, members in enumerate(topics):
+        for word in sorted(members):
+            row = rng.normal(0.0, 0.05, size=len(topics) + 2)
+            row[axis] += 1.0
+            words.append(word)
+            rows.append(row)
+    vectors = KeyedVectors(vector_size=len(rows[0]))
+    vectors.add_vectors(words, np.array(rows, dtype=np.float32))
+    return vectors

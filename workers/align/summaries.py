@@ -66,8 +66,11 @@ class SummaryLengths:
         }
 
 
+TALKSUMM_LENGTHS = SummaryLengths()
+
+
 def summaries(
-    scores: np.ndarray, sentence_words: Sequence[int], lengths: SummaryLengths = SummaryLengths()
+    scores: np.ndarray, sentence_words: Sequence[int], lengths: SummaryLengths = TALKSUMM_LENGTHS
 ) -> dict[str, list[int]]:
     """Every summary of `lengths`, each as sentence indices in the paper's order; a ratio is of
     all the paper's words, sentences the talk skipped included."""

@@ -47,9 +47,10 @@ from workers.align.scoring.similarity import ScoringParams
 from workers.align.settings import SettingsError, in_words
 
 GRIDS_DIRECTORY = Path(__file__).parent / "defaults"
-GRIDS = {"default": "grid.json", "paper": "paper-grid.json"}
-"""Grids by name: `default`, the one the shipped defaults were tuned with (turn path), and
-`paper`, the paper's path with abstention. A grid maps `section.name` settings (or `aligner`)
+GRIDS = {"default": "grid.json", "paper": "paper-grid.json", "hmm": "hmm-grid.json"}
+"""Grids by name: `default`, the one the shipped defaults were tuned with (turn path),
+`paper`, the paper's path with abstention, and `hmm`, TalkSumm's HMM around its published
+transition values. A grid maps `section.name` settings (or `aligner`)
 to the values to try; names joined by commas vary together (window size and overlap)."""
 
 
