@@ -38,15 +38,15 @@ from workers.align.tune import evaluate_grid_slice
     st.lists(st.lists(st.integers(0, 5), max_size=4), max_size=5),
 )
 def test_sentence_maxima_kernel_equals_its_definition(similarity, sentences):
-    sentences = [[i % similarity.shape[1] for i in ids] for ids in sentences]
+    sentences = [[i % similarity.shape[0] for i in ids] for ids in sentences]
     indptr = np.cumsum([0] + [len(ids) for ids in sentences]).astype(np.int64)
     indices = np.array([i for ids in sentences for i in ids], dtype=np.int64)
-    best = np.full((similarity.shape[0], len(sentences)), np.float32(-2.0))
+    best = np.full((len(sentences), similarity.shape[1]), np.float32(-2.0))
     best_in_sentences(similarity, indptr, indices, best)
-    for row in range(similarity.shape[0]):
-        for state, ids in enumerate(sentences):
-            expected = max([-2.0, *(float(similarity[row, i]) for i in ids)])
-            assert best[row, state] == np.float32(expected)
+    for state, ids in enumerate(sentences):
+        for word in range(similarity.shape[1]):
+            expected = max([-2.0, *(float(similarity[i, word]) for i in ids)])
+            assert best[state, word] == np.float32(expected)
 
 
 def test_emissions_are_best_word_similarities_normalised_over_the_spoken_vocabulary():

@@ -131,6 +131,52 @@ def corpus_alignment_seconds(repeats: int = 3, aligner: str | None = None) -> di
     }
 
 
+def hmm_largest_meeting(repeats: int = 3) -> dict[str, float]:
+    """The HMM's parts on the largest meeting with its real emissions (shipped fold-A HMM
+    parameters): building the emission table, and Viterbi per (word, sentence) cell, medians.
+    Real emissions change the running bests far less often than random ones."""
+    from workers.align.talk import emissions, spoken_words
+
+    meetings, params, vectors = _corpus_setup("hmm")
+    largest = max(
+        meetings,
+        key=lambda m: (
+            sum(t.word_count for t in m.transcript.turns)
+            * sum(len(s.sentences) for s in m.report.segments)
+        ),
+    )
+    settings = params[largest.id].path
+    assert isinstance(settings, HmmSettings)
+    turns = spoken_words([turn.sentences for turn in largest.transcript.turns])
+    states = spoken_words([[s] for segment in largest.report.segments for s in segment.sentences])
+    vocabulary: dict[str, int] = {}
+    observations = np.array(
+        [vocabulary.setdefault(word, len(vocabulary)) for words in turns for word in words]
+    )
+    centre = params[largest.id].scoring.centre
+    build = lambda: emissions(list(vocabulary), states, vectors, settings, centre)  # noqa: E731
+    table = build().table
+    start = uniform_start(np.ones(len(states), dtype=bool))
+    moves = transitions(len(states), len(observations), settings)
+    viterbi(table, observations, start, moves)
+    build_times, decode_times = [], []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        build()
+        build_times.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        viterbi(table, observations, start, moves)
+        decode_times.append(time.perf_counter() - started)
+    return {
+        "words": len(observations),
+        "sentences": len(states),
+        "emission_seconds": float(np.median(build_times)),
+        "viterbi_ns_per_cell": float(np.median(decode_times))
+        / (len(observations) * len(states))
+        * 1e9,
+    }
+
+
 def alignment_memory() -> dict[str, float]:
     """Peak memory numpy allocates while aligning the largest meeting, over its similarity
     matrix (float32): what a worker needs per meeting beyond the process itself."""
@@ -179,6 +225,7 @@ def run_benchmarks(naive_size: int = 60, tuning: bool = True) -> dict[str, Any]:
     kernels = kernel_ns_per_pair()
     corpus = corpus_alignment_seconds()
     talks = corpus_alignment_seconds(aligner="hmm")
+    largest_talk = hmm_largest_meeting()
     memory = alignment_memory()
     figures: dict[str, Any] = {
         "kernel_ns_per_pair": {name: round(value, 2) for name, value in kernels.items()},
@@ -189,6 +236,12 @@ def run_benchmarks(naive_size: int = 60, tuning: bool = True) -> dict[str, Any]:
         "hmm_corpus_alignment_seconds": round(talks["seconds"], 2),
         "hmm_corpus_words_x_sentences": talks["words_x_sentences"],
         "hmm_over_turns_per_cell": round(kernels["hmm"] / kernels["turns"], 2),
+        "hmm_largest_meeting": {
+            "words": largest_talk["words"],
+            "sentences": largest_talk["sentences"],
+            "emission_seconds": round(largest_talk["emission_seconds"], 2),
+            "viterbi_ns_per_cell": round(largest_talk["viterbi_ns_per_cell"], 2),
+        },
         "largest_similarity_matrix_mib": round(memory["largest_similarity_matrix_mib"], 1),
         "alignment_peak_mib": round(memory["alignment_peak_mib"], 1),
         "alignment_peak_over_matrix": round(memory["peak_over_matrix"], 2),

@@ -28,6 +28,8 @@ from workers.align.scoring.vectors import lookup_table
 
 BLOCK_CELLS = 1 << 23
 """Similarities held at once while the table is built (32 MB of float32)."""
+BLOCK_WORDS = 512
+"""Spoken words per block: a sentence word's row of similarities (2 KB) stays in cache."""
 
 
 @dataclass(frozen=True)
@@ -78,37 +80,40 @@ def emissions(
     best = np.full((n_words, n_states), floor, dtype=np.float32)
     indptr = np.concatenate(([0], np.cumsum([len(ids) for ids in sentences]))).astype(np.int64)
     indices = np.array([i for ids in sentences for i in ids], dtype=np.int64)
-    rows_per_block = max(1, BLOCK_CELLS // max(len(paper_vocabulary), 1))
-    for start in range(0, n_words if len(indices) else 0, rows_per_block):
-        stop = min(start + rows_per_block, n_words)
+    block = max(1, min(BLOCK_WORDS, BLOCK_CELLS // max(len(paper_vocabulary), 1)))
+    for start in range(0, n_words if len(indices) else 0, block):
+        stop = min(start + block, n_words)
         if spoken_unit is not None and paper_unit is not None:
-            similarity = spoken_unit[start:stop] @ paper_unit.T
+            similarity = paper_unit @ spoken_unit[start:stop].T
         else:
-            similarity = np.zeros((stop - start, len(paper_vocabulary)), dtype=np.float32)
+            similarity = np.zeros((len(paper_vocabulary), stop - start), dtype=np.float32)
         here = np.flatnonzero((same_word >= start) & (same_word < stop))
-        similarity[same_word[here] - start, here] = 1.0
-        best_in_sentences(similarity, indptr, indices, best[start:stop])
+        similarity[here, same_word[here] - start] = 1.0
+        best_of_block = np.full((n_states, stop - start), floor, dtype=np.float32)
+        best_in_sentences(similarity, indptr, indices, best_of_block)
+        best[start:stop] = best_of_block.T
     if settings.normalise_emissions and n_words:
         log_normaliser = np.log(best.sum(axis=0, dtype=np.float64))
     else:
         log_normaliser = np.zeros(n_states)
-    table = (np.log(best) - log_normaliser).astype(np.float32)
+    table = np.log(best, out=best)
+    table -= log_normaliser.astype(np.float32)
     return Emissions(table, log_normaliser)
 
 
 @numba.njit(cache=True, nogil=True)
 def best_in_sentences(similarity, indptr, indices, best):  # pragma: no cover
-    """best[u, k] = max(best[u, k], similarity[u, w] for the words w of sentence k), for the
-    (words, paper words) similarity and sentences as CSR (indptr, indices): a row of the
-    vocabulary table stays in cache while every sentence reads it."""
-    for row in range(similarity.shape[0]):
-        for state in range(len(indptr) - 1):
-            value = best[row, state]
-            for position in range(indptr[state], indptr[state + 1]):
-                candidate = similarity[row, indices[position]]
-                if candidate > value:
-                    value = candidate
-            best[row, state] = value
+    """best[k, u] = max(best[k, u], similarity[w, u] for the words w of sentence k), for the
+    (paper words, spoken words) similarity of a block of spoken words and the sentences as
+    CSR (indptr, indices): each sentence word's similarities are one contiguous row, so the
+    maximum runs over the block's spoken words at once."""
+    for state in range(len(indptr) - 1):
+        target = best[state]
+        for position in range(indptr[state], indptr[state + 1]):
+            source = similarity[indices[position]]
+            for word in range(source.shape[0]):
+                if source[word] > target[word]:
+                    target[word] = source[word]
 
 
 def _centred(unit: np.ndarray, common: np.ndarray) -> np.ndarray:
