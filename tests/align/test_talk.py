@@ -133,10 +133,20 @@ def test_hmm_aligns_real_meetings_better_than_the_diagonal_and_tunes_like_the_ot
         scores[name] = hits
     assert scores["hmm"] > scores["diagonal"]
 
+    strict = hmm.with_changes({"hmm.min_share": 0.9})
     rouge = hmm.with_changes({"scoring.method": "rouge", "hmm.min_share": 0.9})
-    results = evaluate_grid_slice(small_meetings, [hmm, rouge], vectors)
+    results = evaluate_grid_slice(small_meetings, [hmm, strict, rouge], vectors)
     assert sum(s.word_hits for _, s in results[0].per_meeting) == scores["hmm"]
-    assert sum(s.unaligned_predicted for _, s in results[1].per_meeting) > 0
+    for meeting, (_, tuned) in zip(small_meetings, results[1].per_meeting, strict=True):
+        labels = align_meeting(meeting, strict, vectors).labels
+        merged = merge_subturns(
+            [t.id for t in meeting.transcript.turns],
+            meeting.reference,
+            labels,
+            sentence_layout(meeting).turn_word_counts,
+        )
+        assert tuned == score_meeting(*merged)
+    assert sum(s.unaligned_predicted for _, s in results[2].per_meeting) > 0
     with pytest.raises(ValueError, match="reads words"):
         path_outcome(np.zeros((0, 0)), sentence_layout(small_meetings[0]), hmm)
     with pytest.raises(ValueError, match="needs word vectors"):

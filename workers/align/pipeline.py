@@ -29,7 +29,7 @@ from workers.align.params import AlignmentParams
 from workers.align.scoring.normalise import normalise, signed_power
 from workers.align.scoring.similarity import ScoringParams, SentenceScorer, sentence_scorer
 from workers.align.scoring.vectors import TrainingSettings, train_vectors
-from workers.align.talk import decode_talk, spoken_words, turn_vote
+from workers.align.talk import TalkDecoding, decode_talk, spoken_words, turn_vote
 from workers.align.turn_dp import SegmentView, TurnSettings, best_turn_labels
 
 
@@ -134,21 +134,20 @@ def path_outcome(
     return PathOutcome(labels, turn_support(matrix, layout, labels), path_share(assignment))
 
 
-def hmm_outcome(
+def talk_decoding(
     meeting: Meeting, params: AlignmentParams, vectors: KeyedVectors | None
-) -> PathOutcome:
+) -> TalkDecoding:
     """TalkSumm's HMM with the report's sentences as states, all of them possible first (a
     meeting has no Introduction); word vectors are read only for embedding scoring, as the
-    other aligners read them, and otherwise only identical words are similar."""
+    other aligners read them, and otherwise only identical words are similar. `min_share`
+    does not change it: tuning decodes once for all its values."""
     settings = params.path
     if not isinstance(settings, HmmSettings):
-        raise ValueError(f"hmm_outcome needs hmm settings, got the {params.aligner} aligner's")
+        raise ValueError(f"the hmm path needs hmm settings, got the {params.aligner} aligner's")
     if params.scoring.method == "embedding" and vectors is None:
         raise ValueError("the embedding method needs word vectors")
-    segments = meeting.report.segments
-    state_sentences = [sentence for segment in segments for sentence in segment.sentences]
-    segment_of_state = np.repeat(np.arange(len(segments)), [len(s.sentences) for s in segments])
-    decoding = decode_talk(
+    state_sentences = [s for segment in meeting.report.segments for s in segment.sentences]
+    return decode_talk(
         spoken_words([turn.sentences for turn in meeting.transcript.turns]),
         spoken_words([[sentence] for sentence in state_sentences]),
         np.ones(len(state_sentences), dtype=bool),
@@ -156,6 +155,22 @@ def hmm_outcome(
         settings,
         params.scoring.centre,
     )
+
+
+def hmm_outcome(
+    meeting: Meeting,
+    params: AlignmentParams,
+    vectors: KeyedVectors | None,
+    decoding: TalkDecoding | None = None,
+) -> PathOutcome:
+    """Each turn's segment by its words' vote; `decoding`, when given, is `talk_decoding` of
+    the same meeting and settings (but `min_share`)."""
+    if decoding is None:
+        decoding = talk_decoding(meeting, params, vectors)
+    settings = params.path
+    assert isinstance(settings, HmmSettings)
+    segments = meeting.report.segments
+    segment_of_state = np.repeat(np.arange(len(segments)), [len(s.sentences) for s in segments])
     vote = turn_vote(
         decoding, segment_of_state, len(meeting.transcript.turns), len(segments), settings.min_share
     )

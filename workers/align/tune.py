@@ -40,11 +40,13 @@ from workers.align.pipeline import (
     meeting_scorer,
     path_outcome,
     segment_view,
+    talk_decoding,
     turn_quantiles,
     whole_matrix,
 )
 from workers.align.scoring.similarity import ScoringParams
 from workers.align.settings import SettingsError, in_words
+from workers.align.talk import TalkDecoding
 
 GRIDS_DIRECTORY = Path(__file__).parent / "defaults"
 GRIDS = {"default": "grid.json", "paper": "paper-grid.json", "hmm": "hmm-grid.json"}
@@ -169,9 +171,13 @@ def evaluate_grid_slice(
             view = None
             if any(params.aligner == "turns" for params in by_path):
                 view = segment_view(scores, layout, turn_quantiles(p.path for p in by_path))
+            decodings: dict[AlignmentParams, TalkDecoding] = {}
             for path_params, variants in by_path.items():
                 if isinstance(path_params.path, HmmSettings):
-                    outcome = hmm_outcome(meeting, path_params, vectors)
+                    decoded = replace(path_params, path=replace(path_params.path, min_share=0.0))
+                    if decoded not in decodings:
+                        decodings[decoded] = talk_decoding(meeting, decoded, vectors)
+                    outcome = hmm_outcome(meeting, path_params, vectors, decodings[decoded])
                 else:
                     outcome = path_outcome(scores, layout, path_params, view)
                 for params in variants:
