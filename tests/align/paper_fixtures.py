@@ -164,29 +164,18 @@ def talk_srt() -> bytes:
     return "\n".join(blocks).encode("utf-8")
 
 
+SWIFT_TOPICS = {
+    "dusk": "swifts gather towns dusk scream screams circle summer evening sky",
+    "eye": "counting count counts eye slow people disagree agree observers trained",
+    "microphones": "recordings microphone microphones records hour cheap",
+    "cost": "cheapest dearest",
+    "flights": "detector finds tracker joins flights flock estimate estimates",
+}
+
+
 def swift_vectors():
     """Word vectors (no download) in which the talk's words lie near the paper's words of the
     same sentence: one axis per topic of the paper."""
-    import numpy as np
-    from gensim.models import KeyedVectors
+    from topic_vectors import topic_vectors
 
-    topics = [
-        {"swifts", "gather", "towns", "dusk", "scream", "screams", "circle"}
-        | {"summer", "evening", "sky"},
-        {"counting", "count", "counts", "eye", "slow", "people", "disagree"}
-        | {"agree", "observers", "trained"},
-        {"recordings", "microphone", "microphones", "records", "hour"}
-        | {"cheap", "cheapest", "dearest"},
-        {"detector", "finds", "tracker", "joins", "flights", "flock", "estimate", "estimates"},
-    ]
-    rng = np.random.default_rng(0)
-    words, rows = [], []
-    for axis, members in enumerate(topics):
-        for word in sorted(members):
-            row = rng.normal(0.0, 0.05, size=len(topics) + 2)
-            row[axis] += 1.0
-            words.append(word)
-            rows.append(row)
-    vectors = KeyedVectors(vector_size=len(rows[0]))
-    vectors.add_vectors(words, np.array(rows, dtype=np.float32))
-    return vectors
+    return topic_vectors({topic: words.split() for topic, words in SWIFT_TOPICS.items()})

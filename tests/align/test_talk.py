@@ -111,6 +111,18 @@ def small_meetings():
     return load_public_meetings(["686239", "2f3f95", "0b9ec6"])
 
 
+def scored(meeting, labels):
+    turns = meeting.transcript.turns
+    return score_meeting(
+        *merge_subturns(
+            [t.id for t in turns],
+            meeting.reference,
+            labels,
+            sentence_layout(meeting).turn_word_counts,
+        )
+    )
+
+
 def test_hmm_aligns_real_meetings_better_than_the_diagonal_and_tunes_like_the_others(
     small_meetings,
 ):
@@ -120,17 +132,10 @@ def test_hmm_aligns_real_meetings_better_than_the_diagonal_and_tunes_like_the_ot
     vectors = corpus_vectors(small_meetings, hmm.vectors)
     scores = {}
     for name, params in {"hmm": hmm, "diagonal": AlignmentParams.of("diagonal")}.items():
-        hits = 0
-        for meeting in small_meetings:
-            labels = align_meeting(meeting, params, vectors).labels
-            merged = merge_subturns(
-                [t.id for t in meeting.transcript.turns],
-                meeting.reference,
-                labels,
-                sentence_layout(meeting).turn_word_counts,
-            )
-            hits += score_meeting(*merged).word_hits
-        scores[name] = hits
+        scores[name] = sum(
+            scored(meeting, align_meeting(meeting, params, vectors).labels).word_hits
+            for meeting in small_meetings
+        )
     assert scores["hmm"] > scores["diagonal"]
 
     strict = hmm.with_changes({"hmm.min_share": 0.9})
@@ -138,14 +143,7 @@ def test_hmm_aligns_real_meetings_better_than_the_diagonal_and_tunes_like_the_ot
     results = evaluate_grid_slice(small_meetings, [hmm, strict, rouge], vectors)
     assert sum(s.word_hits for _, s in results[0].per_meeting) == scores["hmm"]
     for meeting, (_, tuned) in zip(small_meetings, results[1].per_meeting, strict=True):
-        labels = align_meeting(meeting, strict, vectors).labels
-        merged = merge_subturns(
-            [t.id for t in meeting.transcript.turns],
-            meeting.reference,
-            labels,
-            sentence_layout(meeting).turn_word_counts,
-        )
-        assert tuned == score_meeting(*merged)
+        assert tuned == scored(meeting, align_meeting(meeting, strict, vectors).labels)
     assert sum(s.unaligned_predicted for _, s in results[2].per_meeting) > 0
     with pytest.raises(ValueError, match="reads words"):
         path_outcome(np.zeros((0, 0)), sentence_layout(small_meetings[0]), hmm)

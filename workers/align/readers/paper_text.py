@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from workers.align.model import Paper, ReaderError, Section
 from workers.align.papers import section_name
 from workers.align.readers._input import InputFile, decode_text
-from workers.align.text import split_sentences, strip_tags
+from workers.align.text import scoring_sentences
 from workers.align.tokenizers import Tokenizer
 
 _MARKDOWN_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -130,9 +130,7 @@ def _paper(
 
 
 def _sentences(text: str, tokenizer: Tokenizer) -> tuple[str, ...]:
-    """Corpus-form sentences of body text (tags, should any be typed, are dropped)."""
-    sentences = (strip_tags(s) for s in split_sentences(tokenizer.tokenize(_plain(text))))
-    return tuple(s for s in sentences if s)
+    return scoring_sentences(tokenizer.tokenize(_plain(text)))
 
 
 def _plain(text: str) -> str:

@@ -12,7 +12,7 @@ from lxml import etree
 
 from workers.align.model import Paper, ReaderError, Section
 from workers.align.readers._input import InputFile
-from workers.align.text import split_sentences, strip_tags
+from workers.align.text import scoring_sentences
 from workers.align.tokenizers import Tokenizer
 
 TEI_NAMESPACE = "http://www.tei-c.org/ns/1.0"
@@ -86,8 +86,7 @@ def _divisions(body: etree._Element, tokenizer: Tokenizer) -> list[Section]:
 def _paragraphs(element: etree._Element, tokenizer: Tokenizer) -> tuple[str, ...]:
     sentences: list[str] = []
     for paragraph in element.iterfind(".//tei:p", _NS):
-        text = tokenizer.tokenize(_clean(" ".join(paragraph.itertext())))
-        sentences.extend(s for s in (strip_tags(x) for x in split_sentences(text)) if s)
+        sentences.extend(scoring_sentences(tokenizer.tokenize(" ".join(paragraph.itertext()))))
     return tuple(sentences)
 
 
