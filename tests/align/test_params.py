@@ -104,7 +104,7 @@ def test_the_named_grids_and_the_shipped_defaults_are_valid():
     assert {params.aligner for params in expand_grid(AlignmentParams(), named_grid("paper"))} == {
         "dp"
     }
-    assert len(expand_grid(AlignmentParams(), named_grid("hmm"))) == 32
+    assert len(expand_grid(AlignmentParams(), named_grid("hmm"))) == 64
     with pytest.raises(ValueError, match="choose default, paper or hmm"):
         named_grid("wide")
     for fold in ("a", "b"):
