@@ -4,6 +4,7 @@ no binary in the repository)."""
 
 from __future__ import annotations
 
+import json
 import textwrap
 
 from lxml import etree
@@ -97,6 +98,17 @@ def tei_paper() -> bytes:
     bibliography = element(element(back, "div", type="references"), "listBibl")
     element(bibliography, "biblStruct", REFERENCES[0])
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)
+
+
+def science_parse_paper() -> bytes:
+    """As science-parse's command line writes a paper: its fields under `metadata`."""
+    metadata = {
+        "title": TITLE,
+        "abstractText": SECTIONS[0][1],
+        "sections": [{"heading": title, "text": body} for title, body in SECTIONS[1:]],
+        "references": [{"title": REFERENCES[0]}],
+    }
+    return json.dumps({"name": "paper.pdf", "metadata": metadata}).encode("utf-8")
 
 
 def _split(paragraph: str) -> list[str]:

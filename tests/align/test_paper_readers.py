@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from paper_fixtures import SECTIONS, TITLE, markdown_paper, pdf_paper, tei_paper, text_paper
+from paper_fixtures import (
+    SECTIONS,
+    TITLE,
+    markdown_paper,
+    pdf_paper,
+    science_parse_paper,
+    tei_paper,
+    text_paper,
+)
 
 from workers.align.model import ReaderError
 from workers.align.papers import is_excluded, paper_states, section_name
@@ -16,6 +24,7 @@ FORMATS = {
     "paper.txt": lambda: text_paper().encode("utf-8"),
     "paper.tei.xml": tei_paper,
     "paper.pdf": pdf_paper,
+    "paper.json": science_parse_paper,
 }
 
 
@@ -31,7 +40,7 @@ def test_every_format_gives_the_papers_sections_and_sentences(name, tmp_path):
     paper = read_paper(path, language="en")
     assert [(s.title, list(s.sentences)) for s in paper.sections] == expected_sections()
     assert paper.source == str(path)
-    if name in ("paper.md", "paper.tei.xml"):
+    if name in ("paper.md", "paper.tei.xml", "paper.json"):
         assert paper.title == TITLE
     assert not any("journal of night" in s for x in paper.sections for s in x.sentences)
 
@@ -103,6 +112,15 @@ def _truncated_tei() -> bytes:
         ("notes.txt", lambda: b"We count swifts. Nothing else.\n", "whole file", "no section"),
         ("latin.txt", lambda: b"1 Introduction\n\x81\x8d swifts\n", "line 2", "not UTF-8"),
         ("blank.md", lambda: b"## 1 Introduction\n\n## 2 Method\n", "whole file", "no text"),
+        ("cut.json", lambda: science_parse_paper()[:80], "line 1, column", "invalid JSON"),
+        ("list.json", lambda: b"[1, 2]", "whole file", "science-parse JSON object"),
+        ("other.json", lambda: b'{"segments": []}', "whole file", '"sections" list'),
+        (
+            "bad-section.json",
+            lambda: b'{"sections": [{"heading": "1 Introduction", "text": "Hi."}, 3]}',
+            "section 2",
+            '"text" string',
+        ),
     ],
 )
 def test_malformed_papers_are_refused_naming_the_file_and_place(name, data, place, problem):

@@ -29,7 +29,7 @@ def add_summarize_parser(commands: argparse._SubParsersAction) -> None:
         type=Path,
         required=True,
         help=f"the paper: {', '.join(PAPER_EXTENSIONS)} (Markdown/text with headings, "
-        "GROBID TEI, PDF)",
+        "GROBID TEI, PDF, science-parse JSON)",
     )
     summarize.add_argument(
         "--transcript",

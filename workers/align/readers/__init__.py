@@ -26,6 +26,7 @@ from workers.align.readers.docx import read_docx
 from workers.align.readers.paper_text import read_markdown_paper, read_text_paper
 from workers.align.readers.pdf import PDF_MAGIC, read_pdf
 from workers.align.readers.plain import read_plain_report
+from workers.align.readers.science_parse import read_science_parse
 from workers.align.readers.subtitles import read_srt, read_vtt
 from workers.align.readers.tei import read_tei
 from workers.align.readers.whisper_json import read_whisper_json
@@ -51,7 +52,7 @@ __all__ = [
 
 REPORT_EXTENSIONS = (".docx", ".txt", ".md")
 TRANSCRIPT_EXTENSIONS = (".ctm", ".srt", ".vtt", ".json")
-PAPER_EXTENSIONS = (".md", ".txt", ".xml", ".tei", ".pdf")
+PAPER_EXTENSIONS = (".md", ".txt", ".xml", ".tei", ".pdf", ".json")
 
 _ZIP_MAGIC = b"PK\x03\x04"
 
@@ -76,7 +77,7 @@ def read_paper(
     source: Source, filename: str | None = None, language: str = DEFAULT_LANGUAGE
 ) -> Paper:
     """A paper in sections: Markdown or plain text with headings, GROBID's TEI XML (.xml,
-    .tei, .tei.xml) or a PDF with a text layer."""
+    .tei, .tei.xml), science-parse's JSON or a PDF with a text layer."""
     file = load_input(source, filename)
     kind = _paper_kind(file)
     tokenizer = tokenizer_for(language)
@@ -84,6 +85,8 @@ def read_paper(
         return read_pdf(file, tokenizer)
     if kind in (".xml", ".tei"):
         return read_tei(file, tokenizer)
+    if kind == ".json":
+        return read_science_parse(file, tokenizer)
     if kind == ".md":
         return read_markdown_paper(file, tokenizer)
     return read_text_paper(file, tokenizer)
@@ -167,6 +170,8 @@ def _paper_kind(file: InputFile) -> str:
         return ".pdf"
     if head.startswith(b"<"):
         return ".xml"
+    if head.startswith(b"{"):
+        return ".json"
     return ".md" if head.startswith(b"#") else ".txt"
 
 
