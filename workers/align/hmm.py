@@ -152,7 +152,7 @@ def _viterbi_kernel(
         best = -1
         arrival_forward[0] = -np.inf
         for state in range(1, n_states):
-            challenger = previous[state - 1] + (forward[state - 1] + 0.0 * decay)
+            challenger = previous[state - 1] + forward[state - 1]
             held = -np.inf
             if best >= 0:
                 held = previous[best] + (forward[best] + (state - best - 1) * decay)
@@ -164,7 +164,7 @@ def _viterbi_kernel(
         best = -1
         arrival_backward[n_states - 1] = -np.inf
         for state in range(n_states - 2, -1, -1):
-            challenger = previous[state + 1] + (backward[state + 1] + 0.0 * decay)
+            challenger = previous[state + 1] + backward[state + 1]
             held = -np.inf
             if best >= 0:
                 held = previous[best] + (backward[best] + (best - state - 1) * decay)
