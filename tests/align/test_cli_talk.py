@@ -10,6 +10,9 @@ from paper_fixtures import SECTIONS, markdown_paper, pdf_paper, swift_vectors, t
 from topic_vectors import write_topic_vectors
 
 from workers.align.cli import main
+from workers.align.paper_summary import summarize_talk
+from workers.align.params import AlignmentParams
+from workers.align.readers import read_paper, transcript_from_texts
 
 ENGLISH = Path(__file__).parent / "fixtures" / "english"
 
@@ -128,3 +131,23 @@ def test_align_with_the_hmm_on_own_files_and_on_public_meetings(tmp_path, capsys
     written = json.loads((folder / "686239f069621dada25c3408f1867d66.json").read_text())["ctm"]
     assert len(written) == 33
     assert sum(bool(entry["aligned"]) for entry in written) > 16
+
+
+def test_a_paper_without_states_or_introduction_and_a_silent_talk():
+    paper = read_paper(markdown_paper(), "paper.md", language="en")
+    talk = transcript_from_texts(["Swifts scream at dusk.", "..."], language="en")
+    hmm = AlignmentParams.of("hmm")
+    vectors = swift_vectors()
+    everything_excluded = summarize_talk(
+        paper, talk, hmm, vectors, excluded=tuple(s.title for s in paper.sections)
+    ).to_dict()
+    assert everything_excluded["ranked"] == []
+    assert all(not s["sentences"] for s in everything_excluded["summaries"].values())
+
+    no_introduction = summarize_talk(paper, talk, hmm, vectors, excluded=("1 Introduction",))
+    assert no_introduction.scores.sum() == no_introduction.spoken_words == 4
+
+    silent = transcript_from_texts(["...", "?"], language="en")
+    quiet = summarize_talk(paper, silent, hmm, vectors).to_dict()
+    assert quiet["spoken_words"] == 0
+    assert quiet["ranked"] == []
