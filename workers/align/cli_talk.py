@@ -79,7 +79,11 @@ def command_summarize(args: argparse.Namespace) -> int:
     if args.vectors:
         vectors = load_vectors(args.vectors)
     elif chosen.params.scoring.method == "embedding":
-        print("training word vectors on the paper and the talk", file=sys.stderr)
+        print(
+            "training word vectors on the paper and the talk (a talk and its paper are little "
+            "text for word2vec: --vectors takes pretrained ones)",
+            file=sys.stderr,
+        )
         vectors = talk_vectors(paper, transcript, chosen.params)
     try:
         summary = summarize_talk(paper, transcript, chosen.params, vectors, lengths, excluded)

@@ -95,7 +95,7 @@ def summarize_talk(
     if not isinstance(settings, HmmSettings):
         raise ValueError(
             f"summaries come from the hmm aligner; these parameters are the {params.aligner} "
-            f"aligner's (use --aligner hmm or an hmm params file)"
+            f"aligner's (give an hmm params file)"
         )
     if params.scoring.method == "embedding" and vectors is None:
         raise ValueError("the embedding method needs word vectors")
