@@ -47,7 +47,10 @@ def test_a_params_file_holds_only_its_aligners_settings():
             "A gapped parameter set has no section 'match_offset' (did you mean "
             "gapped.match_offset or turns.match_offset?)",
         ),
-        ({"aligner": "bert"}, "There is no aligner 'bert'; choose turns, gapped, dp or diagonal."),
+        (
+            {"aligner": "bert"},
+            "There is no aligner 'bert'; choose turns, gapped, dp, diagonal or hmm.",
+        ),
         (
             {"scoring": {"method": "bert"}},
             "scoring.method must be one of embedding, tfidf or rouge, got 'bert'.",
@@ -101,13 +104,17 @@ def test_the_named_grids_and_the_shipped_defaults_are_valid():
     assert {params.aligner for params in expand_grid(AlignmentParams(), named_grid("paper"))} == {
         "dp"
     }
-    with pytest.raises(ValueError, match="choose default or paper"):
+    assert len(expand_grid(AlignmentParams(), named_grid("hmm"))) == 64
+    with pytest.raises(ValueError, match="choose default, paper or hmm"):
         named_grid("wide")
     for fold in ("a", "b"):
         shipped = load_params(defaults_file(fold))
         assert shipped.aligner == "turns"
         assert shipped.to_dict() == json.loads(defaults_file(fold).read_text())["params"]
-    assert set(GRIDS) == {"default", "paper"}
+        hmm = load_params(defaults_file(fold, "hmm"))
+        assert hmm.aligner == "hmm"
+        assert hmm.to_dict() == json.loads(defaults_file(fold, "hmm").read_text())["params"]
+    assert set(GRIDS) == {"default", "paper", "hmm"}
 
 
 def test_every_setting_is_described():

@@ -15,10 +15,22 @@ import numpy as np
 
 from workers.align.dp import forward
 from workers.align.gapped_dp import GapSettings, gapped_forward
+from workers.align.hmm import HmmSettings, transitions, uniform_start, viterbi
 from workers.align.turn_dp import TurnSettings, best_turn_labels
 
 LARGEST_TURN_GRID = (850, 360)
 """About the largest meeting's transcript turns x report segments, the turn path's matrix."""
+LARGEST_TALK = (68_769, 4_445, 6_000)
+"""The largest meeting as the HMM sees it: spoken words, report sentences (states) and the
+talk's vocabulary."""
+
+
+def _talk_problem(words: int, states: int, vocabulary: int):
+    rng = np.random.default_rng(0)
+    table = np.log(rng.random((vocabulary, states), dtype=np.float32) + 1e-3)
+    observations = rng.integers(0, vocabulary, words)
+    start = uniform_start(np.ones(states, dtype=bool))
+    return table, observations, start, transitions(states, words, HmmSettings())
 
 
 def _reference_module(name: str) -> ModuleType:
@@ -35,10 +47,13 @@ def _naive_ns_per_pair(size: int) -> dict[str, float]:
     gains = np.random.default_rng(1).random((size, size), dtype=np.float32)
     paper, gapped = _reference_module("reference_dp"), _reference_module("reference_gapped_dp")
     turns = _reference_module("reference_turn_dp")
+    hmm = _reference_module("reference_hmm")
+    table, observations, start, moves = _talk_problem(size, size, size)
     runs = {
         "dp": lambda: paper.naive_forward(gains, 0.0, 1e-4),
         "gapped": lambda: gapped.naive_gapped_path(gains, 0.35, -0.1, 3.0),
         "turns": lambda: turns.naive_turn_labels(gains.astype(np.float64) - 0.5, 4.0, 40.0),
+        "hmm": lambda: hmm.naive_viterbi(table, observations.tolist(), start, moves),
     }
     figures = {}
     for name, run in runs.items():
@@ -51,14 +66,16 @@ def _naive_ns_per_pair(size: int) -> dict[str, float]:
 def kernel_ns_per_pair(rows: int = 3300, cols: int = 4400, repeats: int = 5) -> dict[str, float]:
     """Median wall time per cell of each path on a matrix the size of the largest meeting:
     sentence pairs for the forward kernels of the sentence paths, turns x segments for the
-    whole turn path (forward and backtrace). The machine is shared, so the median is the
-    honest figure."""
+    whole turn path (forward and backtrace), spoken words x sentences for the HMM's Viterbi
+    (forward and backtrace). The machine is shared, so the median is the honest figure."""
     gains = np.random.default_rng(0).random((rows, cols), dtype=np.float32)
     evidence = np.random.default_rng(0).standard_normal(LARGEST_TURN_GRID) * 20
+    talk = _talk_problem(*LARGEST_TALK)
     runs = {
         "dp": (lambda: forward(gains, 0.0, 1e-4), gains.size),
         "gapped": (lambda: gapped_forward(gains, GapSettings()), gains.size),
         "turns": (lambda: best_turn_labels(evidence, TurnSettings()), evidence.size),
+        "hmm": (lambda: viterbi(*talk), LARGEST_TALK[0] * LARGEST_TALK[1]),
     }
     figures = {}
     for name, (run, cells) in runs.items():
@@ -72,24 +89,24 @@ def kernel_ns_per_pair(rows: int = 3300, cols: int = 4400, repeats: int = 5) -> 
     return figures
 
 
-def _corpus_setup():
+def _corpus_setup(aligner: str | None = None):
     from workers.align.corpus import load_public_meetings, meeting_ids
     from workers.align.folds import shipped_defaults
     from workers.align.pipeline import corpus_vectors
 
     meetings = load_public_meetings()
     corpus = meeting_ids()
-    params = {m.id: shipped_defaults(m.id, corpus) for m in meetings}
+    params = {m.id: shipped_defaults(m.id, corpus, aligner) for m in meetings}
     vectors = corpus_vectors(meetings, next(iter(params.values())).vectors)
     return meetings, params, vectors
 
 
-def corpus_alignment_seconds(repeats: int = 3) -> dict[str, Any]:
-    """Median wall time to align all public_meetings with the shipped defaults (vectors
-    pre-trained)."""
+def corpus_alignment_seconds(repeats: int = 3, aligner: str | None = None) -> dict[str, Any]:
+    """Median wall time to align all public_meetings with the shipped defaults (of
+    `aligner` when given; vectors pre-trained)."""
     from workers.align.pipeline import align_meeting
 
-    meetings, params, vectors = _corpus_setup()
+    meetings, params, vectors = _corpus_setup(aligner)
     align_meeting(meetings[0], params[meetings[0].id], vectors)
     times = []
     for _ in range(repeats):
@@ -102,7 +119,62 @@ def corpus_alignment_seconds(repeats: int = 3) -> dict[str, Any]:
         * sum(len(s.sentences) for s in m.report.segments)
         for m in meetings
     )
-    return {"seconds": float(np.median(times)), "sentence_pairs": pairs}
+    words_by_sentences = sum(
+        sum(t.word_count for t in m.transcript.turns)
+        * sum(len(s.sentences) for s in m.report.segments)
+        for m in meetings
+    )
+    return {
+        "seconds": float(np.median(times)),
+        "sentence_pairs": pairs,
+        "words_x_sentences": words_by_sentences,
+    }
+
+
+def hmm_largest_meeting(repeats: int = 3) -> dict[str, float]:
+    """The HMM's parts on the largest meeting with its real emissions (shipped fold-A HMM
+    parameters): building the emission table, and Viterbi per (word, sentence) cell, medians.
+    Real emissions change the running bests far less often than random ones."""
+    from workers.align.talk import emissions, spoken_words
+
+    meetings, params, vectors = _corpus_setup("hmm")
+    largest = max(
+        meetings,
+        key=lambda m: (
+            sum(t.word_count for t in m.transcript.turns)
+            * sum(len(s.sentences) for s in m.report.segments)
+        ),
+    )
+    settings = params[largest.id].path
+    assert isinstance(settings, HmmSettings)
+    turns = spoken_words([turn.sentences for turn in largest.transcript.turns])
+    states = spoken_words([[s] for segment in largest.report.segments for s in segment.sentences])
+    vocabulary: dict[str, int] = {}
+    observations = np.array(
+        [vocabulary.setdefault(word, len(vocabulary)) for words in turns for word in words]
+    )
+    centre = params[largest.id].scoring.centre
+    build = lambda: emissions(list(vocabulary), states, vectors, settings, centre)  # noqa: E731
+    table = build().table
+    start = uniform_start(np.ones(len(states), dtype=bool))
+    moves = transitions(len(states), len(observations), settings)
+    viterbi(table, observations, start, moves)
+    build_times, decode_times = [], []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        build()
+        build_times.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        viterbi(table, observations, start, moves)
+        decode_times.append(time.perf_counter() - started)
+    return {
+        "words": len(observations),
+        "sentences": len(states),
+        "emission_seconds": float(np.median(build_times)),
+        "viterbi_ns_per_cell": float(np.median(decode_times))
+        / (len(observations) * len(states))
+        * 1e9,
+    }
 
 
 def alignment_memory() -> dict[str, float]:
@@ -152,6 +224,8 @@ def run_benchmarks(naive_size: int = 60, tuning: bool = True) -> dict[str, Any]:
     naive = _naive_ns_per_pair(naive_size)
     kernels = kernel_ns_per_pair()
     corpus = corpus_alignment_seconds()
+    talks = corpus_alignment_seconds(aligner="hmm")
+    largest_talk = hmm_largest_meeting()
     memory = alignment_memory()
     figures: dict[str, Any] = {
         "kernel_ns_per_pair": {name: round(value, 2) for name, value in kernels.items()},
@@ -159,6 +233,15 @@ def run_benchmarks(naive_size: int = 60, tuning: bool = True) -> dict[str, Any]:
         "speedup": {name: round(naive[name] / kernels[name], 1) for name in kernels},
         "corpus_alignment_seconds": round(corpus["seconds"], 2),
         "corpus_sentence_pairs": corpus["sentence_pairs"],
+        "hmm_corpus_alignment_seconds": round(talks["seconds"], 2),
+        "hmm_corpus_words_x_sentences": talks["words_x_sentences"],
+        "hmm_over_turns_per_cell": round(kernels["hmm"] / kernels["turns"], 2),
+        "hmm_largest_meeting": {
+            "words": largest_talk["words"],
+            "sentences": largest_talk["sentences"],
+            "emission_seconds": round(largest_talk["emission_seconds"], 2),
+            "viterbi_ns_per_cell": round(largest_talk["viterbi_ns_per_cell"], 2),
+        },
         "largest_similarity_matrix_mib": round(memory["largest_similarity_matrix_mib"], 1),
         "alignment_peak_mib": round(memory["alignment_peak_mib"], 1),
         "alignment_peak_over_matrix": round(memory["peak_over_matrix"], 2),

@@ -1,4 +1,4 @@
-"""`python -m workers.align align|evaluate|tune|bench`: the engine from a terminal.
+"""`python -m workers.align align|evaluate|tune|summarize|bench`: the engine from a terminal.
 
 Progress bars go to stderr so that --json output on stdout stays machine-readable.
 """
@@ -29,10 +29,11 @@ from workers.align.cli_own import (
     wants_own_files,
     write_results,
 )
+from workers.align.cli_talk import add_summarize_parser
 from workers.align.corpus import load_public_meetings, meeting_ids
 from workers.align.metrics import merge_subturns, micro_average, score_meeting
 from workers.align.model import Meeting
-from workers.align.params import AlignmentParams, load_params, save_params
+from workers.align.params import ALIGNERS, AlignmentParams, load_params, save_params
 from workers.align.pipeline import AlignmentResult, align_meeting, corpus_vectors
 from workers.align.scoring.vectors import load_vectors
 from workers.align.tune import OBJECTIVES
@@ -46,13 +47,13 @@ def _meetings(args: argparse.Namespace) -> list[Meeting]:
 
 
 def _params_for(args: argparse.Namespace) -> dict[str, AlignmentParams]:
-    from workers.align.folds import shipped_defaults
+    from workers.align.folds import shipped_defaults, with_aligner
 
     corpus = meeting_ids()
     if args.params:
-        fixed = load_params(args.params)
+        fixed = with_aligner(load_params(args.params), args.aligner)
         return {meeting_id: fixed for meeting_id in corpus}
-    return {meeting_id: shipped_defaults(meeting_id, corpus) for meeting_id in corpus}
+    return {meeting_id: shipped_defaults(meeting_id, corpus, args.aligner) for meeting_id in corpus}
 
 
 def _vectors(args: argparse.Namespace, params: Sequence[AlignmentParams]):
@@ -233,6 +234,12 @@ def build_parser() -> argparse.ArgumentParser:
             help="dp: the aligner of --params or the shipped defaults; diagonal: the paper's "
             "first iteration; texttiling/c99: segmentation baselines given the segment count",
         )
+        sub.add_argument(
+            "--aligner",
+            choices=list(ALIGNERS),
+            help="align with this aligner: its own cross-fitted defaults when it has them "
+            "(hmm), else the shipped shared settings (or --params) with its defaults",
+        )
         sub.add_argument("--json", action="store_true")
 
     align = commands.add_parser(
@@ -279,6 +286,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_gold_arguments(tune, tuning_options=False)
     tune.add_argument("--json", action="store_true")
     tune.set_defaults(handler=command_tune)
+
+    add_summarize_parser(commands)
 
     bench = commands.add_parser("bench", help="speed figures as JSON")
     bench.add_argument("--naive-size", type=int, default=60)

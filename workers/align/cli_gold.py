@@ -17,7 +17,7 @@ from tqdm import tqdm
 
 from workers.align.corpus import meeting_ids
 from workers.align.crossval import cross_validate
-from workers.align.folds import shipped_defaults
+from workers.align.folds import shipped_defaults, with_aligner
 from workers.align.model import Meeting
 from workers.align.params import AlignmentParams, load_params
 from workers.align.pipeline import AlignmentResult, align_meeting, corpus_vectors
@@ -153,18 +153,22 @@ def evaluate_gold(
     meetings = gold_meetings(args, args.meetings)
     protocol: dict[str, Any] = {"gold": str(args.gold), "documents": len(meetings)}
     if args.cv:
+        if args.aligner:
+            raise SystemExit("--cv tunes with --grid; name the aligner in the grid, not --aligner")
         base = load_params(args.params) if args.params else AlignmentParams()
         tuning = tuning_for(args, gold_vectors(args, meetings, base))
         pairs, protocol["cross_validation"] = cross_validation(meetings, args, tuning)
         protocol["params"] = "tuned on the other folds"
         return pairs, protocol
     if args.params:
-        fixed = load_params(args.params)
+        fixed = with_aligner(load_params(args.params), args.aligner)
         params = {meeting.id: fixed for meeting in meetings}
         protocol["params"] = str(args.params)
     else:
         corpus = meeting_ids()
-        params = {meeting.id: shipped_defaults(meeting.id, corpus) for meeting in meetings}
+        params = {
+            meeting.id: shipped_defaults(meeting.id, corpus, args.aligner) for meeting in meetings
+        }
         protocol["params"] = (
             "the shipped defaults: public_meetings meetings get those tuned on the other fold, "
             "other documents those tuned on fold A"

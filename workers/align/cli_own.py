@@ -109,7 +109,7 @@ def write_results(
 
 def command_align_own(args: argparse.Namespace) -> int:
     requested, problems = _requested_pairs(args)
-    chosen = choose_params(args.params)
+    chosen = choose_params(args.params, args.aligner)
     print(f"parameters: {chosen.source}", file=sys.stderr)
     meetings = []
     for name, report, transcripts in requested:

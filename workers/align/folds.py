@@ -5,6 +5,10 @@ shipped in defaults/tuned-on-fold-a.json were tuned on fold A only and are the o
 fold B meetings; defaults/tuned-on-fold-b.json, tuned on fold B only, are used for fold A. So a
 reported public_meetings figure never comes from parameters that saw its meeting's scores.
 Meetings from elsewhere (user uploads) get the fold-A parameters.
+
+The HMM (TalkSumm's aligner) was tuned the same way on its own grid, into
+defaults/hmm-tuned-on-fold-{a,b}.json: asking for it gets those; asking for another aligner
+than the shipped one gets the shipped shared settings with that aligner's defaults.
 """
 
 from __future__ import annotations
@@ -27,16 +31,34 @@ def folds(meeting_ids: list[str]) -> tuple[list[str], list[str]]:
     return ordered[:FOLD_SIZE], ordered[FOLD_SIZE:]
 
 
-def defaults_file(tuned_on: str) -> Path:
+TUNED_SEPARATELY = ("hmm",)
+"""Aligners with their own cross-fitted parameter files."""
+
+
+def defaults_file(tuned_on: str, aligner: str | None = None) -> Path:
+    prefix = f"{aligner}-" if aligner in TUNED_SEPARATELY else ""
     return Path(
-        str(resources.files("workers.align") / "defaults" / f"tuned-on-fold-{tuned_on}.json")
+        str(
+            resources.files("workers.align") / "defaults" / f"{prefix}tuned-on-fold-{tuned_on}.json"
+        )
     )
 
 
-def shipped_defaults(meeting_id: str, corpus_ids: list[str]) -> AlignmentParams:
-    """Parameters for one meeting that were tuned without looking at that meeting."""
+def shipped_defaults(
+    meeting_id: str, corpus_ids: list[str], aligner: str | None = None
+) -> AlignmentParams:
+    """Parameters for one meeting that were tuned without looking at that meeting (for
+    `aligner`, when given)."""
     fold_a, _ = folds(corpus_ids)
-    return load_params(defaults_file("b" if meeting_id in fold_a else NEW_DOCUMENT_DEFAULTS))
+    tuned_on = "b" if meeting_id in fold_a else NEW_DOCUMENT_DEFAULTS
+    return with_aligner(load_params(defaults_file(tuned_on, aligner)), aligner)
+
+
+def with_aligner(params: AlignmentParams, aligner: str | None) -> AlignmentParams:
+    """`params` with `aligner` (at its defaults) unless it already is that aligner's."""
+    if aligner is None or params.aligner == aligner:
+        return params
+    return params.with_changes({"aligner": aligner})
 
 
 def cv_folds(document_ids: Sequence[str], k: int, seed: int) -> list[list[str]]:

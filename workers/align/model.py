@@ -97,3 +97,21 @@ class ReaderError(ValueError):
         self.location = location
         self.problem = problem
         super().__init__(f"{self.path}: {location}: {problem}")
+
+
+@dataclass(frozen=True)
+class Section:
+    """One titled section of a paper; `sentences` are in the corpus form scoring reads."""
+
+    title: str
+    sentences: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A paper as its readers give it: title and sections in reading order (references and
+    front matter other than the abstract are not sections)."""
+
+    title: str | None
+    sections: tuple[Section, ...]
+    source: str

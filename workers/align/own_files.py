@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from workers.align.folds import NEW_DOCUMENT_DEFAULTS, defaults_file
+from workers.align.folds import NEW_DOCUMENT_DEFAULTS, defaults_file, with_aligner
 from workers.align.model import Meeting
 from workers.align.pairing import document_name_of
 from workers.align.pairs.options import ExportOptions
@@ -33,12 +33,14 @@ class ChosenParams:
     source: str
 
 
-def choose_params(path: str | os.PathLike[str] | None) -> ChosenParams:
+def choose_params(path: str | os.PathLike[str] | None, aligner: str | None = None) -> ChosenParams:
+    """A params file, or the shipped defaults for new documents; `aligner` switches to that
+    aligner (its own shipped file when it has one)."""
     if path is not None:
-        return ChosenParams(load_params(Path(path)), str(path))
-    shipped = defaults_file(NEW_DOCUMENT_DEFAULTS)
+        return ChosenParams(with_aligner(load_params(Path(path)), aligner), str(path))
+    shipped = defaults_file(NEW_DOCUMENT_DEFAULTS, aligner)
     return ChosenParams(
-        load_params(shipped),
+        with_aligner(load_params(shipped), aligner),
         f"the shipped defaults {shipped.name} (tuned on public_meetings fold "
         f"{NEW_DOCUMENT_DEFAULTS.upper()})",
     )

@@ -25,6 +25,7 @@ from workers.align.confidence import Abstention
 from workers.align.diagonal import DiagonalSettings
 from workers.align.dp import DpSettings
 from workers.align.gapped_dp import GapSettings
+from workers.align.hmm import HmmSettings
 from workers.align.scoring.similarity import ScoringParams
 from workers.align.scoring.vectors import TrainingSettings
 from workers.align.settings import (
@@ -37,14 +38,15 @@ from workers.align.settings import (
 )
 from workers.align.turn_dp import TurnSettings
 
-Aligner = Literal["turns", "gapped", "dp", "diagonal"]
-PathSettings = TurnSettings | GapSettings | DpSettings | DiagonalSettings
+Aligner = Literal["turns", "gapped", "dp", "diagonal", "hmm"]
+PathSettings = TurnSettings | GapSettings | DpSettings | DiagonalSettings | HmmSettings
 
 ALIGNERS: dict[str, type] = {
     "turns": TurnSettings,
     "gapped": GapSettings,
     "dp": DpSettings,
     "diagonal": DiagonalSettings,
+    "hmm": HmmSettings,
 }
 """Each aligner's own settings, in the order users are offered them (the shipped one first)."""
 assert list(ALIGNERS) == list(get_args(Aligner))

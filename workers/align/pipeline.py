@@ -22,12 +22,14 @@ from workers.align.confidence import abstain, confidence, path_share, turn_suppo
 from workers.align.diagonal import DiagonalSettings, diagonal_path
 from workers.align.dp import best_path
 from workers.align.gapped_dp import GapSettings, best_gapped_path, vote_segments
+from workers.align.hmm import HmmSettings
 from workers.align.layout import SentenceLayout, sentence_layout
 from workers.align.model import Meeting
 from workers.align.params import AlignmentParams
 from workers.align.scoring.normalise import normalise, signed_power
 from workers.align.scoring.similarity import ScoringParams, SentenceScorer, sentence_scorer
 from workers.align.scoring.vectors import TrainingSettings, train_vectors
+from workers.align.talk import TalkDecoding, decode_talk, spoken_words, turn_vote
 from workers.align.turn_dp import SegmentView, TurnSettings, best_turn_labels
 
 
@@ -96,6 +98,8 @@ def path_outcome(
     its baseline. `view`, the scores seen per segment, lets tuning share that work between
     turn-path settings; without it the turn path reads `scores` in blocks of `blocking`.
     """
+    if isinstance(params.path, HmmSettings):
+        raise ValueError("the hmm aligner reads words, not sentence scores: see hmm_outcome")
     n_rows, n_cols = len(layout.transcript_sentences), len(layout.report_sentences)
     if scores.shape != (n_rows, n_cols):
         raise ValueError(f"scores {scores.shape} do not match the layout {(n_rows, n_cols)}")
@@ -128,6 +132,49 @@ def path_outcome(
     )
     labels = fill_unvisited(assignment.labels)
     return PathOutcome(labels, turn_support(matrix, layout, labels), path_share(assignment))
+
+
+def talk_decoding(
+    meeting: Meeting, params: AlignmentParams, vectors: KeyedVectors | None
+) -> TalkDecoding:
+    """TalkSumm's HMM with the report's sentences as states, all of them possible first (a
+    meeting has no Introduction); word vectors are read only for embedding scoring, as the
+    other aligners read them, and otherwise only identical words are similar. `min_share`
+    does not change it: tuning decodes once for all its values."""
+    settings = params.path
+    if not isinstance(settings, HmmSettings):
+        raise ValueError(f"the hmm path needs hmm settings, got the {params.aligner} aligner's")
+    if params.scoring.method == "embedding" and vectors is None:
+        raise ValueError("the embedding method needs word vectors")
+    state_sentences = [s for segment in meeting.report.segments for s in segment.sentences]
+    return decode_talk(
+        spoken_words([turn.sentences for turn in meeting.transcript.turns]),
+        spoken_words([[sentence] for sentence in state_sentences]),
+        np.ones(len(state_sentences), dtype=bool),
+        vectors if params.scoring.method == "embedding" else None,
+        settings,
+        params.scoring.centre,
+    )
+
+
+def hmm_outcome(
+    meeting: Meeting,
+    params: AlignmentParams,
+    vectors: KeyedVectors | None,
+    decoding: TalkDecoding | None = None,
+) -> PathOutcome:
+    """Each turn's segment by its words' vote; `decoding`, when given, is `talk_decoding` of
+    the same meeting and settings (but `min_share`)."""
+    if decoding is None:
+        decoding = talk_decoding(meeting, params, vectors)
+    settings = params.path
+    assert isinstance(settings, HmmSettings)
+    segments = meeting.report.segments
+    segment_of_state = np.repeat(np.arange(len(segments)), [len(s.sentences) for s in segments])
+    vote = turn_vote(
+        decoding, segment_of_state, len(meeting.transcript.turns), len(segments), settings.min_share
+    )
+    return PathOutcome(vote.labels, vote.support, vote.share)
 
 
 def turn_quantiles(settings: Iterable[object]) -> tuple[float, ...]:
@@ -223,6 +270,8 @@ def align_meeting(
     """The Celery-facing entry point; `vectors` is required for embedding scoring. `blocking`
     bounds the turn path's memory and changes nothing in its result."""
     layout = sentence_layout(meeting)
+    if isinstance(params.path, HmmSettings):
+        return decide(hmm_outcome(meeting, params, vectors), layout, params)
     scores: ScoreRows | np.ndarray
     if isinstance(params.path, DiagonalSettings):
         shape = (len(layout.transcript_sentences), len(layout.report_sentences))

@@ -23,6 +23,7 @@ from gensim.models import KeyedVectors
 from workers.align.blocks import ScoreRows
 from workers.align.confidence import Abstention
 from workers.align.diagonal import DiagonalSettings
+from workers.align.hmm import HmmSettings
 from workers.align.layout import sentence_layout
 from workers.align.metrics import (
     MeetingScores,
@@ -35,19 +36,23 @@ from workers.align.model import Meeting
 from workers.align.params import ALIGNERS, AlignmentParams
 from workers.align.pipeline import (
     decide,
+    hmm_outcome,
     meeting_scorer,
     path_outcome,
     segment_view,
+    talk_decoding,
     turn_quantiles,
     whole_matrix,
 )
 from workers.align.scoring.similarity import ScoringParams
 from workers.align.settings import SettingsError, in_words
+from workers.align.talk import TalkDecoding
 
 GRIDS_DIRECTORY = Path(__file__).parent / "defaults"
-GRIDS = {"default": "grid.json", "paper": "paper-grid.json"}
-"""Grids by name: `default`, the one the shipped defaults were tuned with (turn path), and
-`paper`, the paper's path with abstention. A grid maps `section.name` settings (or `aligner`)
+GRIDS = {"default": "grid.json", "paper": "paper-grid.json", "hmm": "hmm-grid.json"}
+"""Grids by name: `default`, the one the shipped defaults were tuned with (turn path),
+`paper`, the paper's path with abstention, and `hmm`, TalkSumm's HMM around its published
+transition values. A grid maps `section.name` settings (or `aligner`)
 to the values to try; names joined by commas vary together (window size and overlap)."""
 
 
@@ -139,10 +144,10 @@ def evaluate_grid_slice(
 ) -> list[SettingResult]:
     """Score every setting on every meeting (meetings need reference labels). The diagonal
     reads no similarities: it is scored on zeros, as `align_meeting` aligns with it, and
-    needs no vectors."""
+    needs no vectors; the HMM reads words, not sentence similarities."""
     by_scoring: dict[ScoringParams | None, list[AlignmentParams]] = {}
     for params in sorted(settings, key=lambda p: repr(p.scoring)):
-        reads_scores = not isinstance(params.path, DiagonalSettings)
+        reads_scores = not isinstance(params.path, DiagonalSettings | HmmSettings)
         by_scoring.setdefault(params.scoring if reads_scores else None, []).append(params)
     collected: dict[AlignmentParams, list[tuple[str, MeetingScores]]] = {p: [] for p in settings}
     for meeting in meetings:
@@ -166,8 +171,15 @@ def evaluate_grid_slice(
             view = None
             if any(params.aligner == "turns" for params in by_path):
                 view = segment_view(scores, layout, turn_quantiles(p.path for p in by_path))
+            decodings: dict[AlignmentParams, TalkDecoding] = {}
             for path_params, variants in by_path.items():
-                outcome = path_outcome(scores, layout, path_params, view)
+                if isinstance(path_params.path, HmmSettings):
+                    decoded = replace(path_params, path=replace(path_params.path, min_share=0.0))
+                    if decoded not in decodings:
+                        decodings[decoded] = talk_decoding(meeting, decoded, vectors)
+                    outcome = hmm_outcome(meeting, path_params, vectors, decodings[decoded])
+                else:
+                    outcome = path_outcome(scores, layout, path_params, view)
                 for params in variants:
                     labels = decide(outcome, layout, params).labels
                     merged = merge_subturns(

@@ -1129,9 +1129,10 @@ export interface components {
      *     * `gapped` - gapped
      *     * `dp` - dp
      *     * `diagonal` - diagonal
+     *     * `hmm` - hmm
      * @enum {string}
      */
-    AlignerEnum: "turns" | "gapped" | "dp" | "diagonal";
+    AlignerEnum: "turns" | "gapped" | "dp" | "diagonal" | "hmm";
     AlignerOutput: {
       name: components["schemas"]["AlignerEnum"];
       description: string;
@@ -1163,6 +1164,8 @@ export interface components {
       gapped?: components["schemas"]["GapSettings"];
       /** @description Only with aligner dp. */
       dp?: components["schemas"]["DpSettings"];
+      /** @description Only with aligner hmm. */
+      hmm?: components["schemas"]["HmmSettings"];
       scoring?: components["schemas"]["ScoringParams"];
       vectors?: components["schemas"]["TrainingSettings"];
       abstention?: components["schemas"]["Abstention"];
@@ -1658,6 +1661,21 @@ export interface components {
      * @enum {string}
      */
     HealthStatusEnum: "ok" | "degraded";
+    HmmSettings: {
+      /** Format: double */
+      stay_scale?: number;
+      /** Format: double */
+      stay_floor?: number;
+      /** Format: double */
+      distance_decay?: number;
+      /** Format: double */
+      backward_factor?: number;
+      /** Format: double */
+      similarity_floor?: number;
+      normalise_emissions?: boolean;
+      /** Format: double */
+      min_share?: number;
+    };
     IncumbentResult: {
       name: string;
       /** Format: double */
@@ -2520,8 +2538,9 @@ export interface operations {
          *     * `gapped` - gapped
          *     * `dp` - dp
          *     * `diagonal` - diagonal
+         *     * `hmm` - hmm
          */
-        aligner?: "turns" | "gapped" | "dp" | "diagonal";
+        aligner?: "turns" | "gapped" | "dp" | "diagonal" | "hmm";
       };
       header?: never;
       path?: never;

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from os import PathLike
 from pathlib import PurePath
 
-from workers.align.model import ReaderError, Report, Transcript
+from workers.align.model import Paper, ReaderError, Report, Transcript
 from workers.align.readers._input import (
     InputFile,
     Source,
@@ -23,12 +23,17 @@ from workers.align.readers._turns import TimedText, build_transcript
 from workers.align.readers.archive import DEFAULT_LIMITS, ArchiveLimits, check_archive
 from workers.align.readers.ctm import read_ctm
 from workers.align.readers.docx import read_docx
+from workers.align.readers.paper_text import read_markdown_paper, read_text_paper
+from workers.align.readers.pdf import PDF_MAGIC, read_pdf
 from workers.align.readers.plain import read_plain_report
+from workers.align.readers.science_parse import read_science_parse
 from workers.align.readers.subtitles import read_srt, read_vtt
+from workers.align.readers.tei import read_tei
 from workers.align.readers.whisper_json import read_whisper_json
 from workers.align.tokenizers import DEFAULT_LANGUAGE, tokenizer_for
 
 __all__ = [
+    "PAPER_EXTENSIONS",
     "REPORT_EXTENSIONS",
     "TRANSCRIPT_EXTENSIONS",
     "ArchiveLimits",
@@ -38,6 +43,7 @@ __all__ = [
     "decode_text",
     "finite_number",
     "parse_json",
+    "read_paper",
     "read_report",
     "read_transcript",
     "require_content",
@@ -46,6 +52,7 @@ __all__ = [
 
 REPORT_EXTENSIONS = (".docx", ".txt", ".md")
 TRANSCRIPT_EXTENSIONS = (".ctm", ".srt", ".vtt", ".json")
+PAPER_EXTENSIONS = (".md", ".txt", ".xml", ".tei", ".pdf", ".json")
 
 _ZIP_MAGIC = b"PK\x03\x04"
 
@@ -64,6 +71,25 @@ def read_report(
     if kind == ".docx":
         return read_docx(file, tokenizer, archive_limits)
     return read_plain_report(file, markdown=kind == ".md", tokenizer=tokenizer)
+
+
+def read_paper(
+    source: Source, filename: str | None = None, language: str = DEFAULT_LANGUAGE
+) -> Paper:
+    """A paper in sections: Markdown or plain text with headings, GROBID's TEI XML (.xml,
+    .tei, .tei.xml), science-parse's JSON or a PDF with a text layer."""
+    file = load_input(source, filename)
+    kind = _paper_kind(file)
+    tokenizer = tokenizer_for(language)
+    if kind == ".pdf":
+        return read_pdf(file, tokenizer)
+    if kind in (".xml", ".tei"):
+        return read_tei(file, tokenizer)
+    if kind == ".json":
+        return read_science_parse(file, tokenizer)
+    if kind == ".md":
+        return read_markdown_paper(file, tokenizer)
+    return read_text_paper(file, tokenizer)
 
 
 def read_transcript(
@@ -133,6 +159,20 @@ def _report_kind(file: InputFile) -> str:
     if file.data.startswith(_ZIP_MAGIC):
         return ".docx"
     return ".md" if file.data.lstrip().startswith(b"#") else ".txt"
+
+
+def _paper_kind(file: InputFile) -> str:
+    extension = _extension(file)
+    if extension in PAPER_EXTENSIONS:
+        return extension
+    head = file.data.lstrip(b"\xef\xbb\xbf \t\r\n")[:100]
+    if head.startswith(PDF_MAGIC):
+        return ".pdf"
+    if head.startswith(b"<"):
+        return ".xml"
+    if head.startswith(b"{"):
+        return ".json"
+    return ".md" if head.startswith(b"#") else ".txt"
 
 
 def _transcript_kind(file: InputFile) -> str:
