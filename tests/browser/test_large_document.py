@@ -8,6 +8,7 @@ import json
 import os
 import statistics
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -65,9 +66,11 @@ KEY_TO_PAINT = """async (key) => {
 
 
 def day_long_document(team: Team):
-    """Every public_meetings meeting one after another, as one document of the corpus's texts."""
+    """Every public_meetings meeting one after another, as one document of the corpus's texts
+    (named apart: the joined meetings' ids would overflow the document's source)."""
+    joined = joined_meeting(load_public_meetings())
     document = corpus_meeting_import(
-        actor=team.lead, project=team.project, meeting=joined_meeting(load_public_meetings())
+        actor=team.lead, project=team.project, meeting=replace(joined, id="day-long")
     )
     document.assignees.add(team.annotator)
     return document
