@@ -17,6 +17,7 @@ from backend.alignments.models import PreAlignment
 from backend.alignments.selectors import current_pre_alignment
 from backend.curation.selectors import document_gold
 from backend.documents.models import Document, ReportSegment, TranscriptTurn
+from backend.ratings.selectors import latest_rated_study, study_estimate
 from workers.align.agreement import CodedDocument, agreement
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.shape import (
@@ -200,8 +201,18 @@ def export_preview(*, project_id: int, options: ExportOptions) -> dict[str, Any]
             for split in SPLITS
         },
         "agreement": corpus_agreement(project_id=project_id, options=options),
+        "rating": rating_estimate(project_id=project_id, options=options),
         "options": options.as_dict(),
     }
+
+
+def rating_estimate(*, project_id: int, options: ExportOptions) -> dict[str, Any] | None:
+    """The latest rating study's estimate of the share of good automatic pairs at the
+    export's min_confidence; None when no study has rated any."""
+    study = latest_rated_study(project_id=project_id)
+    if study is None:
+        return None
+    return study_estimate(study=study, min_confidence=options.min_confidence)
 
 
 def corpus_agreement(*, project_id: int, options: ExportOptions) -> dict[str, Any]:

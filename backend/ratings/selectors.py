@@ -223,17 +223,21 @@ def _ordinal_alpha(ratings) -> float | None:
     return krippendorff_alpha(reliability, level="ordinal")
 
 
-def latest_study_estimate(*, project_id: int, min_confidence: float) -> dict[str, Any] | None:
-    """What the project's latest study with ratings says of an export at `min_confidence`:
-    None when no study has rated automatic pairs."""
-    study = (
-        RatingStudy.objects.filter(project_id=project_id)
-        .filter(Q(items__origin=Origin.AUTOMATIC) & Q(items__assignments__rating__isnull=False))
+def latest_rated_study(*, project_id: int) -> RatingStudy | None:
+    """The project's latest study in which some automatic pair has a rating: the one exports
+    quote."""
+    return (
+        RatingStudy.objects.filter(
+            Q(items__origin=Origin.AUTOMATIC) & Q(items__assignments__rating__isnull=False),
+            project_id=project_id,
+        )
         .order_by("-created_at", "-id")
         .first()
     )
-    if study is None:
-        return None
+
+
+def study_estimate(*, study: RatingStudy, min_confidence: float) -> dict[str, Any]:
+    """What a study says of an export at `min_confidence`."""
     pairs = rated_pairs(study)
     return {
         "study": study.pk,

@@ -1742,6 +1742,8 @@ export interface components {
       pairs: components["schemas"]["OriginCounts"];
       splits: components["schemas"]["ExportSplits"];
       agreement: components["schemas"]["CorpusAgreement"];
+      /** @description The latest rating study's estimated share of good automatic pairs at this min_confidence; null when no study has rated any. */
+      rating: components["schemas"]["StudyEstimate"] | null;
       options: components["schemas"]["ExportOptions"];
     };
     ExportSplits: {
@@ -2639,6 +2641,15 @@ export interface components {
       bins: number;
       /** @description Drawn when omitted. */
       seed?: number;
+    };
+    StudyEstimate: {
+      study: number;
+      name: string;
+      /** Format: double */
+      min_confidence: number;
+      /** Format: double */
+      estimated_yes_share: number | null;
+      rated_pairs: number;
     };
     StudyOutput: {
       id: number;
