@@ -18,6 +18,8 @@ import numpy as np
 ANSWERS = ("no", "partly", "yes")
 """In rank order: the ordinal alpha codes an answer by its index."""
 Z_95 = 1.959963984540054
+REACHED = 1e-9
+"""A weighted share equal to the target up to rounding (0.8999999999999999) reaches it."""
 
 
 def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float] | None:
@@ -126,6 +128,6 @@ def lowest_threshold(
     share: the threshold that keeps the most pairs at the asked quality. None when none does."""
     for threshold in sorted({pair.confidence for pair in pairs}):
         share = estimated_yes_share(pairs, bins, threshold)
-        if share is not None and share >= target:
+        if share is not None and share >= target - REACHED:
             return threshold, share
     return None
