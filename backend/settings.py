@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "backend.vectors",
     "backend.tuning",
     "backend.exports",
+    "backend.ratings",
     "backend.simulation",
 ]
 

@@ -27,6 +27,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("backend.tuning.urls")),
     path("", include("backend.audit.urls")),
     path("", include("backend.exports.urls")),
+    path("", include("backend.ratings.urls")),
 ]
 
 urlpatterns = [

@@ -20,6 +20,7 @@ from backend.alignments.selectors import current_pre_alignments
 from backend.core.ids import batches
 from backend.curation.selectors import gold_by_document
 from backend.documents.models import Document, ReportSegment, TranscriptTurn
+from backend.ratings.selectors import latest_rated_study, study_estimate
 from workers.align.agreement import CodedDocument, agreement
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.shape import (
@@ -216,8 +217,18 @@ def export_preview(*, project_id: int, options: ExportOptions) -> dict[str, Any]
             for split in SPLITS
         },
         "agreement": corpus_agreement(project_id=project_id, options=options),
+        "rating": rating_estimate(project_id=project_id, options=options),
         "options": options.as_dict(),
     }
+
+
+def rating_estimate(*, project_id: int, options: ExportOptions) -> dict[str, Any] | None:
+    """The latest rating study's estimate of the share of good automatic pairs at the
+    export's min_confidence; None when no study has rated any."""
+    study = latest_rated_study(project_id=project_id)
+    if study is None:
+        return None
+    return study_estimate(study=study, min_confidence=options.min_confidence)
 
 
 def corpus_agreement(*, project_id: int, options: ExportOptions) -> dict[str, Any]:

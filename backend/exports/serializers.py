@@ -6,6 +6,7 @@ from rest_framework import serializers
 from backend.agreement.serializers import CorpusAgreementSerializer
 from backend.alignments.serializers import AlignmentParamsSerializer
 from backend.core.serializers import KeyedSerializer, dataclass_serializer
+from backend.ratings.serializers import StudyEstimateSerializer
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.shape import FILTERS
 from workers.align.pairs.split import SPLITS
@@ -43,6 +44,11 @@ class ExportPreviewSerializer(serializers.Serializer):
     pairs = OriginCountsSerializer()
     splits = ExportSplitsSerializer()
     agreement = CorpusAgreementSerializer()
+    rating = StudyEstimateSerializer(
+        allow_null=True,
+        help_text="The latest rating study's estimated share of good automatic pairs at this "
+        "min_confidence; null when no study has rated any.",
+    )
     options = dataclass_serializer(ExportOptions)()
 
 

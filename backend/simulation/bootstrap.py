@@ -313,15 +313,20 @@ class Simulation:
         )
 
     def _wait(self, job_id: int, what: str) -> None:
-        deadline = time.monotonic() + self.job_timeout
-        while time.monotonic() < deadline:
-            job = Job.objects.get(pk=job_id)
-            if job.status == Job.Status.SUCCEEDED:
-                return
-            if job.status in Job.FINISHED:
-                raise SimulationError(f"{what} (job {job.pk}) {job.status}: {job.error}")
-            time.sleep(POLL_SECONDS)
-        raise SimulationError(
-            f"{what} (job {job_id}) did not finish within {self.job_timeout:.0f} s; is a worker "
-            "consuming the default and cpu queues?"
-        )
+        wait_for_job(job_id, what, self.job_timeout)
+
+
+def wait_for_job(job_id: int, what: str, timeout: float) -> None:
+    """Polls the job's row: the simulations wait for a worker they do not control."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        job = Job.objects.get(pk=job_id)
+        if job.status == Job.Status.SUCCEEDED:
+            return
+        if job.status in Job.FINISHED:
+            raise SimulationError(f"{what} (job {job.pk}) {job.status}: {job.error}")
+        time.sleep(POLL_SECONDS)
+    raise SimulationError(
+        f"{what} (job {job_id}) did not finish within {timeout:.0f} s; is a worker "
+        "consuming the default and cpu queues?"
+    )

@@ -48,6 +48,33 @@ def test_krippendorff_binary_worked_example():
     assert round(krippendorff_alpha(np.array(KRIPPENDORFF_2_CODERS_BINARY)), 3) == 0.095
 
 
+def test_ordinal_alpha_hand_computed():
+    """Two raters, three units (1, 1), (1, 2), (2, 3). Values: n_1 = 3, n_2 = 2, n_3 = 1,
+    n = 6. Coincidences o_11 = 2, o_12 = o_21 = 1, o_23 = o_32 = 1. Ordinal deltas:
+    d_12 = (3 + 2 - 5/2)^2 = 6.25, d_23 = (2 + 1 - 3/2)^2 = 2.25, d_13 = (6 - 2)^2 = 16.
+    Observed sum o*d = 2 * 6.25 + 2 * 2.25 = 17; expected sum n_c n_k d = 2 * (3*2*6.25 +
+    2*1*2.25 + 3*1*16) = 180. alpha = 1 - (n - 1) * 17 / 180 = 95 / 180."""
+    assert krippendorff_alpha(np.array([[1, 1, 2], [1, 2, 3]]), level="ordinal") == (
+        pytest.approx(95 / 180, abs=1e-12)
+    )
+    assert krippendorff_alpha(np.array([[1, 1, 2], [1, 2, 3]])) != pytest.approx(95 / 180)
+
+
+def test_ordinal_alpha_of_the_worked_example_with_missing_values():
+    """Krippendorff (2011) section C's data as ordinal: 0.815."""
+    alpha = krippendorff_alpha(np.array(KRIPPENDORFF_4_CODERS_12_UNITS), level="ordinal")
+    assert round(alpha, 3) == 0.815
+
+
+def test_ordinal_alpha_weighs_distant_ranks_more():
+    near = np.array([[0, 1, 2, 2, 0, 1], [1, 1, 2, 2, 0, 1]])
+    far = np.array([[0, 1, 2, 2, 0, 1], [2, 1, 2, 2, 0, 1]])
+    assert krippendorff_alpha(near, level="ordinal") > krippendorff_alpha(far, level="ordinal")
+    assert krippendorff_alpha(np.array([[2, 2], [2, 2]]), level="ordinal") is None
+    with pytest.raises(ValueError, match="level"):
+        krippendorff_alpha(near, level="interval")  # type: ignore[arg-type]
+
+
 def test_cohen_kappa_textbook_table_20_5_10_15():
     """Both say yes 20 times, yes/no 5, no/yes 10, both no 15: p_o = 0.7, p_e = 0.5."""
     first = [1] * 20 + [1] * 5 + [0] * 10 + [0] * 15
@@ -163,6 +190,18 @@ def test_alpha_equals_the_krippendorff_package(data):
         assert len(set(pairable[pairable != MISSING].tolist())) <= 1
         return
     expected = krippendorff.alpha(reliability_data=dense, level_of_measurement="nominal")
+    assert ours == pytest.approx(expected, abs=1e-9)
+
+
+@settings(max_examples=200, deadline=None)
+@given(reliability_data())
+def test_ordinal_alpha_equals_the_krippendorff_package(data):
+    dense = data.astype(float)
+    dense[data == MISSING] = np.nan
+    ours = krippendorff_alpha(data, level="ordinal")
+    if ours is None:
+        return
+    expected = krippendorff.alpha(reliability_data=dense, level_of_measurement="ordinal")
     assert ours == pytest.approx(expected, abs=1e-9)
 
 

@@ -9,6 +9,7 @@ from backend.accounts.services import api_token_create
 from backend.alignments.services.annotations import AssignmentOperation, annotation_apply
 from backend.iterations.services import iteration_tune_again
 from backend.jobs.models import Job
+from backend.ratings.models import Origin, Rating, RatingAssignment, RatingItem, RatingStudy
 from backend.vectors.models import WordVectors
 from tests.dashboards.test_dashboards import corrected_iteration
 from tests.domain import build_world
@@ -47,7 +48,34 @@ def world(db):
     )
     api_token_create(user=world.lead, name="ci")
     world.first = first
+    world.study = rated_study(world)
     return world
+
+
+def rated_study(world) -> RatingStudy:
+    """Made directly: the world's short documents give no pair the export's filters keep."""
+    study = RatingStudy.objects.create(
+        project=world.project,
+        name="study",
+        seed=1,
+        sample_size=2,
+        controls=0,
+        raters_per_pair=1,
+        bins=[{"index": 0, "low": 0.5, "high": 0.5, "population": 4}],
+    )
+    for position in (0, 1):
+        item = RatingItem.objects.create(
+            study=study,
+            document=world.document,
+            segment_position=position,
+            turn_positions=[position * 3, position * 3 + 1],
+            confidence=0.5,
+            origin=Origin.AUTOMATIC,
+            bin_index=0,
+        )
+        assignment = RatingAssignment.objects.create(item=item, rater=world.lead, order=position)
+    Rating.objects.create(assignment=assignment, answer="yes")
+    return study
 
 
 def json_get_paths(world) -> dict[str, str]:
@@ -58,6 +86,7 @@ def json_get_paths(world) -> dict[str, str]:
         "iteration_id": world.first.pk,
         "job_id": world.job.pk,
         "run_id": world.first.tuning_run.pk,
+        "study_id": world.study.pk,
     }
     paths = {}
     for template, operations in openapi_schema()["paths"].items():

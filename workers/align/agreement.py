@@ -2,7 +2,8 @@
 report segment it belongs to, or unaligned).
 
 Chance-corrected measures are Cohen's kappa (two coders) and Krippendorff's alpha (nominal,
-any number of coders, missing values allowed), as Krippendorff (2011, "Computing
+or ordinal for ranked answers such as raters' no / partly / yes; any number of coders, missing
+values allowed), as Krippendorff (2011, "Computing
 Krippendorff's Alpha-Reliability") and Cohen (1960) define them. Both are computed from sparse
 counts: a unit holds at most one value per coder, whereas the dense coincidence matrix the
 `krippendorff` package builds is units x values x values, which for one iteration of six
@@ -21,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from itertools import combinations
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -66,13 +67,22 @@ def cohen_kappa(
     return (observed - expected) / (1.0 - expected)
 
 
-def krippendorff_alpha(reliability: np.ndarray) -> float | None:
-    """Nominal alpha = 1 - D_o / D_e for a (coders, units) matrix of labels, MISSING where a
-    coder did not label a unit. Units labelled by fewer than two coders are not pairable and
-    do not count. None when no two values are pairable or all pairable values are equal."""
+def krippendorff_alpha(
+    reliability: np.ndarray, level: Literal["nominal", "ordinal"] = "nominal"
+) -> float | None:
+    """alpha = 1 - D_o / D_e for a (coders, units) matrix of labels, MISSING where a coder did
+    not label a unit. Units labelled by fewer than two coders are not pairable and do not
+    count. None when no two values are pairable or all pairable values are equal.
+
+    `nominal` counts every disagreement alike (turn labels: segment 3 is no nearer segment 4
+    than segment 40). `ordinal` weighs a disagreement by how many pairable values lie between
+    the two ranks (raters' no < partly < yes: no against yes is worse than partly against
+    yes); labels are then ranks, ordered as integers."""
     reliability = np.asarray(reliability, dtype=np.int64)
     if reliability.ndim != 2:
         raise ValueError(f"reliability data must be (coders, units), got {reliability.shape}")
+    if level not in ("nominal", "ordinal"):
+        raise ValueError(f"level must be 'nominal' or 'ordinal', got {level!r}")
     present = reliability != MISSING
     per_unit = present.sum(axis=0)
     pairable = per_unit >= 2
@@ -83,14 +93,39 @@ def krippendorff_alpha(reliability: np.ndarray) -> float | None:
         return None
     _, value_codes = np.unique(values, return_inverse=True)
     value_count = int(value_codes.max()) + 1
+    marginals = np.bincount(value_codes, minlength=value_count)
+    if level == "ordinal":
+        return _ordinal_alpha(unit_index, value_codes, per_unit[pairable], marginals)
     cells, in_unit = np.unique(unit_index * value_count + value_codes, return_counts=True)
     coders_of_unit = per_unit[pairable][cells // value_count]
     observed = float(np.sum(in_unit * (coders_of_unit - in_unit) / (coders_of_unit - 1))) / total
-    marginals = np.bincount(value_codes, minlength=value_count)
     expected = float(np.sum(marginals * (total - marginals))) / (total * (total - 1))
     if expected == 0.0:
         return None
     return 1.0 - observed / expected
+
+
+def _ordinal_alpha(
+    unit_index: np.ndarray, value_codes: np.ndarray, coders: np.ndarray, marginals: np.ndarray
+) -> float | None:
+    """Through the values x values coincidence matrix, which ordinal data keeps small (a few
+    ranks), with Krippendorff's ordinal metric: delta(c, k) = (sum of n_g for g from c to k,
+    minus (n_c + n_k) / 2) squared."""
+    value_count, total = len(marginals), int(marginals.sum())
+    counts = np.zeros((len(coders), value_count))
+    np.add.at(counts, (unit_index, value_codes), 1.0)
+    weights = 1.0 / (coders - 1)
+    coincidences = counts.T @ (counts * weights[:, None]) - np.diag(weights @ counts)
+    cumulative = np.concatenate([[0], np.cumsum(marginals)])
+    low = np.minimum.outer(np.arange(value_count), np.arange(value_count))
+    high = np.maximum.outer(np.arange(value_count), np.arange(value_count))
+    between = cumulative[high + 1] - cumulative[low]
+    delta = (between - (marginals[:, None] + marginals[None, :]) / 2.0) ** 2
+    np.fill_diagonal(delta, 0.0)
+    expected = float(marginals @ delta @ marginals)
+    if expected == 0.0:
+        return None
+    return 1.0 - (total - 1) * float(np.sum(coincidences * delta)) / expected
 
 
 def symmetric_window(first_flags: np.ndarray, second_flags: np.ndarray) -> int:

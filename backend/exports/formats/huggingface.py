@@ -10,6 +10,7 @@ import json
 from collections.abc import Iterator
 
 from backend.exports.selectors import corpus_agreement, export_records
+from backend.ratings.selectors import latest_rated_study, study_estimate, study_results
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.split import SPLITS, Split
 from workers.align.pairs.writers import json_line
@@ -135,6 +136,10 @@ def _card(
         "",
         *_agreement_prose(corpus_agreement(project_id=project_id, options=options)),
         "",
+        "## Rating study",
+        "",
+        *_rating_prose(project_id, options),
+        "",
         "## Filters",
         "",
         _filters_prose(options),
@@ -183,6 +188,49 @@ def _agreement_prose(figures: dict) -> list[str]:
         f"| WindowDiff between annotators | {show(overall['windowdiff'])} |",
         f"| Pk between annotators | {show(overall['pk'])} |",
     ]
+
+
+def _rating_prose(project_id: int, options: ExportOptions) -> list[str]:
+    """The latest rating study (docs/ratings.md), as DiscoFuse publishes its raters' figures:
+    what was sampled, who rated, how far they agreed, and the share of good pairs per bin."""
+    study = latest_rated_study(project_id=project_id)
+    if study is None:
+        return ["No rating study has judged this project's automatic pairs."]
+    results = study_results(study=study)
+    estimate = study_estimate(study=study, min_confidence=options.min_confidence)
+    share = estimate["estimated_yes_share"]
+    alpha = results["alpha"]
+    lines = [
+        f"Study {study.name!r} (seed {study.seed}): {study.sample_size} automatic pairs drawn "
+        f"in {len(results['bins'])} equal-count confidence bins, with {study.controls} gold "
+        f"pairs mixed in as controls; {study.raters_per_pair} raters per pair, "
+        f"{results['ratings']} ratings. Raters saw neither confidence nor origin and answered "
+        '"Is the report segment written from exactly these turns?" yes, partly or no.',
+        f"Krippendorff's alpha (ordinal): {'undefined' if alpha is None else f'{alpha:.3f}'}.",
+        "",
+        "| confidence | pairs in corpus | ratings | yes | 95 % interval | partly | no |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for row in results["bins"]:
+        interval = row["yes"]["interval"]
+        bounds = "-" if interval is None else f"{_percent(interval[0])} to {_percent(interval[1])}"
+        lines.append(
+            f"| {row['low']:.3f} to {row['high']:.3f} | {row['population']} | {row['ratings']} "
+            f"| {_percent(row['yes']['share'])} "
+            f"| {bounds} "
+            f"| {_percent(row['partly']['share'])} | {_percent(row['no']['share'])} |"
+        )
+    if options.include_automatic:
+        lines += [
+            "",
+            f"Estimated share of yes among this export's automatic pairs (confidence at least "
+            f"{options.min_confidence}): {_percent(share)}.",
+        ]
+    return lines
+
+
+def _percent(share: float | None) -> str:
+    return "-" if share is None else f"{100 * share:.1f} %"
 
 
 def _feature(name: str, dtype: str | list[str]) -> str:

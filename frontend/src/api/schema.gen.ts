@@ -848,6 +848,125 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/rating-studies/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A view whose GET answers with one page of a list. */
+    get: operations["projects_rating_studies_list"];
+    put?: never;
+    /** @description A view whose GET answers with one page of a list. */
+    post: operations["projects_rating_studies_create"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/rating-studies/{study_id}/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations["projects_rating_studies_retrieve"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/rating-studies/{study_id}/next/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * @description The caller's progress and next unrated pair, in their own order: resuming is reading
+     *     this again.
+     */
+    get: operations["projects_rating_studies_next_retrieve"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/rating-studies/{study_id}/ratings/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations["projects_rating_studies_ratings_create"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/rating-studies/{study_id}/results/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations["projects_rating_studies_results_retrieve"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/rating-studies/{study_id}/undo/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations["projects_rating_studies_undo_create"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/rating-studies/assigned/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The studies the caller rates in. */
+    get: operations["projects_rating_studies_assigned_list"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/projects/{project_id}/tuning-runs/": {
     parameters: {
       query?: never;
@@ -1204,6 +1323,20 @@ export interface components {
       /** @description On the documents an adjudication decided; null without. */
       against_gold: components["schemas"]["AgreementMeasures"] | null;
     };
+    /**
+     * @description * `yes` - yes: written from exactly these turns
+     *     * `partly` - partly: some turns missing or extra
+     *     * `no` - no
+     * @enum {string}
+     */
+    AnswerEnum: "yes" | "partly" | "no";
+    AnswerShare: {
+      count: number;
+      /** Format: double */
+      share: number | null;
+      /** @description 95 % Wilson interval of the share. */
+      interval: number[] | null;
+    };
     ApiTokenListApiCreatedOutput: {
       id: number;
       name: string;
@@ -1317,6 +1450,14 @@ export interface components {
       pk: number | null;
       usernames: string[];
     };
+    ControlRater: {
+      rater: string;
+      ratings: number;
+      /** Format: double */
+      yes_share: number;
+      /** @description Said yes to fewer than 70 % of gold pairs. */
+      flagged: boolean;
+    };
     /** @description Pooled over the documents an export keeps, overall and per pair of coders. */
     CorpusAgreement: {
       overall: components["schemas"]["CodersAgreement"];
@@ -1341,6 +1482,12 @@ export interface components {
       number: number;
       /** Format: date-time */
       closed_at: string;
+    };
+    CurvePoint: {
+      /** Format: double */
+      min_confidence: number;
+      /** Format: double */
+      estimated_yes_share: number | null;
     };
     Distribution: {
       count: number;
@@ -1598,6 +1745,8 @@ export interface components {
       pairs: components["schemas"]["OriginCounts"];
       splits: components["schemas"]["ExportSplits"];
       agreement: components["schemas"]["CorpusAgreement"];
+      /** @description The latest rating study's estimated share of good automatic pairs at this min_confidence; null when no study has rated any. */
+      rating: components["schemas"]["StudyEstimate"] | null;
       options: components["schemas"]["ExportOptions"];
     };
     ExportSplits: {
@@ -2051,6 +2200,21 @@ export interface components {
       previous: string | null;
       results: components["schemas"]["ProjectOutput"][];
     };
+    PaginatedRaterStudyList: {
+      /** @example 123 */
+      count: number;
+      /**
+       * Format: uri
+       * @example http://api.example.org/accounts/?page=4
+       */
+      next: string | null;
+      /**
+       * Format: uri
+       * @example http://api.example.org/accounts/?page=2
+       */
+      previous: string | null;
+      results: components["schemas"]["RaterStudy"][];
+    };
     PaginatedRunOutputList: {
       /** @example 123 */
       count: number;
@@ -2065,6 +2229,21 @@ export interface components {
        */
       previous: string | null;
       results: components["schemas"]["RunOutput"][];
+    };
+    PaginatedStudyOutputList: {
+      /** @example 123 */
+      count: number;
+      /**
+       * Format: uri
+       * @example http://api.example.org/accounts/?page=4
+       */
+      next: string | null;
+      /**
+       * Format: uri
+       * @example http://api.example.org/accounts/?page=2
+       */
+      previous: string | null;
+      results: components["schemas"]["StudyOutput"][];
     };
     PaginatedWordVectorsOutputList: {
       /** @example 123 */
@@ -2240,6 +2419,47 @@ export interface components {
      * @enum {string}
      */
     RankedByEnum: "turns" | "balanced";
+    RateInput: {
+      /** Format: int64 */
+      assignment: number;
+      answer: components["schemas"]["AnswerEnum"];
+      /** @default  */
+      note: string;
+    };
+    RaterNext: {
+      study: number;
+      name: string;
+      done: number;
+      total: number;
+      can_undo: boolean;
+      /** @description Null when every pair is rated. */
+      pair: components["schemas"]["RatingPair"] | null;
+    };
+    /** @description What a rater sees of a study in the list. */
+    RaterStudy: {
+      id: number;
+      name: string;
+      /** Format: date-time */
+      created_at: string;
+    };
+    RatingPair: {
+      assignment: number;
+      document_name: string;
+      segment: components["schemas"]["RatingSegment"];
+      turns: components["schemas"]["RatingTurn"][];
+    };
+    RatingSegment: {
+      position: number;
+      speaker: string;
+      text: string;
+    };
+    RatingTurn: {
+      position: number;
+      speaker: string;
+      text: string;
+      /** @description False for the neighbouring turns, context. */
+      in_pair: boolean;
+    };
     ReadingPosition: {
       /** @description The turn the editor was at, from 0. */
       turn: number;
@@ -2298,6 +2518,21 @@ export interface components {
      * @enum {string}
      */
     ReductionEnum: "sum" | "product";
+    ResultBin: {
+      index: number;
+      /** Format: double */
+      low: number;
+      /** Format: double */
+      high: number;
+      /** @description Automatic pairs of the corpus in the bin. */
+      population: number;
+      /** @description Sampled pairs in the bin. */
+      items: number;
+      ratings: number;
+      yes: components["schemas"]["AnswerShare"];
+      partly: components["schemas"]["AnswerShare"];
+      no: components["schemas"]["AnswerShare"];
+    };
     /**
      * @description * `1` - 1
      *     * `2` - 2
@@ -2394,6 +2629,81 @@ export interface components {
      * @enum {string}
      */
     StartingParametersEnum: "shipped" | "diagonal";
+    StudyBin: {
+      index: number;
+      /** Format: double */
+      low: number;
+      /** Format: double */
+      high: number;
+      /** @description Automatic pairs of the corpus in the bin. */
+      population: number;
+    };
+    StudyCreateInput: {
+      name: string;
+      /** @description Automatic pairs. */
+      sample_size: number;
+      /**
+       * @description Gold pairs mixed in.
+       * @default 0
+       */
+      controls: number;
+      /** @description User ids of project members. */
+      raters: number[];
+      raters_per_pair: number;
+      /**
+       * Format: double
+       * @default 0.9
+       */
+      target_yes_share: number;
+      /** @default 5 */
+      bins: number;
+      /** @description Drawn when omitted. */
+      seed?: number;
+    };
+    StudyEstimate: {
+      study: number;
+      name: string;
+      /** Format: double */
+      min_confidence: number;
+      /** Format: double */
+      estimated_yes_share: number | null;
+      rated_pairs: number;
+    };
+    StudyOutput: {
+      id: number;
+      name: string;
+      seed: number;
+      sample_size: number;
+      controls: number;
+      raters_per_pair: number;
+      /** Format: double */
+      target_yes_share: number;
+      bins: components["schemas"]["StudyBin"][];
+      items: number;
+      assignments: number;
+      ratings: number;
+      /** Format: date-time */
+      created_at: string;
+    };
+    StudyResults: {
+      study: number;
+      ratings: number;
+      assignments: number;
+      bins: components["schemas"]["ResultBin"][];
+      /**
+       * Format: double
+       * @description Krippendorff's ordinal alpha.
+       */
+      alpha: number | null;
+      controls: components["schemas"]["ControlRater"][];
+      /** Format: double */
+      target_yes_share: number;
+      /** Format: double */
+      recommended_min_confidence: number | null;
+      /** Format: double */
+      recommended_yes_share: number | null;
+      curve: components["schemas"]["CurvePoint"][];
+    };
     /**
      * @description A write to a versioned copy (an annotation, an adjudication) names the version it was
      *     made on.
@@ -4198,6 +4508,201 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["JobOutput"];
+        };
+      };
+    };
+  };
+  projects_rating_studies_list: {
+    parameters: {
+      query?: {
+        /** @description A page number within the paginated result set. */
+        page?: number;
+        /** @description Number of results to return per page. */
+        page_size?: number;
+      };
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PaginatedStudyOutputList"];
+        };
+      };
+    };
+  };
+  projects_rating_studies_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["StudyCreateInput"];
+        "application/x-www-form-urlencoded": components["schemas"]["StudyCreateInput"];
+        "multipart/form-data": components["schemas"]["StudyCreateInput"];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["StudyOutput"];
+        };
+      };
+    };
+  };
+  projects_rating_studies_retrieve: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: number;
+        study_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["StudyOutput"];
+        };
+      };
+    };
+  };
+  projects_rating_studies_next_retrieve: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: number;
+        study_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RaterNext"];
+        };
+      };
+    };
+  };
+  projects_rating_studies_ratings_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: number;
+        study_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RateInput"];
+        "application/x-www-form-urlencoded": components["schemas"]["RateInput"];
+        "multipart/form-data": components["schemas"]["RateInput"];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RaterNext"];
+        };
+      };
+    };
+  };
+  projects_rating_studies_results_retrieve: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: number;
+        study_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["StudyResults"];
+        };
+      };
+    };
+  };
+  projects_rating_studies_undo_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: number;
+        study_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RaterNext"];
+        };
+      };
+    };
+  };
+  projects_rating_studies_assigned_list: {
+    parameters: {
+      query?: {
+        /** @description A page number within the paginated result set. */
+        page?: number;
+        /** @description Number of results to return per page. */
+        page_size?: number;
+      };
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PaginatedRaterStudyList"];
         };
       };
     };

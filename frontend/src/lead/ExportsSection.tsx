@@ -161,6 +161,17 @@ function PreviewTables({ preview }: { preview: ExportPreview }) {
           ))}
         </tbody>
       </table>
+      <p data-testid="rating-estimate">
+        {preview.rating === null
+          ? "No rating study has judged the automatic pairs yet."
+          : preview.rating.estimated_yes_share === null
+            ? `Rating study “${preview.rating.name}” rated no automatic pair at this confidence.`
+            : `Rating study “${preview.rating.name}” estimates ${(
+                100 * preview.rating.estimated_yes_share
+              ).toFixed(1)} % of automatic pairs at confidence ≥ ${
+                preview.rating.min_confidence
+              } are good (${preview.rating.rated_pairs} rated pairs).`}
+      </p>
     </>
   );
 }

@@ -1,0 +1,248 @@
+"""Reads of rating studies: a rater's next pair (text only), and the lead's results.
+
+Results count ratings, not pairs, in the per-bin shares (each rating is one judgement); the
+corpus estimate weighs pairs (each pair's share of yes among its raters) by the bin
+population they stand for (`workers.align.rating`).
+"""
+
+from collections import Counter, defaultdict
+from typing import Any
+
+import numpy as np
+from django.db.models import Count, Q, QuerySet
+
+from backend.core.errors import NotFound
+from backend.documents.models import ReportSegment, TranscriptTurn
+from backend.ratings.models import Answer, Origin, Rating, RatingAssignment, RatingStudy
+from workers.align.agreement import MISSING, krippendorff_alpha
+from workers.align.rating import (
+    ANSWERS,
+    Bin,
+    RatedPair,
+    estimated_yes_share,
+    lowest_threshold,
+    wilson_interval,
+)
+
+CONTEXT_TURNS = 2
+"""Turns shown dimmed on each side of the pair's, so a rater sees what was left out."""
+CONTROL_FLAG_BELOW = 0.7
+"""A rater who says yes to fewer gold pairs than this is flagged: gold is right by definition."""
+
+
+def study_list(*, project_id: int, user, sees_all: bool) -> QuerySet[RatingStudy]:
+    studies = RatingStudy.objects.filter(project_id=project_id)
+    if not sees_all:
+        studies = studies.filter(items__assignments__rater=user).distinct()
+    return studies.order_by("-created_at", "-id").annotate(
+        item_count=Count("items", distinct=True),
+        assignment_count=Count("items__assignments", distinct=True),
+        rating_count=Count("items__assignments__rating", distinct=True),
+    )
+
+
+def study_get(*, project_id: int, study_id: int, user=None, sees_all: bool = True) -> RatingStudy:
+    study = (
+        study_list(project_id=project_id, user=user, sees_all=sees_all).filter(pk=study_id).first()
+    )
+    if study is None:
+        raise NotFound(f"Project {project_id} has no rating study {study_id} you can see.")
+    return study
+
+
+def _own(study: RatingStudy, rater) -> QuerySet[RatingAssignment]:
+    return RatingAssignment.objects.filter(item__study=study, rater=rater)
+
+
+def rater_next(*, study: RatingStudy, rater) -> dict[str, Any]:
+    """The rater's progress and the first of their assignments (in their order) not yet
+    rated, with the pair's text and its neighbouring turns; no confidence, no origin."""
+    own = _own(study, rater)
+    total = own.count()
+    if not total:
+        raise NotFound(f"You have no assignments in rating study {study.pk}.")
+    done = own.filter(rating__isnull=False).count()
+    assignment = (
+        own.filter(rating__isnull=True).order_by("order").select_related("item__document").first()
+    )
+    return {
+        "study": study.pk,
+        "name": study.name,
+        "done": done,
+        "total": total,
+        "can_undo": done > 0,
+        "pair": _pair(assignment) if assignment is not None else None,
+    }
+
+
+def _pair(assignment: RatingAssignment) -> dict[str, Any]:
+    item = assignment.item
+    positions = item.turn_positions
+    low, high = min(positions) - CONTEXT_TURNS, max(positions) + CONTEXT_TURNS
+    turns = TranscriptTurn.objects.filter(
+        document_id=item.document_id, position__gte=low, position__lte=high
+    ).order_by("position")
+    segment = ReportSegment.objects.get(
+        document_id=item.document_id, position=item.segment_position
+    )
+    return {
+        "assignment": assignment.pk,
+        "document_name": item.document.name,
+        "segment": {"position": segment.position, "speaker": segment.speaker, "text": segment.text},
+        "turns": [
+            {
+                "position": turn.position,
+                "speaker": turn.speaker,
+                "text": turn.text,
+                "in_pair": turn.position in positions,
+            }
+            for turn in turns
+        ],
+    }
+
+
+def _bins(study: RatingStudy) -> list[Bin]:
+    return [Bin(**row) for row in study.bins]
+
+
+def _ratings(study: RatingStudy) -> list[tuple[int, int, str, str, float | None, int | None]]:
+    """(item, rater, answer, origin, confidence, bin) per rating."""
+    return list(
+        Rating.objects.filter(assignment__item__study=study)
+        .order_by("assignment__item_id", "assignment__rater_id")
+        .values_list(
+            "assignment__item_id",
+            "assignment__rater_id",
+            "answer",
+            "assignment__item__origin",
+            "assignment__item__confidence",
+            "assignment__item__bin_index",
+        )
+    )
+
+
+def rated_pairs(study: RatingStudy) -> list[RatedPair]:
+    answers: dict[int, list[str]] = defaultdict(list)
+    where: dict[int, tuple[float, int]] = {}
+    for item, _, answer, origin, confidence, bin_index in _ratings(study):
+        if origin == Origin.AUTOMATIC and confidence is not None and bin_index is not None:
+            answers[item].append(answer)
+            where[item] = (confidence, bin_index)
+    return [
+        RatedPair(
+            confidence=where[item][0],
+            bin_index=where[item][1],
+            yes_share=given.count(Answer.YES) / len(given),
+        )
+        for item, given in answers.items()
+    ]
+
+
+def _shares(counts: Counter[str]) -> dict[str, Any]:
+    total = counts.total()
+    return {
+        "ratings": total,
+        **{
+            answer: {
+                "count": counts[answer],
+                "share": counts[answer] / total if total else None,
+                "interval": wilson_interval(counts[answer], total),
+            }
+            for answer in ANSWERS
+        },
+    }
+
+
+def study_results(*, study: RatingStudy) -> dict[str, Any]:
+    ratings = _ratings(study)
+    per_bin: dict[int, Counter[str]] = defaultdict(Counter)
+    items_per_bin: Counter[int | None] = Counter(
+        study.items.filter(origin=Origin.AUTOMATIC).values_list("bin_index", flat=True)
+    )
+    controls: dict[int, Counter[str]] = defaultdict(Counter)
+    for _, rater, answer, origin, _, bin_index in ratings:
+        if origin == Origin.AUTOMATIC and bin_index is not None:
+            per_bin[bin_index][answer] += 1
+        elif origin == Origin.CONTROL:
+            controls[rater][answer] += 1
+    pairs = rated_pairs(study)
+    bins = _bins(study)
+    threshold = lowest_threshold(pairs, bins, study.target_yes_share)
+    usernames = dict(
+        study.items.values_list("assignments__rater_id", "assignments__rater__username")
+    )
+    return {
+        "study": study.pk,
+        "ratings": len(ratings),
+        "assignments": RatingAssignment.objects.filter(item__study=study).count(),
+        "bins": [
+            {
+                "index": b.index,
+                "low": b.low,
+                "high": b.high,
+                "population": b.population,
+                "items": items_per_bin[b.index],
+                **_shares(per_bin[b.index]),
+            }
+            for b in bins
+        ],
+        "alpha": _ordinal_alpha(ratings),
+        "controls": [
+            {
+                "rater": usernames.get(rater, str(rater)),
+                "ratings": counts.total(),
+                "yes_share": counts[Answer.YES] / counts.total(),
+                "flagged": counts[Answer.YES] / counts.total() < CONTROL_FLAG_BELOW,
+            }
+            for rater, counts in sorted(controls.items())
+        ],
+        "target_yes_share": study.target_yes_share,
+        "recommended_min_confidence": threshold[0] if threshold else None,
+        "recommended_yes_share": threshold[1] if threshold else None,
+        "curve": [
+            {
+                "min_confidence": b.low,
+                "estimated_yes_share": estimated_yes_share(pairs, bins, b.low),
+            }
+            for b in bins
+        ],
+    }
+
+
+def _ordinal_alpha(ratings) -> float | None:
+    """Over every rated pair, controls included: no < partly < yes."""
+    items = sorted({row[0] for row in ratings})
+    raters = sorted({row[1] for row in ratings})
+    if not items or len(raters) < 2:
+        return None
+    column = {item: i for i, item in enumerate(items)}
+    row_of = {rater: i for i, rater in enumerate(raters)}
+    reliability = np.full((len(raters), len(items)), MISSING, dtype=np.int64)
+    for item, rater, answer, *_ in ratings:
+        reliability[row_of[rater], column[item]] = ANSWERS.index(answer)
+    return krippendorff_alpha(reliability, level="ordinal")
+
+
+def latest_rated_study(*, project_id: int) -> RatingStudy | None:
+    """The project's latest study in which some automatic pair has a rating: the one exports
+    quote."""
+    return (
+        RatingStudy.objects.filter(
+            Q(items__origin=Origin.AUTOMATIC) & Q(items__assignments__rating__isnull=False),
+            project_id=project_id,
+        )
+        .order_by("-created_at", "-id")
+        .first()
+    )
+
+
+def study_estimate(*, study: RatingStudy, min_confidence: float) -> dict[str, Any]:
+    """What a study says of an export at `min_confidence`."""
+    pairs = rated_pairs(study)
+    return {
+        "study": study.pk,
+        "name": study.name,
+        "min_confidence": min_confidence,
+        "estimated_yes_share": estimated_yes_share(pairs, _bins(study), min_confidence),
+        "rated_pairs": len(pairs),
+    }
