@@ -74,6 +74,18 @@ class TurnEvidence:
     features: np.ndarray
     word_counts: np.ndarray
 
+    def only(self, turns: np.ndarray) -> TurnEvidence:
+        """The evidence of some turns (a boolean mask), for training on gold whose other
+        turns are known to be wrong; each turn keeps the features it had among all its
+        neighbours."""
+        return TurnEvidence(
+            self.labels[turns],
+            self.candidate[turns],
+            self.n_segments,
+            self.features[turns],
+            self.word_counts[turns],
+        )
+
 
 Gold = tuple[TurnEvidence, np.ndarray]
 """One training document: the path's evidence and the reference labels."""
@@ -289,25 +301,23 @@ class LearnedDecision:
     the calibration of the final labels' correctness."""
 
     corrections: Softmax | None
-    correctness: Softmax
+    correctness: Softmax | None
+    """The model of "this label is right" whose score the calibration maps, or None when the
+    engine's own confidence ranked held-out turns better (then that is the score)."""
     calibration: Isotonic
     held_out: dict[str, float]
     """The inner cross-fitted figures the keep-or-refuse choice was made on."""
 
     def decide(self, evidence: TurnEvidence) -> tuple[np.ndarray, np.ndarray]:
         """Final labels and the calibrated probability that each is right."""
-        corrections = np.full(len(evidence.labels), KEEP)
-        if self.corrections is not None and len(evidence.labels):
-            corrections = self.corrections.probabilities(evidence.features).argmax(axis=1)
-        labels = apply_corrections(evidence, corrections)
-        scores = self.correctness.probabilities(_correctness_features(evidence, labels))[:, 1]
-        return labels, self.calibration(scores)
+        labels = apply_corrections(evidence, _chosen_corrections(self.corrections, evidence))
+        return labels, self.calibration(_correctness_score(self.correctness, evidence, labels))
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "features": list(FEATURES),
             "corrections": None if self.corrections is None else self.corrections.as_dict(),
-            "correctness": self.correctness.as_dict(),
+            "correctness": None if self.correctness is None else self.correctness.as_dict(),
             "calibration": self.calibration.as_dict(),
             "held_out": self.held_out,
         }
@@ -321,7 +331,7 @@ class LearnedDecision:
             )
         return cls(
             None if data["corrections"] is None else Softmax.from_dict(data["corrections"]),
-            Softmax.from_dict(data["correctness"]),
+            None if data["correctness"] is None else Softmax.from_dict(data["correctness"]),
             Isotonic.from_dict(data["calibration"]),
             dict(data.get("held_out", {})),
         )
@@ -388,21 +398,58 @@ def fit_calibration(
     documents: Sequence[Gold],
     corrections: Softmax | None,
     held_out: dict[str, float],
+    inner_folds: int = INNER_FOLDS,
+    seed: int = 0,
 ) -> LearnedDecision:
-    """A correctness model of the final labels and its isotonic map, on the training gold."""
-    finals = []
-    for evidence, _ in documents:
-        chosen = np.full(len(evidence.labels), KEEP)
-        if corrections is not None and len(evidence.labels):
-            chosen = corrections.probabilities(evidence.features).argmax(axis=1)
-        finals.append(apply_corrections(evidence, chosen))
-    features = np.concatenate(
-        [_correctness_features(e, lab) for (e, _), lab in zip(documents, finals, strict=True)]
+    """A score of the final labels' correctness and its isotonic map, both from the training
+    gold only. The score is a logistic model over the features, or the engine's own
+    confidence when that ranks turns better cross-fitted inside these documents (a linear
+    model can fall short of the heuristic on documents unlike its training ones); the map is
+    fitted on the chosen score's out-of-fold values, so it is calibrated for documents the
+    score did not see."""
+    finals = [apply_corrections(e, _chosen_corrections(corrections, e)) for e, _ in documents]
+    rows = [_correctness_features(e, lab) for (e, _), lab in zip(documents, finals, strict=True)]
+    right = [lab == ref for (_, ref), lab in zip(documents, finals, strict=True)]
+    heuristic = [e.features[:, FEATURES.index("heuristic_confidence")] for e, _ in documents]
+    learned = [np.zeros(len(r)) for r in right]
+    keys = [str(i) for i in range(len(documents))]
+    for test in cv_folds(keys, min(inner_folds, len(documents)), seed) if len(keys) > 1 else []:
+        train = [int(k) for k in keys if k not in test]
+        model = fit_softmax(
+            np.concatenate([rows[i] for i in train]),
+            np.concatenate([right[i] for i in train]).astype(np.int64),
+            2,
+        )
+        for k in test:
+            learned[int(k)] = model.probabilities(rows[int(k)])[:, 1]
+    outcomes = np.concatenate(right) if right else np.zeros(0, dtype=bool)
+    held_out = {
+        **held_out,
+        "heuristic_auroc": auroc(np.concatenate(heuristic), outcomes),
+        "learned_auroc": auroc(np.concatenate(learned), outcomes),
+    }
+    if len(keys) > 1 and held_out["learned_auroc"] > held_out["heuristic_auroc"]:
+        correctness = fit_softmax(np.concatenate(rows), outcomes.astype(np.int64), 2)
+        return LearnedDecision(
+            corrections, correctness, fit_isotonic(np.concatenate(learned), outcomes), held_out
+        )
+    return LearnedDecision(
+        corrections, None, fit_isotonic(np.concatenate(heuristic), outcomes), held_out
     )
-    right = np.concatenate([lab == ref for (_, ref), lab in zip(documents, finals, strict=True)])
-    correctness = fit_softmax(features, right.astype(np.int64), 2)
-    calibration = fit_isotonic(correctness.probabilities(features)[:, 1], right)
-    return LearnedDecision(corrections, correctness, calibration, held_out)
+
+
+def _chosen_corrections(corrections: Softmax | None, evidence: TurnEvidence) -> np.ndarray:
+    if corrections is None or len(evidence.labels) == 0:
+        return np.full(len(evidence.labels), KEEP)
+    return corrections.probabilities(evidence.features).argmax(axis=1)
+
+
+def _correctness_score(
+    correctness: Softmax | None, evidence: TurnEvidence, labels: np.ndarray
+) -> np.ndarray:
+    if correctness is None:
+        return evidence.features[:, FEATURES.index("heuristic_confidence")]
+    return correctness.probabilities(_correctness_features(evidence, labels))[:, 1]
 
 
 def cross_fitted(
