@@ -16,8 +16,10 @@ Everything here is numpy and scipy's optimiser, and a fitted `LearnedDecision` i
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -467,6 +469,25 @@ def cross_fitted(
         for document_id, evidence in tested.items():
             decided[document_id] = model.decide(evidence)
     return decided, models
+
+
+def load_learned(path: str | Path) -> LearnedDecision | None:
+    """The learned decision stored beside a parameter set (`tune --learn`), if any."""
+    document = json.loads(Path(path).read_text(encoding="utf-8"))
+    stored = document.get("learned") if isinstance(document, dict) else None
+    if stored is None:
+        return None
+    try:
+        return LearnedDecision.from_dict(stored)
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"{path}: its learned decision cannot be read: {error}") from error
+
+
+def store_learned(path: str | Path, learned: LearnedDecision) -> None:
+    """Add a learned decision to a params file, beside the parameters it was fitted with."""
+    document = json.loads(Path(path).read_text(encoding="utf-8"))
+    document["learned"] = learned.as_dict()
+    Path(path).write_text(json.dumps(document, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def auroc(scores: np.ndarray, positives: np.ndarray) -> float:

@@ -23,7 +23,7 @@ from workers.align.diagonal import DiagonalSettings, diagonal_path
 from workers.align.dp import best_path
 from workers.align.gapped_dp import GapSettings, best_gapped_path, vote_segments
 from workers.align.layout import SentenceLayout, sentence_layout
-from workers.align.learned import EVIDENCE_FLOOR, TurnEvidence, turn_features
+from workers.align.learned import EVIDENCE_FLOOR, LearnedDecision, TurnEvidence, turn_features
 from workers.align.model import Meeting
 from workers.align.params import AlignmentParams
 from workers.align.scoring.normalise import normalise, signed_power
@@ -281,3 +281,18 @@ def turn_evidence(
         word_counts=np.asarray([turn.word_count for turn in meeting.transcript.turns]),
     )
     return result, evidence
+
+
+def align_and_decide(
+    meeting: Meeting,
+    params: AlignmentParams,
+    vectors: KeyedVectors | None,
+    learned: LearnedDecision | None,
+) -> AlignmentResult:
+    """`align_meeting`, then the learned decision stored with the parameters when there is
+    one: its labels and its calibrated probability that each is right as the confidence."""
+    if learned is None:
+        return align_meeting(meeting, params, vectors)
+    _, evidence = turn_evidence(meeting, params, vectors)
+    labels, probability = learned.decide(evidence)
+    return AlignmentResult(labels=labels, confidence=probability)
