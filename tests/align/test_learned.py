@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from workers.align.corpus import load_public_meetings
 from workers.align.folds import defaults_file
 from workers.align.learned import (
+    CORRECTION_THRESHOLDS,
     FEATURES,
     KEEP,
     TO_CANDIDATE,
@@ -111,7 +112,10 @@ def test_corrections_refused_when_they_do_not_beat_the_path():
     documents = [synthetic_document(rng, 150, informative=False) for _ in range(6)]
     model = fit_decision(documents)
     assert model.corrections is None
-    assert model.held_out["learned_turn_hits"] <= model.held_out["path_turn_hits"]
+    for threshold in CORRECTION_THRESHOLDS:
+        turns = model.held_out[f"learned_turn_hits_at_{threshold:g}"]
+        words = model.held_out[f"learned_word_hits_at_{threshold:g}"]
+        assert turns <= model.held_out["path_turn_hits"] or words < model.held_out["path_word_hits"]
     evidence, _ = documents[0]
     labels, _ = model.decide(evidence)
     np.testing.assert_array_equal(labels, evidence.labels)
@@ -122,7 +126,9 @@ def test_corrections_kept_when_they_beat_the_path_on_held_out_gold():
     documents = [synthetic_document(rng, 150, informative=True) for _ in range(6)]
     model = fit_decision(documents)
     assert model.corrections is not None
-    assert model.held_out["learned_turn_hits"] > model.held_out["path_turn_hits"]
+    assert model.threshold in CORRECTION_THRESHOLDS
+    chosen = model.held_out[f"learned_turn_hits_at_{model.threshold:g}"]
+    assert chosen > model.held_out["path_turn_hits"]
     evidence, reference = synthetic_document(rng, 300, informative=True)
     labels, confidence = model.decide(evidence)
     assert np.mean(labels == reference) > np.mean(evidence.labels == reference) + 0.1

@@ -60,6 +60,8 @@ RIDGE = 1.0
 """L2 penalty of both logistic models on standardised features: enough to keep the
 coefficients finite when a correction never occurs in a training set."""
 INNER_FOLDS = 3
+CORRECTION_THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9)
+"""Probabilities a correction may need before it applies; the training gold picks one."""
 
 
 @dataclass(frozen=True)
@@ -303,6 +305,8 @@ class LearnedDecision:
     the calibration of the final labels' correctness."""
 
     corrections: Softmax | None
+    threshold: float
+    """The probability a correction needs before it applies."""
     correctness: Softmax | None
     """The model of "this label is right" whose score the calibration maps, or None when the
     engine's own confidence ranked held-out turns better (then that is the score)."""
@@ -312,13 +316,15 @@ class LearnedDecision:
 
     def decide(self, evidence: TurnEvidence) -> tuple[np.ndarray, np.ndarray]:
         """Final labels and the calibrated probability that each is right."""
-        labels = apply_corrections(evidence, _chosen_corrections(self.corrections, evidence))
+        chosen = _chosen_corrections(self.corrections, self.threshold, evidence)
+        labels = apply_corrections(evidence, chosen)
         return labels, self.calibration(_correctness_score(self.correctness, evidence, labels))
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "features": list(FEATURES),
             "corrections": None if self.corrections is None else self.corrections.as_dict(),
+            "threshold": self.threshold,
             "correctness": None if self.correctness is None else self.correctness.as_dict(),
             "calibration": self.calibration.as_dict(),
             "held_out": self.held_out,
@@ -333,6 +339,7 @@ class LearnedDecision:
             )
         return cls(
             None if data["corrections"] is None else Softmax.from_dict(data["corrections"]),
+            float(data["threshold"]),
             None if data["correctness"] is None else Softmax.from_dict(data["correctness"]),
             Isotonic.from_dict(data["calibration"]),
             dict(data.get("held_out", {})),
@@ -367,38 +374,53 @@ def fit_decision(
     inner_folds: int = INNER_FOLDS,
     seed: int = 0,
 ) -> LearnedDecision:
-    """Fit on gold `documents` (evidence, reference labels). The correction model is kept
-    only if, cross-fitted by document over `inner_folds` folds of these documents, it gets
-    more turns and at least as many words right as the path alone."""
+    """Fit on gold `documents` (evidence, reference labels). A correction applies when the
+    model gives it at least a threshold's probability; the threshold is the one of
+    CORRECTION_THRESHOLDS that, cross-fitted by document over `inner_folds` folds of these
+    documents, gets the most turns right, and the model is kept only if there it gets more
+    turns and at least as many words right as the path alone."""
     keys = [str(i) for i in range(len(documents))]
-    held_out = {"path_turn_hits": 0.0, "learned_turn_hits": 0.0}
-    held_out |= {"path_word_hits": 0.0, "learned_word_hits": 0.0}
+    out_of_fold: dict[int, np.ndarray] = {}
     if len(documents) >= 2:
         for test in cv_folds(keys, min(inner_folds, len(documents)), seed):
-            train = [documents[int(k)] for k in keys if k not in test]
-            tested = [documents[int(k)] for k in test]
-            model = fit_softmax(*_stack(train), N_CORRECTIONS)
-            learned = [
-                apply_corrections(e, model.probabilities(e.features).argmax(axis=1))
-                for e, _ in tested
-            ]
-            path_turns, path_words = _hits(tested, [e.labels for e, _ in tested])
-            learned_turns, learned_words = _hits(tested, learned)
-            held_out["path_turn_hits"] += path_turns
-            held_out["path_word_hits"] += path_words
-            held_out["learned_turn_hits"] += learned_turns
-            held_out["learned_word_hits"] += learned_words
-    beats_path = (
-        held_out["learned_turn_hits"] > held_out["path_turn_hits"]
-        and held_out["learned_word_hits"] >= held_out["path_word_hits"]
-    )
-    corrections = fit_softmax(*_stack(documents), N_CORRECTIONS) if beats_path else None
-    return fit_calibration(documents, corrections, held_out)
+            model = fit_softmax(
+                *_stack([documents[int(k)] for k in keys if k not in test]), N_CORRECTIONS
+            )
+            for k in test:
+                out_of_fold[int(k)] = model.probabilities(documents[int(k)][0].features)
+    path_turns, path_words = _hits(documents, [e.labels for e, _ in documents])
+    held_out: dict[str, float] = {"path_turn_hits": path_turns, "path_word_hits": path_words}
+    best: float | None = None
+    for threshold in CORRECTION_THRESHOLDS if out_of_fold else ():
+        learned = [
+            apply_corrections(e, _thresholded(out_of_fold[i], threshold))
+            for i, (e, _) in enumerate(documents)
+        ]
+        turns, words = _hits(documents, learned)
+        held_out[f"learned_turn_hits_at_{threshold:g}"] = turns
+        held_out[f"learned_word_hits_at_{threshold:g}"] = words
+        beats_path = turns > path_turns and words >= path_words
+        if beats_path and (best is None or turns > held_out[f"learned_turn_hits_at_{best:g}"]):
+            best = threshold
+    if best is None:
+        return fit_calibration(documents, None, 1.0, held_out)
+    corrections = fit_softmax(*_stack(documents), N_CORRECTIONS)
+    return fit_calibration(documents, corrections, best, held_out)
+
+
+def _thresholded(probabilities: np.ndarray, threshold: float) -> np.ndarray:
+    """Per turn, its likeliest correction if the model gives it at least `threshold`."""
+    if len(probabilities) == 0:
+        return np.zeros(0, dtype=np.int64)
+    likeliest = probabilities[:, 1:].argmax(axis=1) + 1
+    sure = probabilities[np.arange(len(probabilities)), likeliest] >= threshold
+    return np.where(sure, likeliest, KEEP)
 
 
 def fit_calibration(
     documents: Sequence[Gold],
     corrections: Softmax | None,
+    threshold: float,
     held_out: dict[str, float],
     inner_folds: int = INNER_FOLDS,
     seed: int = 0,
@@ -409,7 +431,9 @@ def fit_calibration(
     model can fall short of the heuristic on documents unlike its training ones); the map is
     fitted on the chosen score's out-of-fold values, so it is calibrated for documents the
     score did not see."""
-    finals = [apply_corrections(e, _chosen_corrections(corrections, e)) for e, _ in documents]
+    finals = [
+        apply_corrections(e, _chosen_corrections(corrections, threshold, e)) for e, _ in documents
+    ]
     rows = [_correctness_features(e, lab) for (e, _), lab in zip(documents, finals, strict=True)]
     right = [lab == ref for (_, ref), lab in zip(documents, finals, strict=True)]
     heuristic = [e.features[:, FEATURES.index("heuristic_confidence")] for e, _ in documents]
@@ -432,18 +456,18 @@ def fit_calibration(
     }
     if len(keys) > 1 and held_out["learned_auroc"] > held_out["heuristic_auroc"]:
         correctness = fit_softmax(np.concatenate(rows), outcomes.astype(np.int64), 2)
-        return LearnedDecision(
-            corrections, correctness, fit_isotonic(np.concatenate(learned), outcomes), held_out
-        )
-    return LearnedDecision(
-        corrections, None, fit_isotonic(np.concatenate(heuristic), outcomes), held_out
-    )
+        calibration = fit_isotonic(np.concatenate(learned), outcomes)
+        return LearnedDecision(corrections, threshold, correctness, calibration, held_out)
+    calibration = fit_isotonic(np.concatenate(heuristic), outcomes)
+    return LearnedDecision(corrections, threshold, None, calibration, held_out)
 
 
-def _chosen_corrections(corrections: Softmax | None, evidence: TurnEvidence) -> np.ndarray:
+def _chosen_corrections(
+    corrections: Softmax | None, threshold: float, evidence: TurnEvidence
+) -> np.ndarray:
     if corrections is None or len(evidence.labels) == 0:
         return np.full(len(evidence.labels), KEEP)
-    return corrections.probabilities(evidence.features).argmax(axis=1)
+    return _thresholded(corrections.probabilities(evidence.features), threshold)
 
 
 def _correctness_score(
