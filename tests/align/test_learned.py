@@ -5,6 +5,7 @@ meeting."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -215,3 +216,24 @@ def test_a_decision_fitted_on_one_meeting_decides_another(two_meetings):
     labels, confidence = model.decide(test)
     assert labels.shape == confidence.shape == test.labels.shape
     assert np.all((confidence >= 0) & (confidence <= 1))
+
+
+def test_the_calibrated_score_is_whichever_ranks_held_out_turns_better():
+    """Errors no correction reaches (the reference is five segments away), so the score is
+    about the path's own labels; one column knows which are right."""
+    rng = np.random.default_rng(5)
+    heuristic = FEATURES.index("heuristic_confidence")
+    engine_knows, features_know = [], []
+    for _ in range(4):
+        evidence, _ = synthetic_document(rng, 150, informative=False)
+        right = rng.random(len(evidence.labels)) < 0.7
+        reference = np.where(right, evidence.labels, evidence.labels + 5)
+        knows = right + 0.5 * rng.random(len(right))
+        for column, documents in ((heuristic, engine_knows), (0, features_know)):
+            features = rng.normal(size=evidence.features.shape)
+            features[:, column] = knows
+            documents.append((replace(evidence, features=features), reference))
+    assert fit_decision(engine_knows).correctness is None
+    learned = fit_decision(features_know)
+    assert learned.correctness is not None
+    assert learned.held_out["learned_auroc"] > learned.held_out["heuristic_auroc"]
