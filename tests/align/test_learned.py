@@ -237,3 +237,16 @@ def test_the_calibrated_score_is_whichever_ranks_held_out_turns_better():
     learned = fit_decision(features_know)
     assert learned.correctness is not None
     assert learned.held_out["learned_auroc"] > learned.held_out["heuristic_auroc"]
+
+
+def test_gold_the_path_gets_all_right_stores_json_without_nan():
+    rng = np.random.default_rng(6)
+    documents = []
+    for _ in range(3):
+        evidence, _ = synthetic_document(rng, 60, informative=False)
+        documents.append((evidence, evidence.labels.copy()))
+    model = fit_decision(documents)
+    stored = json.dumps(model.as_dict(), allow_nan=False)
+    assert json.loads(stored)["held_out"]["heuristic_auroc"] is None
+    again = LearnedDecision.from_dict(json.loads(stored))
+    np.testing.assert_array_equal(again.decide(documents[0][0])[1], np.ones(60))

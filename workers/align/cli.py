@@ -30,7 +30,7 @@ from workers.align.cli_own import (
     write_results,
 )
 from workers.align.corpus import load_public_meetings, meeting_ids
-from workers.align.learned import fit_decision, load_learned, store_learned
+from workers.align.learned import load_learned, store_learned
 from workers.align.metrics import merge_subturns, micro_average, score_meeting
 from workers.align.model import Meeting
 from workers.align.params import AlignmentParams, load_params, save_params
@@ -38,7 +38,7 @@ from workers.align.pipeline import (
     AlignmentResult,
     align_and_decide,
     corpus_vectors,
-    turn_evidence,
+    fit_learned_decision,
 )
 from workers.align.scoring.vectors import load_vectors
 from workers.align.tune import OBJECTIVES
@@ -204,20 +204,9 @@ def command_tune(args: argparse.Namespace) -> int:
     )
     learned = {}
     if args.learn:
-        decision = fit_decision(
-            [
-                (turn_evidence(meeting, best.params, vectors)[1], np.asarray(meeting.reference))
-                for meeting in train
-            ]
-        )
+        decision = fit_learned_decision(train, best.params, vectors)
         store_learned(args.out, decision)
-        learned = {
-            "learned": {
-                "corrections_kept": decision.corrections is not None,
-                "calibration_score": "engine" if decision.correctness is None else "logistic",
-                "held_out": decision.held_out,
-            }
-        }
+        learned = {"learned": decision.summary()}
     summary = {
         "out": args.out,
         "settings": len(tuning.settings),

@@ -320,6 +320,15 @@ class LearnedDecision:
         labels = apply_corrections(evidence, chosen)
         return labels, self.calibration(_correctness_score(self.correctness, evidence, labels))
 
+    def summary(self) -> dict[str, Any]:
+        """What a person reading a tuning report needs: was each part kept, and on what."""
+        return {
+            "corrections_kept": self.corrections is not None,
+            "threshold": self.threshold,
+            "calibration_score": "engine" if self.correctness is None else "logistic",
+            "held_out": _json_safe(self.held_out),
+        }
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "features": list(FEATURES),
@@ -327,7 +336,7 @@ class LearnedDecision:
             "threshold": self.threshold,
             "correctness": None if self.correctness is None else self.correctness.as_dict(),
             "calibration": self.calibration.as_dict(),
-            "held_out": self.held_out,
+            "held_out": _json_safe(self.held_out),
         }
 
     @classmethod
@@ -342,8 +351,17 @@ class LearnedDecision:
             float(data["threshold"]),
             None if data["correctness"] is None else Softmax.from_dict(data["correctness"]),
             Isotonic.from_dict(data["calibration"]),
-            dict(data.get("held_out", {})),
+            {
+                name: float("nan") if value is None else float(value)
+                for name, value in data.get("held_out", {}).items()
+            },
         )
+
+
+def _json_safe(figures: dict[str, float]) -> dict[str, float | None]:
+    """NaN (an AUROC of gold where every turn is right) as null: JSON has no NaN and
+    PostgreSQL refuses it."""
+    return {name: None if np.isnan(value) else value for name, value in figures.items()}
 
 
 def _correctness_features(evidence: TurnEvidence, labels: np.ndarray) -> np.ndarray:

@@ -23,7 +23,13 @@ from workers.align.diagonal import DiagonalSettings, diagonal_path
 from workers.align.dp import best_path
 from workers.align.gapped_dp import GapSettings, best_gapped_path, vote_segments
 from workers.align.layout import SentenceLayout, sentence_layout
-from workers.align.learned import EVIDENCE_FLOOR, LearnedDecision, TurnEvidence, turn_features
+from workers.align.learned import (
+    EVIDENCE_FLOOR,
+    LearnedDecision,
+    TurnEvidence,
+    fit_decision,
+    turn_features,
+)
 from workers.align.model import Meeting
 from workers.align.params import AlignmentParams
 from workers.align.scoring.normalise import normalise, signed_power
@@ -296,3 +302,15 @@ def align_and_decide(
     _, evidence = turn_evidence(meeting, params, vectors)
     labels, probability = learned.decide(evidence)
     return AlignmentResult(labels=labels, confidence=probability)
+
+
+def fit_learned_decision(
+    gold: Sequence[Meeting], params: AlignmentParams, vectors: KeyedVectors | None
+) -> LearnedDecision:
+    """The learned decision for `params`, fitted on gold meetings (their `reference`)."""
+    return fit_decision(
+        [
+            (turn_evidence(meeting, params, vectors)[1], np.asarray(meeting.reference))
+            for meeting in gold
+        ]
+    )

@@ -1267,6 +1267,12 @@ export interface components {
       state: components["schemas"]["GoldStateEnum"];
       rule: (components["schemas"]["GoldRuleEnum"] | components["schemas"]["NullEnum"]) | null;
     };
+    /**
+     * @description * `engine` - engine
+     *     * `logistic` - logistic
+     * @enum {string}
+     */
+    CalibrationScoreEnum: "engine" | "logistic";
     CallersAnnotation: {
       version: number;
       /** Format: date-time */
@@ -1859,6 +1865,8 @@ export interface components {
       ranked_by?: string;
       /** @description Tuning: the parameters in use when the run started, and their objective. */
       incumbent?: components["schemas"]["IncumbentResult"] | null;
+      /** @description Tuning: the learned decision fitted for the best candidate on the gold (null for an aligner other than the turn path). */
+      learned?: components["schemas"]["LearnedResult"] | null;
     };
     /**
      * @description * `queued` - Queued
@@ -1871,6 +1879,26 @@ export interface components {
     JobStatusEnum: "queued" | "running" | "succeeded" | "failed" | "cancelled";
     JobsDashboardApiOutput: {
       jobs: components["schemas"]["JobOutput"][];
+    };
+    LearnedResult: {
+      /** @description Whether per-turn corrections beat the path on held-out gold and are applied. */
+      corrections_kept: boolean;
+      /**
+       * Format: double
+       * @description The probability a correction needs.
+       */
+      threshold: number;
+      /**
+       * @description What the calibrated confidence maps: the engine's own confidence or a logistic model over the turn's evidence, whichever ranked held-out turns better.
+       *
+       *     * `engine` - engine
+       *     * `logistic` - logistic
+       */
+      calibration_score: components["schemas"]["CalibrationScoreEnum"];
+      /** @description The figures, cross-fitted inside the gold, the choices were made on. */
+      held_out: {
+        [key: string]: number | null;
+      };
     };
     MembershipListApiInput: {
       username?: string;
