@@ -1509,6 +1509,11 @@ export interface components {
       labels: number[];
       /** @description Per turn; empty when the source gave none. */
       confidences: number[];
+      /**
+       * Format: double
+       * @description The project's threshold: the editor marks a turn less confident than this.
+       */
+      low_confidence_below: number;
     };
     EditorSegment: {
       position: number;
@@ -2184,6 +2189,11 @@ export interface components {
        * @description An automatic pair counts as trusted in the corpus dashboard from this confidence on (0.8 when unset).
        */
       trusted_confidence?: number;
+      /**
+       * Format: double
+       * @description The editor marks a turn whose pre-alignment confidence is below this (0.4 when unset); with a parameter set that carries a learned decision the confidence is the calibrated probability that the turn is right.
+       */
+      low_confidence_below?: number;
     };
     PublicMeetingsEntry: {
       /** @description The current pre-alignment. */
