@@ -962,6 +962,8 @@ export interface components {
       status: components["schemas"]["IterationStatusEnum"];
       documents: components["schemas"]["DocumentAccuracy"][];
       summary: components["schemas"]["AccuracySummary"];
+      /** @description The pre-alignment's reliability diagram against the iteration's gold. */
+      reliability: components["schemas"]["Reliability"];
     };
     /**
      * @description * `human_turn_accuracy` - human_turn_accuracy
@@ -2318,6 +2320,40 @@ export interface components {
      * @enum {string}
      */
     ReductionEnum: "sum" | "product";
+    Reliability: {
+      /** @description Gold turns whose pre-alignment confidence is known. */
+      turns: number;
+      /**
+       * Format: double
+       * @description Count-weighted mean gap between predicted and observed.
+       */
+      expected_calibration_error: number | null;
+      /** @description Ten equal bins; empty ones left out. */
+      bins: components["schemas"]["ReliabilityBin"][];
+    };
+    ReliabilityBin: {
+      /**
+       * Format: double
+       * @description The bin's confidences are from this value on.
+       */
+      low: number;
+      /**
+       * Format: double
+       * @description ...up to this one (1 included in the last bin).
+       */
+      high: number;
+      /**
+       * Format: double
+       * @description Mean confidence of the bin's turns.
+       */
+      predicted: number;
+      /**
+       * Format: double
+       * @description Share of the bin's turns the gold kept.
+       */
+      observed: number;
+      count: number;
+    };
     /**
      * @description * `1` - 1
      *     * `2` - 2
