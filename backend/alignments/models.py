@@ -14,6 +14,12 @@ class ParameterSet(models.Model):
     name = models.CharField(max_length=200)
     params = models.JSONField(default=dict, blank=True)
     engine_version = models.CharField(max_length=64, blank=True)
+    learned = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The engine's learned decision fitted with these settings on a tuning run's "
+        "gold: pre-alignments apply its corrections and its calibrated confidence.",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

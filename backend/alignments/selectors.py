@@ -99,7 +99,11 @@ def editor_payload_json(
     )
     return document_payload_json(
         row,
-        pre_alignment=pre_alignment_dict(pre_alignment) if pre_alignment else None,
+        pre_alignment=(
+            pre_alignment_dict(pre_alignment, low_confidence_below(row["project__settings"]))
+            if pre_alignment
+            else None
+        ),
         annotation=annotation_data,
         assignees=assignees,
         may_annotate=may_annotate,
@@ -124,7 +128,9 @@ def editor_document_row(
     documents = Document.objects.filter(project_id=project_id, pk=document_id)
     if only_assigned:
         documents = documents.filter(assignees=user)
-    row = documents.values(*_DOCUMENT_FIELDS, "segments_json", "turns_json").first()
+    row = documents.values(
+        *_DOCUMENT_FIELDS, "segments_json", "turns_json", "project__settings"
+    ).first()
     if row is None:
         raise NotFound(f"Project {project_id} has no document {document_id} you can see.")
     return row
@@ -176,7 +182,19 @@ def _unsaved_annotation(
     }
 
 
-def pre_alignment_dict(pre_alignment: PreAlignment) -> dict[str, Any]:
+DEFAULT_LOW_CONFIDENCE = 0.4
+"""Below this pre-alignment confidence the editor marks a turn worth a second look, unless
+the project sets `low_confidence_below`: on the heuristic confidence about a third of the
+public_meetings turns; with a learned decision the confidence is a calibrated probability,
+which a lead can read as "this share of such turns is right"."""
+
+
+def low_confidence_below(project_settings: dict[str, Any]) -> float:
+    return float(project_settings.get("low_confidence_below", DEFAULT_LOW_CONFIDENCE))
+
+
+def pre_alignment_dict(pre_alignment: PreAlignment, low_confidence: float) -> dict[str, Any]:
+    """The editor's view of a pre-alignment, with the project's low-confidence threshold."""
     return {
         "id": pre_alignment.pk,
         "parameter_set": pre_alignment.parameter_set_id,
@@ -185,6 +203,7 @@ def pre_alignment_dict(pre_alignment: PreAlignment) -> dict[str, Any]:
         "params": pre_alignment.params,
         "labels": pre_alignment.labels,
         "confidences": pre_alignment.confidences,
+        "low_confidence_below": low_confidence,
     }
 
 

@@ -100,6 +100,9 @@ class EditorPreAlignmentSerializer(serializers.Serializer):
     confidences = serializers.ListField(
         child=serializers.FloatField(), help_text="Per turn; empty when the source gave none."
     )
+    low_confidence_below = serializers.FloatField(
+        help_text="The project's threshold: the editor marks a turn less confident than this."
+    )
 
 
 class ReadingPositionSerializer(serializers.Serializer):

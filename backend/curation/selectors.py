@@ -10,6 +10,7 @@ from backend.alignments.selectors import (
     current_pre_alignment,
     document_payload_json,
     editor_document_row,
+    low_confidence_below,
     pre_alignment_dict,
 )
 from backend.curation.models import Adjudication, Gold
@@ -71,7 +72,11 @@ def adjudication_payload_json(*, project_id: int, document_id: int) -> str:
     pre_alignment = current_pre_alignment(document=document)
     return document_payload_json(
         row,
-        pre_alignment=pre_alignment_dict(pre_alignment) if pre_alignment else None,
+        pre_alignment=(
+            pre_alignment_dict(pre_alignment, low_confidence_below(row["project__settings"]))
+            if pre_alignment
+            else None
+        ),
         annotations=annotations,
         adjudication=adjudication_state(document=document),
         gold={

@@ -43,6 +43,24 @@ DocumentAccuracySerializer = type(
 )
 
 
+class ReliabilityBinSerializer(serializers.Serializer):
+    low = serializers.FloatField(help_text="The bin's confidences are from this value on.")
+    high = serializers.FloatField(help_text="...up to this one (1 included in the last bin).")
+    predicted = serializers.FloatField(help_text="Mean confidence of the bin's turns.")
+    observed = serializers.FloatField(help_text="Share of the bin's turns the gold kept.")
+    count = serializers.IntegerField()
+
+
+class ReliabilitySerializer(serializers.Serializer):
+    turns = serializers.IntegerField(
+        help_text="Gold turns whose pre-alignment confidence is known."
+    )
+    expected_calibration_error = serializers.FloatField(
+        allow_null=True, help_text="Count-weighted mean gap between predicted and observed."
+    )
+    bins = ReliabilityBinSerializer(many=True, help_text="Ten equal bins; empty ones left out.")
+
+
 class AccuracyDashboardApi(APIView):
     """Human-evaluated and automatic accuracy per iteration: values per document (box plot,
     histogram) and their count, mean, median, quartiles and extremes."""
@@ -58,6 +76,9 @@ class AccuracyDashboardApi(APIView):
             )
             documents = DocumentAccuracySerializer(many=True)
             summary = AccuracySerializer()
+            reliability = ReliabilitySerializer(
+                help_text="The pre-alignment's reliability diagram against the iteration's gold."
+            )
 
         metrics = serializers.ListField(child=serializers.ChoiceField(choices=RECORD_METRICS))
         iterations = IterationSerializer(many=True)

@@ -8,6 +8,7 @@ the annotations and the jobs, so a dashboard never disagrees with the iteration 
 from collections import defaultdict
 from typing import Any
 
+import numpy as np
 from django.db.models import QuerySet
 
 from backend.alignments.models import Annotation
@@ -18,11 +19,13 @@ from backend.iterations.models import AccuracyRecord, Iteration
 from backend.iterations.selectors import RECORD_METRICS
 from backend.jobs.models import Job
 from backend.tuning.models import TuningRun
+from workers.align.learned import expected_calibration_error, reliability
 
 
 def accuracy_by_iteration(*, project_id: int) -> list[dict[str, Any]]:
     """Per iteration (closed ones have values): each document's figures and, per metric,
     their distribution; the paper's Figure 3 and Table 2."""
+    reliabilities = reliability_by_iteration(project_id=project_id)
     records = defaultdict(list)
     for record in (
         AccuracyRecord.objects.filter(iteration__project_id=project_id)
@@ -48,9 +51,54 @@ def accuracy_by_iteration(*, project_id: int) -> list[dict[str, Any]]:
                 metric: summarise([getattr(record, metric) for record in records[iteration.pk]])
                 for metric in RECORD_METRICS
             },
+            "reliability": reliabilities.get(iteration.pk, NO_RELIABILITY),
         }
         for iteration in _iterations(project_id)
     ]
+
+
+NO_RELIABILITY: dict[str, Any] = {"turns": 0, "expected_calibration_error": None, "bins": []}
+
+
+def reliability_by_iteration(*, project_id: int) -> dict[int, dict[str, Any]]:
+    """Per closed iteration, how far the pre-alignment's confidence was from the share of
+    turns the gold kept: per bin of confidence its mean, the observed share and the count,
+    and the count-weighted gap (expected calibration error). A document whose pre-alignment
+    was recomputed after its record was written is left out: its confidences no longer
+    belong to the labels the record scored."""
+    outcomes: dict[int, tuple[list[float], list[bool]]] = defaultdict(lambda: ([], []))
+    records = AccuracyRecord.objects.filter(
+        iteration__project_id=project_id, pre_alignment__isnull=False
+    ).select_related("pre_alignment")
+    for record in records.only(
+        "iteration_id",
+        "pre_alignment_labels",
+        "gold_labels",
+        "pre_alignment__labels",
+        "pre_alignment__confidences",
+    ):
+        shown = record.pre_alignment
+        assert shown is not None
+        if shown.labels != record.pre_alignment_labels or len(shown.confidences) != len(
+            record.gold_labels
+        ):
+            continue
+        confidences, right = outcomes[record.iteration_id]
+        confidences += shown.confidences
+        right += [
+            p == g for p, g in zip(record.pre_alignment_labels, record.gold_labels, strict=True)
+        ]
+    return {
+        iteration_id: {
+            "turns": len(confidences),
+            "expected_calibration_error": expected_calibration_error(
+                np.asarray(confidences), np.asarray(right)
+            ),
+            "bins": reliability(np.asarray(confidences), np.asarray(right)),
+        }
+        for iteration_id, (confidences, right) in outcomes.items()
+        if confidences
+    }
 
 
 def tuning_run_for(*, project_id: int, iteration_id: int | None) -> TuningRun:

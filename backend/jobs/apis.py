@@ -17,6 +17,22 @@ class IncumbentResultSerializer(serializers.Serializer):
     objective = serializers.FloatField(allow_null=True)
 
 
+class LearnedResultSerializer(serializers.Serializer):
+    corrections_kept = serializers.BooleanField(
+        help_text="Whether per-turn corrections beat the path on held-out gold and are applied."
+    )
+    threshold = serializers.FloatField(help_text="The probability a correction needs.")
+    calibration_score = serializers.ChoiceField(
+        choices=["engine", "logistic"],
+        help_text="What the calibrated confidence maps: the engine's own confidence or a "
+        "logistic model over the turn's evidence, whichever ranked held-out turns better.",
+    )
+    held_out = serializers.DictField(
+        child=serializers.FloatField(allow_null=True),
+        help_text="The figures, cross-fitted inside the gold, the choices were made on.",
+    )
+
+
 class JobResultSerializer(serializers.Serializer):
     """What a finished job produced, by kind; empty until it succeeds. The schema of
     `JobResultField`: results are shown as stored, and the API tests fail on a key this
@@ -66,6 +82,12 @@ class JobResultSerializer(serializers.Serializer):
         required=False,
         allow_null=True,
         help_text="Tuning: the parameters in use when the run started, and their objective.",
+    )
+    learned = LearnedResultSerializer(
+        required=False,
+        allow_null=True,
+        help_text="Tuning: the learned decision fitted for the best candidate on the gold "
+        "(null for an aligner other than the turn path).",
     )
 
 

@@ -6,6 +6,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from backend.alignments.models import ParameterSet
+from backend.alignments.selectors import DEFAULT_LOW_CONFIDENCE
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.core.serializers import IdField
 from backend.iterations.gold import DEFAULT_TRUSTED_CONFIDENCE
@@ -39,6 +40,15 @@ class ProjectSettingsSerializer(serializers.Serializer):
         required=False,
         help_text="An automatic pair counts as trusted in the corpus dashboard from this "
         f"confidence on ({DEFAULT_TRUSTED_CONFIDENCE} when unset).",
+    )
+
+    low_confidence_below = serializers.FloatField(
+        min_value=0.0,
+        max_value=1.0,
+        required=False,
+        help_text="The editor marks a turn whose pre-alignment confidence is below this "
+        f"({DEFAULT_LOW_CONFIDENCE} when unset); with a parameter set that carries a learned "
+        "decision the confidence is the calibrated probability that the turn is right.",
     )
 
     def to_internal_value(self, data):

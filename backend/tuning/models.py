@@ -139,6 +139,14 @@ class TuningCandidate(models.Model):
         help_text="The parameters in use when the run started: never dropped by a stage, so "
         "that every proposal is compared with them on all the gold.",
     )
+    learned = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="For the run's best turn-path candidate: the engine's learned decision "
+        "(corrections kept only if they beat the path on held-out gold, calibrated "
+        "confidence) fitted on the run's gold with these settings; a parameter set made from "
+        "the candidate carries it.",
+    )
 
     class Meta:
         ordering = ["run", "rank", "index"]

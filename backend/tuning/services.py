@@ -46,7 +46,9 @@ from backend.tuning.models import TuningCandidate, TuningRun, TuningSlice
 from backend.vectors.services import vectors_for, vectors_load
 from workers.align import tune
 from workers.align.params import AlignmentParams
+from workers.align.pipeline import fit_learned_decision
 from workers.align.settings import SettingsError, in_words
+from workers.align.turn_dp import TurnSettings
 
 logger = logging.getLogger(__name__)
 
@@ -144,6 +146,7 @@ def tuning_candidate_parameter_set(*, actor, candidate: TuningCandidate) -> Para
             params=candidate.params,
             engine_version=ENGINE_VERSION,
             actor=actor,
+            learned=candidate.learned,
         )
         record_event(
             actor=actor,
@@ -248,6 +251,7 @@ def _finish(run: TuningRun, job: Job, ranked: list[tuple[int, tune.SettingResult
     run.best = challenger if beaten else None
     run.finished_at = timezone.now()
     run.save(update_fields=["best", "finished_at"])
+    learned = _learn(run, challenger)
     job_succeed(
         job=job,
         result={
@@ -260,6 +264,7 @@ def _finish(run: TuningRun, job: Job, ranked: list[tuple[int, tune.SettingResult
             "objective": challenger.objective,
             "ranked_by": run.ranked_by,
             "documents": challenger.documents_evaluated,
+            "learned": learned,
             "incumbent": (
                 {"name": run.incumbent_name, "objective": incumbent.objective}
                 if incumbent
@@ -272,6 +277,21 @@ def _finish(run: TuningRun, job: Job, ranked: list[tuple[int, tune.SettingResult
             else f"no setting of {run.settings_count} beats {run.incumbent_name!r}, in use"
         ),
     )
+
+
+def _learn(run: TuningRun, candidate: TuningCandidate) -> dict[str, Any] | None:
+    """Fit the engine's learned decision for the best candidate on the run's gold and store
+    it on the candidate; a summary for the job's result (None for an aligner other than the
+    turn path, whose evidence the decision reads)."""
+    params = AlignmentParams.from_dict(candidate.params)
+    if not isinstance(params.path, TurnSettings):
+        return None
+    vectors = vectors_load(vectors_id=run.word_vectors_id) if run.word_vectors_id else None
+    gold = [_gold_meeting(run, document_id) for document_id in run.gold_document_ids]
+    decision = fit_learned_decision(gold, params, vectors)
+    candidate.learned = decision.as_dict()
+    candidate.save(update_fields=["learned"])
+    return decision.summary()
 
 
 def _rank_stage(run: TuningRun, stage: int) -> list[tuple[int, tune.SettingResult]]:

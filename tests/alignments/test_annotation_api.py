@@ -36,6 +36,26 @@ def test_editor_shows_the_pre_alignment_as_version_0_before_any_write(world, ann
     assert not Annotation.objects.exists(), "reading writes nothing"
 
 
+def test_the_editor_marks_low_confidence_below_the_threshold_the_lead_sets(world, annotator):
+    editor = f"/api/v1/projects/{world.project.pk}/documents/{world.document.pk}/editor/"
+    assert annotator.get(editor).json()["pre_alignment"]["low_confidence_below"] == 0.4
+
+    project = f"/api/v1/projects/{world.project.pk}/"
+    refused = annotator.patch(project, {"settings": {"low_confidence_below": 0.8}}, format="json")
+    assert refused.status_code == 403
+    too_high = world.client("lead").patch(
+        project, {"settings": {"low_confidence_below": 1.2}}, format="json"
+    )
+    assert too_high.status_code == 400
+    assert "less than or equal to 1" in str(too_high.json())
+    changed = world.client("lead").patch(
+        project, {"settings": {"low_confidence_below": 0.8}}, format="json"
+    )
+    assert changed.status_code == 200, changed.json()
+
+    assert annotator.get(editor).json()["pre_alignment"]["low_confidence_below"] == 0.8
+
+
 def test_assign_a_run_then_unalign_then_reset(world, annotator):
     assigned = edit(
         annotator, world, 0, {"action": "assign", "first_turn": 2, "last_turn": 4, "segment": 1}

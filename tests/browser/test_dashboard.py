@@ -7,12 +7,15 @@ import re
 from pathlib import Path
 from statistics import mean, median
 
+import numpy as np
 import pytest
 from django.conf import settings
 
+from backend.iterations.models import AccuracyRecord
 from backend.tuning.models import TuningCandidate
 from tests.browser.conftest import sign_in
 from tests.browser.lead_builders import TINY_GRID, closed_iteration, import_meetings
+from workers.align.learned import expected_calibration_error
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -37,7 +40,7 @@ def test_dashboard_shows_each_iterations_accuracy_tuning_effort_and_corpus(
     first_batch = dict(zip(import_meetings(team, MEETINGS), [3, 12, 1, 10], strict=True))
     last = list(first_batch)[-1]
     second_batch = {last: first_batch.pop(last)}
-    closed_iteration(
+    first_iteration = closed_iteration(
         team, {document: (moved, 60 * moved) for document, moved in first_batch.items()}
     )
     second = closed_iteration(team, {last: (second_batch[last], 90)}, grid=TINY_GRID)
@@ -71,6 +74,23 @@ def test_dashboard_shows_each_iterations_accuracy_tuning_effort_and_corpus(
     # Four documents scored, two boxes; each document is a dot.
     expect(box_plot.locator("rect")).to_have_count(2)
     expect(box_plot.locator("circle.dot")).to_have_count(4)
+
+    reliability = page.get_by_test_id("reliability-table")
+    for number, iteration in ((1, first_iteration), (2, second)):
+        records = AccuracyRecord.objects.filter(iteration=iteration).select_related("pre_alignment")
+        confidences = [c for record in records for c in record.pre_alignment.confidences]
+        right = [
+            shown == gold
+            for record in records
+            for shown, gold in zip(record.pre_alignment_labels, record.gold_labels, strict=True)
+        ]
+        error = expected_calibration_error(np.asarray(confidences), np.asarray(right))
+        expect(
+            reliability.get_by_role("rowheader", name=f"#{number} (calibration error")
+        ).to_have_text(f"#{number} (calibration error {100 * error:.1f}%)")
+    expect(
+        page.get_by_role("img", name=re.compile("Observed share of turns right"))
+    ).to_be_visible()
 
     candidates = page.get_by_role("table", name="Tuning candidates").get_by_test_id("candidate")
     # The grid's two settings and the diagonal in use, scored on the same gold.

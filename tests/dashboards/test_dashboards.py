@@ -216,3 +216,24 @@ def test_a_run_says_which_settings_its_grid_varies():
         "gapped.gap_open",
         "abstention.min_support",
     ]
+
+
+def test_accuracy_gives_each_closed_iteration_a_reliability_diagram(world, two_iterations):
+    first, second, _ = two_iterations
+
+    rows = {row["number"]: row for row in get(world, "accuracy")["iterations"]}
+
+    # Every pre-aligned turn was 0.5 confident; the gold kept 9, 8 and 7 of each 10.
+    assert rows[first.number]["reliability"] == {
+        "turns": 30,
+        "expected_calibration_error": pytest.approx(0.3),
+        "bins": [
+            {"low": 0.5, "high": 0.6, "predicted": 0.5, "observed": pytest.approx(0.8), "count": 30}
+        ],
+    }
+    assert rows[second.number]["reliability"]["bins"][0]["observed"] == 1.0
+    assert rows[world.iteration.number]["reliability"] == {
+        "turns": 0,
+        "expected_calibration_error": None,
+        "bins": [],
+    }

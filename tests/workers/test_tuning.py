@@ -2,21 +2,26 @@
 ranking as the engine's in-process successive halving, by the run's objective (the share of
 gold turns aligned right unless the run asks for another)."""
 
+import json
+
 import pytest
 from rest_framework.test import APIClient
 
-from backend.alignments.models import Annotation
+from backend.alignments.models import Annotation, PreAlignment
 from backend.documents.selectors import document_meeting
 from backend.iterations.models import Iteration
 from backend.jobs.models import Job
 from backend.projects.services import parameter_set_promote
 from backend.tuning.models import TuningCandidate, TuningRun, TuningSlice
 from backend.tuning.services import tuning_candidate_parameter_set, tuning_start
+from backend.vectors.models import WordVectors
 from backend.vectors.services import vectors_load
 from tests.openapi import assert_matches_schema
 from tests.workers.conftest import gold_project, wait_for_job
 from workers.align import tune
+from workers.align.learned import LearnedDecision
 from workers.align.params import AlignmentParams
+from workers.align.pipeline import fit_learned_decision, turn_evidence
 
 SMALL_GRID = {
     "aligner": ["dp"],
@@ -137,3 +142,50 @@ def test_a_run_that_beats_nothing_in_use_proposes_nothing(celery_worker_process)
     anyway = client.post(promote, {"candidate": runner_up.pk}, format="json")
     assert anyway.status_code == 200, anyway.json()
     assert_matches_schema(client.get(f"/api/v1/projects/{project.pk}/iterations/{iteration.pk}/"))
+
+
+@pytest.mark.worker
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_turn_path_run_learns_from_its_gold_and_pre_alignment_applies_it(
+    celery_worker_process,
+):
+    project, lead, documents = gold_project(3)
+    grid = {"aligner": ["turns"], "turns.match_offset": [0.2, 0.3]}
+    run = tuning_start(
+        actor=lead,
+        project=project,
+        gold_documents=documents,
+        grid=grid,
+        stages=[{"documents": 3, "keep": 0.0}],
+    )
+    job = wait_for_job(run.job_id)
+    assert job.status == Job.Status.SUCCEEDED, job.error
+    run.refresh_from_db()
+    # The best challenger learns, whether or not it beats the diagonal in use on such gold.
+    best = TuningCandidate.objects.filter(run=run, is_incumbent=False).order_by("rank").first()
+    params = AlignmentParams.from_dict(best.params)
+    vectors = vectors_load(vectors_id=run.word_vectors_id)
+    gold = [document_meeting(d, reference=Annotation.objects.get(document=d)) for d in documents]
+    expected = fit_learned_decision(gold, params, vectors)
+    assert best.learned == json.loads(json.dumps(expected.as_dict()))
+    assert job.result["learned"] == json.loads(json.dumps(expected.summary()))
+    assert TuningCandidate.objects.filter(run=run, learned__isnull=False).count() == 1
+
+    parameter_set = tuning_candidate_parameter_set(actor=lead, candidate=best)
+    assert parameter_set.learned == best.learned
+    client = APIClient()
+    client.force_login(lead)
+    started = client.post(
+        f"/api/v1/projects/{project.pk}/pre-alignments/",
+        {"parameter_set": parameter_set.pk, "documents": [documents[0].pk]},
+        format="json",
+    )
+    assert started.status_code == 202, started.json()
+    assert wait_for_job(started.json()["id"]).status == Job.Status.SUCCEEDED
+    stored = PreAlignment.objects.get(document=documents[0], parameter_set=parameter_set)
+    pre_aligned = vectors_load(vectors_id=WordVectors.objects.get(project=project).pk)
+    evidence = turn_evidence(document_meeting(documents[0]), params, pre_aligned)[1]
+    labels, probability = LearnedDecision.from_dict(parameter_set.learned).decide(evidence)
+    assert stored.labels == labels.tolist()
+    assert stored.confidences == pytest.approx(probability.tolist())

@@ -31,10 +31,16 @@ from workers.align.cli_own import (
 )
 from workers.align.cli_talk import add_summarize_parser
 from workers.align.corpus import load_public_meetings, meeting_ids
+from workers.align.learned import load_learned, store_learned
 from workers.align.metrics import merge_subturns, micro_average, score_meeting
 from workers.align.model import Meeting
 from workers.align.params import ALIGNERS, AlignmentParams, load_params, save_params
-from workers.align.pipeline import AlignmentResult, align_meeting, corpus_vectors
+from workers.align.pipeline import (
+    AlignmentResult,
+    align_and_decide,
+    corpus_vectors,
+    fit_learned_decision,
+)
 from workers.align.scoring.vectors import load_vectors
 from workers.align.tune import OBJECTIVES
 
@@ -101,9 +107,10 @@ def _align_all(args: argparse.Namespace) -> list[tuple[Meeting, AlignmentResult]
     else:
         params = _params_for(args)
     vectors = _vectors(args, [params[m.id] for m in meetings])
+    learned = load_learned(args.params) if args.params and args.method == "dp" else None
     results = []
     for meeting in tqdm(meetings, desc="aligning", unit="meeting", file=sys.stderr):
-        results.append((meeting, align_meeting(meeting, params[meeting.id], vectors)))
+        results.append((meeting, align_and_decide(meeting, params[meeting.id], vectors, learned)))
     return results
 
 
@@ -196,6 +203,11 @@ def command_tune(args: argparse.Namespace) -> int:
         training_summary=best.summary.as_dict(),
         **held_out,
     )
+    learned = {}
+    if args.learn:
+        decision = fit_learned_decision(train, best.params, vectors)
+        store_learned(args.out, decision)
+        learned = {"learned": decision.summary()}
     summary = {
         "out": args.out,
         "settings": len(tuning.settings),
@@ -203,6 +215,7 @@ def command_tune(args: argparse.Namespace) -> int:
         "best": best.params.to_dict(),
         "training_summary": best.summary.as_dict(),
         **{name: value["micro_average"] for name, value in held_out.items()},
+        **learned,
     }
     print(
         json.dumps(summary, indent=2) if args.json else f"best of {len(tuning.settings)}: {summary}"
@@ -283,6 +296,13 @@ def build_parser() -> argparse.ArgumentParser:
         "turns aligned right (turns)",
     )
     tune.add_argument("--vectors")
+    tune.add_argument(
+        "--learn",
+        action="store_true",
+        help="also fit, on the same gold, per-turn corrections (kept only if they beat the "
+        "path on held-out documents) and a calibrated confidence, stored in the params file "
+        "for align to apply",
+    )
     add_gold_arguments(tune, tuning_options=False)
     tune.add_argument("--json", action="store_true")
     tune.set_defaults(handler=command_tune)

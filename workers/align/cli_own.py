@@ -11,6 +11,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from workers.align.learned import load_learned
 from workers.align.model import Meeting, ReaderError
 from workers.align.own_files import (
     PAIR_FORMATS,
@@ -26,7 +27,7 @@ from workers.align.pairing import plan_folder
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.shape import FILTERS
 from workers.align.params import AlignmentParams
-from workers.align.pipeline import AlignmentResult, align_meeting, corpus_vectors
+from workers.align.pipeline import AlignmentResult, align_and_decide, corpus_vectors
 from workers.align.scoring.vectors import load_vectors
 from workers.align.tokenizers import DEFAULT_LANGUAGE
 
@@ -122,8 +123,9 @@ def command_align_own(args: argparse.Namespace) -> int:
     if not meetings:
         raise SystemExit("nothing to align")
     vectors = _vectors(args.vectors, meetings, chosen.params)
+    learned = load_learned(args.params) if args.params else None
     results = [
-        (meeting, align_meeting(meeting, chosen.params, vectors))
+        (meeting, align_and_decide(meeting, chosen.params, vectors, learned))
         for meeting in tqdm(meetings, desc="aligning", unit="document", file=sys.stderr)
     ]
     written = write_results(results, args, one_file=args.pairs is None)

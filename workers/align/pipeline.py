@@ -24,6 +24,13 @@ from workers.align.dp import best_path
 from workers.align.gapped_dp import GapSettings, best_gapped_path, vote_segments
 from workers.align.hmm import HmmSettings
 from workers.align.layout import SentenceLayout, sentence_layout
+from workers.align.learned import (
+    EVIDENCE_FLOOR,
+    LearnedDecision,
+    TurnEvidence,
+    fit_decision,
+    turn_features,
+)
 from workers.align.model import Meeting
 from workers.align.params import AlignmentParams
 from workers.align.scoring.normalise import normalise, signed_power
@@ -279,3 +286,80 @@ def align_meeting(
     else:
         scores = meeting_scorer(layout, params.scoring, vectors)
     return align_scores(scores, layout, params, blocking)
+
+
+def turn_evidence(
+    meeting: Meeting,
+    params: AlignmentParams,
+    vectors: KeyedVectors | None = None,
+    blocking: Blocking = DEFAULT_BLOCKING,
+) -> tuple[AlignmentResult, TurnEvidence]:
+    """The turn path's alignment and what it computed about each turn, which
+    `learned.LearnedDecision` learns from and corrects: the same labels as `align_meeting`."""
+    settings = params.path
+    if not isinstance(settings, TurnSettings):
+        raise ValueError(f"learned decisions read the turn path's evidence, not {params.aligner}")
+    layout = sentence_layout(meeting)
+    scores = meeting_scorer(layout, params.scoring, vectors)
+    view = segment_view(scores, layout, turn_quantiles([settings]), blocking)
+    outcome = _turn_outcome(view, layout, settings)
+    result = decide(outcome, layout, params)
+    charge = view.charge(settings.match_offset, settings.baseline_quantile)
+    candidate = _allowed_best_segment(view, charge, result.labels)
+    words = np.maximum(view.turn_weights, 1.0)
+    per_word = np.full((layout.n_turns, 3), EVIDENCE_FLOOR)
+    for column, shift in enumerate((0, -1, 1)):
+        segments = candidate + shift
+        rows = np.flatnonzero((candidate >= 0) & (segments >= 0) & (segments < view.n_segments))
+        if len(rows):
+            evidence = view.evidence_at(charge, rows, segments[rows]) / words[rows]
+            per_word[rows, column] = np.maximum(evidence, EVIDENCE_FLOOR)
+    if view.n_segments:
+        best = view.evidence(charge).max(axis=1) / words
+    else:
+        best = np.full(layout.n_turns, EVIDENCE_FLOOR)
+    features = turn_features(
+        result.labels,
+        candidate,
+        per_word,
+        np.maximum(best, EVIDENCE_FLOOR),
+        layout.turn_word_counts,
+        settings.unaligned_gain,
+        [turn.speaker for turn in meeting.transcript.turns],
+        result.confidence,
+    )
+    evidence = TurnEvidence(
+        labels=result.labels,
+        candidate=candidate,
+        n_segments=view.n_segments,
+        features=features,
+        word_counts=np.asarray([turn.word_count for turn in meeting.transcript.turns]),
+    )
+    return result, evidence
+
+
+def align_and_decide(
+    meeting: Meeting,
+    params: AlignmentParams,
+    vectors: KeyedVectors | None,
+    learned: LearnedDecision | None,
+) -> AlignmentResult:
+    """`align_meeting`, then the learned decision stored with the parameters when there is
+    one: its labels and its calibrated probability that each is right as the confidence."""
+    if learned is None:
+        return align_meeting(meeting, params, vectors)
+    _, evidence = turn_evidence(meeting, params, vectors)
+    labels, probability = learned.decide(evidence)
+    return AlignmentResult(labels=labels, confidence=probability)
+
+
+def fit_learned_decision(
+    gold: Sequence[Meeting], params: AlignmentParams, vectors: KeyedVectors | None
+) -> LearnedDecision:
+    """The learned decision for `params`, fitted on gold meetings (their `reference`)."""
+    return fit_decision(
+        [
+            (turn_evidence(meeting, params, vectors)[1], np.asarray(meeting.reference))
+            for meeting in gold
+        ]
+    )

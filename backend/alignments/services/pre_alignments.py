@@ -25,9 +25,10 @@ from backend.jobs.services import (
 from backend.vectors.services import vectors_for, vectors_load
 from backend.version import VERSION
 from workers.align.folds import NEW_DOCUMENT_DEFAULTS, defaults_file
+from workers.align.learned import LearnedDecision
 from workers.align.model import UNALIGNED
 from workers.align.params import AlignmentParams, load_params
-from workers.align.pipeline import align_meeting
+from workers.align.pipeline import align_and_decide
 from workers.align.settings import SettingsError, in_words
 
 PRE_ALIGN_TASK = "backend.alignments.tasks.pre_align"
@@ -44,14 +45,26 @@ ALIGNABLE = [
 
 @transaction.atomic
 def parameter_set_get_or_create(
-    *, project, name: str, params: dict[str, Any], engine_version: str, actor=None
+    *,
+    project,
+    name: str,
+    params: dict[str, Any],
+    engine_version: str,
+    actor=None,
+    learned: dict[str, Any] | None = None,
 ) -> ParameterSet:
     """`params` as given: the engine's, or the provenance of labels from elsewhere (the
-    corpus's own pre-alignment, an imported project's)."""
+    corpus's own pre-alignment, an imported project's); `learned`, a learned decision fitted
+    with them (`workers.align.learned`)."""
     parameter_set, _ = ParameterSet.objects.get_or_create(
         project=project,
         name=name,
-        defaults={"params": params, "engine_version": engine_version, "created_by": actor},
+        defaults={
+            "params": params,
+            "engine_version": engine_version,
+            "created_by": actor,
+            "learned": learned,
+        },
     )
     return parameter_set
 
@@ -206,6 +219,16 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
         vectors = vectors_load(
             vectors_id=vectors_for(project_id=job.project_id, settings=params.vectors).pk
         )
+    learned = None
+    if parameter_set.learned is not None:
+        try:
+            learned = LearnedDecision.from_dict(parameter_set.learned)
+        except (KeyError, TypeError, ValueError) as error:
+            job_fail(
+                job_id=job_id,
+                error=f"The parameter set's learned decision cannot be applied: {error}",
+            )
+            return
     document_ids = job.arguments["documents"]
     done, resumed = [], []
     for position, document_id in enumerate(document_ids):
@@ -216,7 +239,7 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
             document=document, parameter_set=parameter_set, computed_at__gte=job.started_at
         ).first()
         if stored is None:
-            result = align_meeting(document_meeting(document), params, vectors)
+            result = align_and_decide(document_meeting(document), params, vectors, learned)
             with transaction.atomic():
                 if job_lock_if_running(job_id=job_id) is None:
                     return

@@ -1081,6 +1081,8 @@ export interface components {
       status: components["schemas"]["IterationStatusEnum"];
       documents: components["schemas"]["DocumentAccuracy"][];
       summary: components["schemas"]["AccuracySummary"];
+      /** @description The pre-alignment's reliability diagram against the iteration's gold. */
+      reliability: components["schemas"]["Reliability"];
     };
     /**
      * @description * `human_turn_accuracy` - human_turn_accuracy
@@ -1403,6 +1405,12 @@ export interface components {
       state: components["schemas"]["GoldStateEnum"];
       rule: (components["schemas"]["GoldRuleEnum"] | components["schemas"]["NullEnum"]) | null;
     };
+    /**
+     * @description * `engine` - engine
+     *     * `logistic` - logistic
+     * @enum {string}
+     */
+    CalibrationScoreEnum: "engine" | "logistic";
     CallersAnnotation: {
       version: number;
       /** Format: date-time */
@@ -1653,6 +1661,11 @@ export interface components {
       labels: number[];
       /** @description Per turn; empty when the source gave none. */
       confidences: number[];
+      /**
+       * Format: double
+       * @description The project's threshold: the editor marks a turn less confident than this.
+       */
+      low_confidence_below: number;
     };
     EditorSegment: {
       position: number;
@@ -2026,6 +2039,8 @@ export interface components {
       ranked_by?: string;
       /** @description Tuning: the parameters in use when the run started, and their objective. */
       incumbent?: components["schemas"]["IncumbentResult"] | null;
+      /** @description Tuning: the learned decision fitted for the best candidate on the gold (null for an aligner other than the turn path). */
+      learned?: components["schemas"]["LearnedResult"] | null;
     };
     /**
      * @description * `queued` - Queued
@@ -2038,6 +2053,26 @@ export interface components {
     JobStatusEnum: "queued" | "running" | "succeeded" | "failed" | "cancelled";
     JobsDashboardApiOutput: {
       jobs: components["schemas"]["JobOutput"][];
+    };
+    LearnedResult: {
+      /** @description Whether per-turn corrections beat the path on held-out gold and are applied. */
+      corrections_kept: boolean;
+      /**
+       * Format: double
+       * @description The probability a correction needs.
+       */
+      threshold: number;
+      /**
+       * @description What the calibrated confidence maps: the engine's own confidence or a logistic model over the turn's evidence, whichever ranked held-out turns better.
+       *
+       *     * `engine` - engine
+       *     * `logistic` - logistic
+       */
+      calibration_score: components["schemas"]["CalibrationScoreEnum"];
+      /** @description The figures, cross-fitted inside the gold, the choices were made on. */
+      held_out: {
+        [key: string]: number | null;
+      };
     };
     MembershipListApiInput: {
       username?: string;
@@ -2353,6 +2388,11 @@ export interface components {
        * @description An automatic pair counts as trusted in the corpus dashboard from this confidence on (0.8 when unset).
        */
       trusted_confidence?: number;
+      /**
+       * Format: double
+       * @description The editor marks a turn whose pre-alignment confidence is below this (0.4 when unset); with a parameter set that carries a learned decision the confidence is the calibrated probability that the turn is right.
+       */
+      low_confidence_below?: number;
     };
     PublicMeetingsEntry: {
       /** @description The current pre-alignment. */
@@ -2518,6 +2558,40 @@ export interface components {
      * @enum {string}
      */
     ReductionEnum: "sum" | "product";
+    Reliability: {
+      /** @description Gold turns whose pre-alignment confidence is known. */
+      turns: number;
+      /**
+       * Format: double
+       * @description Count-weighted mean gap between predicted and observed.
+       */
+      expected_calibration_error: number | null;
+      /** @description Ten equal bins; empty ones left out. */
+      bins: components["schemas"]["ReliabilityBin"][];
+    };
+    ReliabilityBin: {
+      /**
+       * Format: double
+       * @description The bin's confidences are from this value on.
+       */
+      low: number;
+      /**
+       * Format: double
+       * @description ...up to this one (1 included in the last bin).
+       */
+      high: number;
+      /**
+       * Format: double
+       * @description Mean confidence of the bin's turns.
+       */
+      predicted: number;
+      /**
+       * Format: double
+       * @description Share of the bin's turns the gold kept.
+       */
+      observed: number;
+      count: number;
+    };
     ResultBin: {
       index: number;
       /** Format: double */

@@ -14,6 +14,7 @@ import { CorpusPanel } from "./CorpusPanel";
 import { EffortPanel } from "./EffortPanel";
 import { JobsPanel } from "./JobsPanel";
 import { LoopStatusPanel } from "./LoopStatusPanel";
+import { ReliabilityPanel } from "./ReliabilityPanel";
 import "./dashboard.css";
 
 /** The lead's view of the loop: is each iteration's pre-alignment better, at what cost, and
@@ -46,6 +47,7 @@ export function DashboardPage() {
             metrics={loaded.data.accuracy.metrics}
             iterations={loaded.data.accuracy.iterations}
           />
+          <ReliabilityPanel iterations={loaded.data.accuracy.iterations} />
           <section aria-labelledby="candidates-heading" className="dashboard-panel">
             <h2 id="candidates-heading">Candidate models of the latest tuning</h2>
             <CandidateTable projectId={project.id} />

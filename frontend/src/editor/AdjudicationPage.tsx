@@ -25,6 +25,7 @@ const NO_PRE_ALIGNMENT = {
   computed_at: "",
   params: {},
   confidences: [],
+  low_confidence_below: 0,
 };
 
 const GOLD_STATES = {

@@ -42,6 +42,7 @@ const payload: EditorPayload = {
     params: {},
     labels: [0, -1],
     confidences: [0.9, 0.2],
+    low_confidence_below: 0.4,
     computed_at: "",
   },
   annotation: {
@@ -75,6 +76,19 @@ describe("buildModel", () => {
     expect(model.turns.map((turn) => turn.lowConfidence)).toEqual([false, true]);
     expect(model.turns[1]!.speaker).toBe("spk1");
     expect(model.preAlignment).toEqual([0, -1]);
+  });
+
+  it("marks turns below the project's own threshold", () => {
+    const strict = buildModel({
+      ...payload,
+      pre_alignment: { ...payload.pre_alignment!, low_confidence_below: 0.95 },
+    });
+    expect(strict.turns.map((turn) => turn.lowConfidence)).toEqual([true, true]);
+    const lenient = buildModel({
+      ...payload,
+      pre_alignment: { ...payload.pre_alignment!, low_confidence_below: 0.1 },
+    });
+    expect(lenient.turns.map((turn) => turn.lowConfidence)).toEqual([false, false]);
   });
 
   it("treats every turn as unaligned and none as doubtful without a pre-alignment", () => {

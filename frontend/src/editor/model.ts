@@ -14,12 +14,6 @@ import {
 } from "./markup";
 import { UNALIGNED } from "./state";
 
-/**
- * Below this pre-alignment confidence a turn is worth a second look: on the tf-idf engine's
- * output for public_meetings that flags about a third of the turns.
- */
-export const LOW_CONFIDENCE = 0.4;
-
 export interface TurnView {
   index: number;
   pieces: TranscriptPiece[];
@@ -48,6 +42,8 @@ export interface EditorModel {
 
 export function buildModel(payload: EditorPayload): EditorModel {
   const confidences = payload.pre_alignment?.confidences ?? [];
+  // The project's threshold: below it a turn is worth a second look.
+  const lowBelow = payload.pre_alignment?.low_confidence_below ?? 0;
   const turns = payload.turns.map((turn, index): TurnView => {
     const confidence = confidences[index] ?? null;
     return {
@@ -57,7 +53,7 @@ export function buildModel(payload: EditorPayload): EditorModel {
       start: turn.start,
       end: turn.end,
       confidence,
-      lowConfidence: confidence !== null && confidence < LOW_CONFIDENCE,
+      lowConfidence: confidence !== null && confidence < lowBelow,
       searchText: searchableText(turn.text),
       characters: turn.text.length,
     };

@@ -1,0 +1,252 @@
+"""The learned decision and calibrated confidence: isotonic map against its naive definition,
+the keep-or-refuse gate, cross-fitting, JSON round trip, and the path's evidence on a real
+meeting."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from workers.align.corpus import load_public_meetings
+from workers.align.folds import defaults_file
+from workers.align.learned import (
+    CORRECTION_THRESHOLDS,
+    FEATURES,
+    KEEP,
+    TO_CANDIDATE,
+    TO_NEXT,
+    TO_UNALIGNED,
+    LearnedDecision,
+    TurnEvidence,
+    apply_corrections,
+    auroc,
+    correction_targets,
+    cross_fitted,
+    expected_calibration_error,
+    fit_decision,
+    fit_isotonic,
+)
+from workers.align.model import UNALIGNED
+from workers.align.params import load_params
+from workers.align.pipeline import align_meeting, corpus_vectors, turn_evidence
+
+
+def naive_isotonic(scores: np.ndarray, outcomes: np.ndarray) -> np.ndarray:
+    """The least-squares non-decreasing fit, per input point, by the textbook definition:
+    start from one block per distinct score and merge any adjacent violating pair until none
+    is left (the solution is unique, whatever the merge order)."""
+    distinct = sorted(set(scores.tolist()))
+    blocks = [[value] for value in distinct]
+
+    def mean(block: list[float]) -> float:
+        chosen = np.isin(scores, block)
+        return float(outcomes[chosen].mean())
+
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(blocks) - 1):
+            if mean(blocks[i]) >= mean(blocks[i + 1]):
+                blocks[i : i + 2] = [blocks[i] + blocks[i + 1]]
+                merged = True
+                break
+    fitted = {value: mean(block) for block in blocks for value in block}
+    return np.array([fitted[value] for value in scores.tolist()])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 12), st.integers(0, 1)),
+        min_size=1,
+        max_size=40,
+    )
+)
+def test_isotonic_equals_its_naive_definition_and_is_monotone(pairs):
+    scores = np.array([s / 4.0 for s, _ in pairs])
+    outcomes = np.array([o for _, o in pairs], dtype=np.float64)
+    calibration = fit_isotonic(scores, outcomes)
+    np.testing.assert_allclose(calibration(scores), naive_isotonic(scores, outcomes))
+    grid = np.linspace(-1.0, 4.0, 101)
+    assert np.all(np.diff(calibration(grid)) >= 0)
+
+
+def test_auroc_and_calibration_error_by_hand():
+    assert auroc(np.array([0.1, 0.4, 0.35, 0.8]), np.array([0, 0, 1, 1])) == 0.75
+    assert auroc(np.array([0.5, 0.5]), np.array([0, 1])) == 0.5
+    probabilities = np.array([0.05, 0.05, 0.95, 0.95])
+    assert expected_calibration_error(probabilities, np.array([0, 0, 1, 1])) == pytest.approx(0.05)
+    assert expected_calibration_error(probabilities, np.array([1, 1, 0, 0])) == pytest.approx(0.95)
+
+
+def synthetic_document(
+    rng: np.random.Generator, n_turns: int, informative: bool, noise: float = 0.3
+):
+    """A path that is right on most turns; its errors are reference turns left unaligned.
+    With `informative`, one feature says which turns those are; otherwise every feature is
+    noise."""
+    n_segments = 12
+    labels = np.sort(rng.integers(0, n_segments, n_turns))
+    reference = labels.copy()
+    errors = rng.random(n_turns) < 0.2
+    reference[errors] = UNALIGNED
+    features = rng.normal(size=(n_turns, len(FEATURES)))
+    if informative:
+        features[:, 0] = np.where(errors, -2.0, 2.0) + noise * rng.normal(size=n_turns)
+    evidence = TurnEvidence(
+        labels=labels,
+        candidate=labels,
+        n_segments=n_segments,
+        features=features,
+        word_counts=rng.integers(1, 50, n_turns),
+    )
+    return evidence, reference
+
+
+def test_corrections_refused_when_they_do_not_beat_the_path():
+    rng = np.random.default_rng(0)
+    documents = [synthetic_document(rng, 150, informative=False) for _ in range(6)]
+    model = fit_decision(documents)
+    assert model.corrections is None
+    for threshold in CORRECTION_THRESHOLDS:
+        turns = model.held_out[f"learned_turn_hits_at_{threshold:g}"]
+        words = model.held_out[f"learned_word_hits_at_{threshold:g}"]
+        assert turns <= model.held_out["path_turn_hits"] or words < model.held_out["path_word_hits"]
+    evidence, _ = documents[0]
+    labels, _ = model.decide(evidence)
+    np.testing.assert_array_equal(labels, evidence.labels)
+
+
+def test_corrections_kept_when_they_beat_the_path_on_held_out_gold():
+    rng = np.random.default_rng(1)
+    documents = [synthetic_document(rng, 150, informative=True) for _ in range(6)]
+    model = fit_decision(documents)
+    assert model.corrections is not None
+    assert model.threshold in CORRECTION_THRESHOLDS
+    chosen = model.held_out[f"learned_turn_hits_at_{model.threshold:g}"]
+    assert chosen > model.held_out["path_turn_hits"]
+    evidence, reference = synthetic_document(rng, 300, informative=True)
+    labels, confidence = model.decide(evidence)
+    assert np.mean(labels == reference) > np.mean(evidence.labels == reference) + 0.1
+    assert np.all((confidence >= 0) & (confidence <= 1))
+
+
+def test_each_document_is_decided_by_a_model_that_never_saw_its_gold():
+    rng = np.random.default_rng(2)
+    documents = {f"d{i}": synthetic_document(rng, 120, True, noise=2.0) for i in range(6)}
+    fold_one, fold_two = ["d0", "d1", "d2"], ["d3", "d4", "d5"]
+    folds = [
+        ({i: documents[i][0] for i in tested}, [documents[i] for i in trained])
+        for tested, trained in ((fold_one, fold_two), (fold_two, fold_one))
+    ]
+    decided, models = cross_fitted(folds)
+    assert sorted(decided) == sorted(documents)
+    for tested, model in zip((fold_one, fold_two), models, strict=True):
+        for document_id in tested:
+            labels, confidence = model.decide(documents[document_id][0])
+            np.testing.assert_array_equal(decided[document_id][0], labels)
+            np.testing.assert_array_equal(decided[document_id][1], confidence)
+    # A map that saw d0's gold gives d0 another confidence: the check above can fail.
+    seen = fit_decision([documents[i] for i in [*fold_two, "d0"]])
+    assert not np.array_equal(seen.decide(documents["d0"][0])[1], decided["d0"][1])
+
+
+def test_calibrated_confidence_is_monotone_in_the_correctness_score():
+    rng = np.random.default_rng(3)
+    model = fit_decision([synthetic_document(rng, 150, informative=True) for _ in range(4)])
+    assert np.all(np.diff(model.calibration.values) > 0)
+    assert np.all(np.diff(model.calibration.thresholds) > 0)
+
+
+def test_decision_round_trips_through_json():
+    rng = np.random.default_rng(4)
+    model = fit_decision([synthetic_document(rng, 150, informative=True) for _ in range(4)])
+    again = LearnedDecision.from_dict(json.loads(json.dumps(model.as_dict())))
+    evidence, _ = synthetic_document(rng, 80, informative=True)
+    for ours, theirs in zip(model.decide(evidence), again.decide(evidence), strict=True):
+        np.testing.assert_array_equal(ours, theirs)
+    stale = {**model.as_dict(), "features": ["something", "else"]}
+    with pytest.raises(ValueError, match="other features"):
+        LearnedDecision.from_dict(stale)
+
+
+def test_targets_name_the_correction_that_reaches_the_reference():
+    evidence = TurnEvidence(
+        labels=np.array([0, 1, 1, UNALIGNED, 3]),
+        candidate=np.array([0, 1, 1, 2, 3]),
+        n_segments=4,
+        features=np.zeros((5, len(FEATURES))),
+        word_counts=np.ones(5, dtype=np.int64),
+    )
+    reference = np.array([0, UNALIGNED, 2, 2, 3])
+    targets = correction_targets(evidence, reference)
+    np.testing.assert_array_equal(targets, [KEEP, TO_UNALIGNED, TO_NEXT, TO_CANDIDATE, KEEP])
+    np.testing.assert_array_equal(apply_corrections(evidence, targets), reference)
+
+
+@pytest.fixture(scope="module")
+def two_meetings():
+    meetings = load_public_meetings()[:2]
+    params = load_params(defaults_file("a"))
+    return meetings, params, corpus_vectors(meetings, params.vectors)
+
+
+def test_path_evidence_keeps_the_engines_labels_and_confidence(two_meetings):
+    meetings, params, vectors = two_meetings
+    for meeting in meetings:
+        result, evidence = turn_evidence(meeting, params, vectors)
+        aligned = align_meeting(meeting, params, vectors)
+        np.testing.assert_array_equal(result.labels, aligned.labels)
+        np.testing.assert_array_equal(result.confidence, aligned.confidence)
+        assert evidence.features.shape == (len(meeting.transcript.turns), len(FEATURES))
+        assert np.isfinite(evidence.features).all()
+        unaligned = evidence.labels == UNALIGNED
+        assert np.all(evidence.candidate[~unaligned] == evidence.labels[~unaligned])
+
+
+def test_a_decision_fitted_on_one_meeting_decides_another(two_meetings):
+    meetings, params, vectors = two_meetings
+    (_, train), (_, test) = (turn_evidence(m, params, vectors) for m in meetings)
+    model = fit_decision([(train, np.asarray(meetings[0].reference))])
+    labels, confidence = model.decide(test)
+    assert labels.shape == confidence.shape == test.labels.shape
+    assert np.all((confidence >= 0) & (confidence <= 1))
+
+
+def test_the_calibrated_score_is_whichever_ranks_held_out_turns_better():
+    """Errors no correction reaches (the reference is five segments away), so the score is
+    about the path's own labels; one column knows which are right."""
+    rng = np.random.default_rng(5)
+    heuristic = FEATURES.index("heuristic_confidence")
+    engine_knows, features_know = [], []
+    for _ in range(4):
+        evidence, _ = synthetic_document(rng, 150, informative=False)
+        right = rng.random(len(evidence.labels)) < 0.7
+        reference = np.where(right, evidence.labels, evidence.labels + 5)
+        knows = right + 0.5 * rng.random(len(right))
+        for column, documents in ((heuristic, engine_knows), (0, features_know)):
+            features = rng.normal(size=evidence.features.shape)
+            features[:, column] = knows
+            documents.append((replace(evidence, features=features), reference))
+    assert fit_decision(engine_knows).correctness is None
+    learned = fit_decision(features_know)
+    assert learned.correctness is not None
+    assert learned.held_out["learned_auroc"] > learned.held_out["heuristic_auroc"]
+
+
+def test_gold_the_path_gets_all_right_stores_json_without_nan():
+    rng = np.random.default_rng(6)
+    documents = []
+    for _ in range(3):
+        evidence, _ = synthetic_document(rng, 60, informative=False)
+        documents.append((evidence, evidence.labels.copy()))
+    model = fit_decision(documents)
+    stored = json.dumps(model.as_dict(), allow_nan=False)
+    assert json.loads(stored)["held_out"]["heuristic_auroc"] is None
+    again = LearnedDecision.from_dict(json.loads(stored))
+    np.testing.assert_array_equal(again.decide(documents[0][0])[1], np.ones(60))

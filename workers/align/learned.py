@@ -1,0 +1,582 @@
+"""What gold teaches beyond the grid search: per-turn corrections and a calibrated confidence.
+
+The turn path's parameters are a handful of numbers shared by every turn; the gold says, turn
+by turn, where the path was wrong, and those errors are mostly of two kinds an annotator
+fixes by hand: a turn the report never mentions given a segment, and a boundary turn given
+the neighbouring segment. A small multinomial logistic regression over evidence the path
+already computed predicts those corrections; it is kept only when it beats the path on gold
+it did not see (cross-fitted by document inside the training documents), because a model
+that learns noise would make every later pre-alignment worse. The heuristic confidence ranks
+turns but is not a probability, so a logistic model of "this label is right" is mapped
+through isotonic regression (pool adjacent violators) onto observed accuracy.
+
+Everything here is numpy and scipy's optimiser, and a fitted `LearnedDecision` is plain JSON
+(coefficients, scaling, isotonic breakpoints) so it can be stored beside a parameter set.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy.optimize import minimize
+
+from workers.align.folds import cv_folds
+from workers.align.model import UNALIGNED
+
+FEATURES = (
+    "evidence_chosen",
+    "evidence_previous_segment",
+    "evidence_next_segment",
+    "path_margin",
+    "best_anywhere_over_chosen",
+    "unaligned_gain_per_word",
+    "evidence_over_gain",
+    "log_words",
+    "position",
+    "speaker_changes_before",
+    "speaker_changes_after",
+    "unaligned",
+    "previous_unaligned",
+    "next_unaligned",
+    "same_as_previous",
+    "same_as_next",
+    "log_run_length",
+    "heuristic_confidence",
+)
+"""One column of the feature matrix each, in order."""
+
+KEEP, TO_UNALIGNED, TO_CANDIDATE, TO_PREVIOUS, TO_NEXT = range(5)
+"""Corrections the decision may make to a path label: none, unaligned, the best segment the
+neighbours allow (for a turn the path left unaligned), the segment before, the segment after."""
+N_CORRECTIONS = 5
+EVIDENCE_FLOOR = -2.0
+"""Per-word evidence given to a segment that does not exist (before the first, after the last)."""
+RIDGE = 1.0
+"""L2 penalty of both logistic models on standardised features: enough to keep the
+coefficients finite when a correction never occurs in a training set."""
+INNER_FOLDS = 3
+CORRECTION_THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9)
+"""Probabilities a correction may need before it applies; the training gold picks one."""
+
+
+@dataclass(frozen=True)
+class TurnEvidence:
+    """What the path computed about each turn of one document, for learning from its gold.
+
+    `candidate` is the segment a correction refers to: the turn's own, or for a turn the
+    path left unaligned the best segment between its aligned neighbours' (-1 without one).
+    """
+
+    labels: np.ndarray
+    candidate: np.ndarray
+    n_segments: int
+    features: np.ndarray
+    word_counts: np.ndarray
+
+    def only(self, turns: np.ndarray) -> TurnEvidence:
+        """The evidence of some turns (a boolean mask), for training on gold whose other
+        turns are known to be wrong; each turn keeps the features it had among all its
+        neighbours."""
+        return TurnEvidence(
+            self.labels[turns],
+            self.candidate[turns],
+            self.n_segments,
+            self.features[turns],
+            self.word_counts[turns],
+        )
+
+
+Gold = tuple[TurnEvidence, np.ndarray]
+"""One training document: the path's evidence and the reference labels."""
+
+
+def turn_features(
+    labels: np.ndarray,
+    candidate: np.ndarray,
+    evidence_per_word: np.ndarray,
+    best_anywhere: np.ndarray,
+    words: np.ndarray,
+    unaligned_gain: float,
+    speakers: Sequence[str | None],
+    heuristic_confidence: np.ndarray,
+) -> np.ndarray:
+    """The (turns, len(FEATURES)) matrix. `evidence_per_word` is (turns, 3): the path's
+    per-word evidence for the candidate segment, the one before and the one after
+    (EVIDENCE_FLOOR where there is none); `best_anywhere` the best per-word evidence over the
+    whole report."""
+    n = len(labels)
+    words = np.asarray(words, dtype=np.float64)
+    chosen, before, after = evidence_per_word.T
+    unaligned = labels == UNALIGNED
+    previous = np.concatenate(([labels[0] if n else 0], labels[:-1]))
+    following = np.concatenate((labels[1:], [labels[-1] if n else 0]))
+    speaker = np.array([s if s is not None else "" for s in speakers], dtype=object)
+    known = speaker != ""
+    change_before = np.zeros(n)
+    change_after = np.zeros(n)
+    if n > 1:
+        differs = (speaker[1:] != speaker[:-1]) & known[1:] & known[:-1]
+        change_before[1:] = differs
+        change_after[:-1] = differs
+    run_starts = np.flatnonzero(np.diff(labels, prepend=np.int64(-3)) != 0)
+    run_lengths = np.diff(np.append(run_starts, n))
+    run_of_turn = np.repeat(run_lengths, run_lengths) if n else np.zeros(0)
+    gain_per_word = unaligned_gain / np.maximum(words, 1.0)
+    total_evidence = chosen * words - unaligned_gain
+    columns = [
+        chosen,
+        before,
+        after,
+        chosen - np.maximum(before, after),
+        best_anywhere - chosen,
+        np.log1p(gain_per_word),
+        np.sign(total_evidence) * np.log1p(np.abs(total_evidence)),
+        np.log1p(words),
+        np.arange(n) / max(n - 1, 1),
+        change_before,
+        change_after,
+        unaligned,
+        previous == UNALIGNED,
+        following == UNALIGNED,
+        previous == labels,
+        following == labels,
+        np.log(np.maximum(run_of_turn, 1)),
+        heuristic_confidence,
+    ]
+    return np.column_stack([np.asarray(c, dtype=np.float64) for c in columns]).reshape(
+        n, len(FEATURES)
+    )
+
+
+def correction_targets(evidence: TurnEvidence, reference: np.ndarray) -> np.ndarray:
+    """Per turn, the correction that gives the reference label, or KEEP when the path is
+    right or no correction reaches the reference (the model cannot fix those)."""
+    reference = np.asarray(reference, dtype=np.int64)
+    targets = np.full(len(reference), KEEP, dtype=np.int64)
+    for correction in (TO_NEXT, TO_PREVIOUS, TO_CANDIDATE, TO_UNALIGNED):
+        proposed = apply_corrections(evidence, np.full(len(reference), correction))
+        targets[(proposed == reference) & (evidence.labels != reference)] = correction
+    return targets
+
+
+def apply_corrections(evidence: TurnEvidence, corrections: np.ndarray) -> np.ndarray:
+    """Path labels with each turn's correction applied where it names a real segment."""
+    labels = evidence.labels.copy()
+    candidate = evidence.candidate
+    aligned = labels != UNALIGNED
+    proposals = {
+        TO_UNALIGNED: np.where(aligned, UNALIGNED, labels),
+        TO_CANDIDATE: np.where(~aligned & (candidate >= 0), candidate, labels),
+        TO_PREVIOUS: np.where(candidate > 0, candidate - 1, labels),
+        TO_NEXT: np.where(
+            (candidate >= 0) & (candidate < evidence.n_segments - 1), candidate + 1, labels
+        ),
+    }
+    for correction, proposed in proposals.items():
+        chosen = corrections == correction
+        labels[chosen] = proposed[chosen]
+    return labels
+
+
+@dataclass(frozen=True)
+class Softmax:
+    """Multinomial logistic regression on standardised features (the binary case is two
+    classes). Fitted by L-BFGS on the penalised log-likelihood."""
+
+    mean: np.ndarray
+    scale: np.ndarray
+    coefficients: np.ndarray
+    """(features + 1, classes): the last row is the intercept."""
+
+    def probabilities(self, features: np.ndarray) -> np.ndarray:
+        design = _design((features - self.mean) / self.scale)
+        logits = design @ self.coefficients
+        logits -= logits.max(axis=1, keepdims=True)
+        exponentials = np.exp(logits)
+        return exponentials / exponentials.sum(axis=1, keepdims=True)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "mean": self.mean.tolist(),
+            "scale": self.scale.tolist(),
+            "coefficients": self.coefficients.tolist(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Softmax:
+        return cls(
+            np.asarray(data["mean"], dtype=np.float64),
+            np.asarray(data["scale"], dtype=np.float64),
+            np.asarray(data["coefficients"], dtype=np.float64),
+        )
+
+
+def _design(standardised: np.ndarray) -> np.ndarray:
+    return np.column_stack([standardised, np.ones(len(standardised))])
+
+
+def fit_softmax(features: np.ndarray, targets: np.ndarray, n_classes: int) -> Softmax:
+    features = np.asarray(features, dtype=np.float64)
+    mean = features.mean(axis=0) if len(features) else np.zeros(features.shape[1])
+    scale = features.std(axis=0) if len(features) else np.ones(features.shape[1])
+    scale = np.where(scale > 1e-12, scale, 1.0)
+    design = _design((features - mean) / scale)
+    one_hot = np.eye(n_classes)[targets]
+    n_weights = design.shape[1] * n_classes
+    penalised = np.ones((design.shape[1], n_classes))
+    penalised[-1] = 0.0
+
+    def loss(flat: np.ndarray) -> tuple[float, np.ndarray]:
+        weights = flat.reshape(design.shape[1], n_classes)
+        logits = design @ weights
+        logits -= logits.max(axis=1, keepdims=True)
+        log_norm = np.log(np.exp(logits).sum(axis=1, keepdims=True))
+        log_probabilities = logits - log_norm
+        value = -(one_hot * log_probabilities).sum() + 0.5 * RIDGE * (penalised * weights**2).sum()
+        gradient = design.T @ (np.exp(log_probabilities) - one_hot) + RIDGE * penalised * weights
+        return float(value), gradient.ravel()
+
+    result = minimize(loss, np.zeros(n_weights), jac=True, method="L-BFGS-B")
+    return Softmax(mean, scale, result.x.reshape(design.shape[1], n_classes))
+
+
+@dataclass(frozen=True)
+class Isotonic:
+    """A non-decreasing step map from score to probability: at `thresholds[i]` and above
+    (up to the next threshold) the probability is `values[i]`; below the first, `values[0]`."""
+
+    thresholds: np.ndarray
+    values: np.ndarray
+
+    def __call__(self, scores: np.ndarray) -> np.ndarray:
+        if len(self.values) == 0:
+            return np.full(len(scores), 0.5)
+        index = np.searchsorted(self.thresholds, scores, side="right") - 1
+        return self.values[np.clip(index, 0, len(self.values) - 1)]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"thresholds": self.thresholds.tolist(), "values": self.values.tolist()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Isotonic:
+        return cls(
+            np.asarray(data["thresholds"], dtype=np.float64),
+            np.asarray(data["values"], dtype=np.float64),
+        )
+
+
+def fit_isotonic(scores: np.ndarray, outcomes: np.ndarray) -> Isotonic:
+    """Pool adjacent violators over the scores sorted ascending (equal scores pooled first,
+    so a map is a function of the score): each block's value is its mean outcome."""
+    scores = np.asarray(scores, dtype=np.float64)
+    outcomes = np.asarray(outcomes, dtype=np.float64)
+    if len(scores) == 0:
+        return Isotonic(np.zeros(0), np.zeros(0))
+    unique, inverse = np.unique(scores, return_inverse=True)
+    sums = np.bincount(inverse, weights=outcomes)
+    counts = np.bincount(inverse).astype(np.float64)
+    block_sums: list[float] = []
+    block_counts: list[float] = []
+    block_starts: list[int] = []
+    for position in range(len(unique)):
+        block_sums.append(sums[position])
+        block_counts.append(counts[position])
+        block_starts.append(position)
+        while (
+            len(block_sums) > 1
+            and block_sums[-2] / block_counts[-2] >= block_sums[-1] / block_counts[-1]
+        ):
+            merged_sum, merged_count = block_sums.pop(), block_counts.pop()
+            block_sums[-1] += merged_sum
+            block_counts[-1] += merged_count
+            block_starts.pop()
+    values = np.asarray(block_sums) / np.asarray(block_counts)
+    return Isotonic(unique[np.asarray(block_starts)], values)
+
+
+@dataclass(frozen=True)
+class LearnedDecision:
+    """A fitted correction model (None when it did not beat the path on held-out gold) and
+    the calibration of the final labels' correctness."""
+
+    corrections: Softmax | None
+    threshold: float
+    """The probability a correction needs before it applies."""
+    correctness: Softmax | None
+    """The model of "this label is right" whose score the calibration maps, or None when the
+    engine's own confidence ranked held-out turns better (then that is the score)."""
+    calibration: Isotonic
+    held_out: dict[str, float]
+    """The inner cross-fitted figures the keep-or-refuse choice was made on."""
+
+    def decide(self, evidence: TurnEvidence) -> tuple[np.ndarray, np.ndarray]:
+        """Final labels and the calibrated probability that each is right."""
+        chosen = _chosen_corrections(self.corrections, self.threshold, evidence)
+        labels = apply_corrections(evidence, chosen)
+        return labels, self.calibration(_correctness_score(self.correctness, evidence, labels))
+
+    def summary(self) -> dict[str, Any]:
+        """What a person reading a tuning report needs: was each part kept, and on what."""
+        return {
+            "corrections_kept": self.corrections is not None,
+            "threshold": self.threshold,
+            "calibration_score": "engine" if self.correctness is None else "logistic",
+            "held_out": _json_safe(self.held_out),
+        }
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "features": list(FEATURES),
+            "corrections": None if self.corrections is None else self.corrections.as_dict(),
+            "threshold": self.threshold,
+            "correctness": None if self.correctness is None else self.correctness.as_dict(),
+            "calibration": self.calibration.as_dict(),
+            "held_out": _json_safe(self.held_out),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> LearnedDecision:
+        if list(data.get("features", [])) != list(FEATURES):
+            raise ValueError(
+                "this calibration was fitted on other features "
+                f"({data.get('features')}); refit it with this engine"
+            )
+        return cls(
+            None if data["corrections"] is None else Softmax.from_dict(data["corrections"]),
+            float(data["threshold"]),
+            None if data["correctness"] is None else Softmax.from_dict(data["correctness"]),
+            Isotonic.from_dict(data["calibration"]),
+            {
+                name: float("nan") if value is None else float(value)
+                for name, value in data.get("held_out", {}).items()
+            },
+        )
+
+
+def _json_safe(figures: dict[str, float]) -> dict[str, float | None]:
+    """NaN (an AUROC of gold where every turn is right) as null: JSON has no NaN and
+    PostgreSQL refuses it."""
+    return {name: None if np.isnan(value) else value for name, value in figures.items()}
+
+
+def _correctness_features(evidence: TurnEvidence, labels: np.ndarray) -> np.ndarray:
+    """The path's features and whether, and how, the decision moved the label."""
+    moved = labels != evidence.labels
+    return np.column_stack(
+        [evidence.features, moved, moved & (labels == UNALIGNED), labels == UNALIGNED]
+    )
+
+
+def _stack(documents: Sequence[Gold]) -> tuple[np.ndarray, np.ndarray]:
+    features = np.concatenate([e.features for e, _ in documents])
+    targets = np.concatenate([correction_targets(e, r) for e, r in documents])
+    return features, targets
+
+
+def _hits(documents: Sequence[Gold], labels: Sequence[np.ndarray]) -> tuple[int, int]:
+    turns = words = 0
+    for (evidence, reference), predicted in zip(documents, labels, strict=True):
+        right = predicted == reference
+        turns += int(np.count_nonzero(right))
+        words += int(evidence.word_counts[right].sum())
+    return turns, words
+
+
+def fit_decision(
+    documents: Sequence[Gold],
+    inner_folds: int = INNER_FOLDS,
+    seed: int = 0,
+) -> LearnedDecision:
+    """Fit on gold `documents` (evidence, reference labels). A correction applies when the
+    model gives it at least a threshold's probability; the threshold is the one of
+    CORRECTION_THRESHOLDS that, cross-fitted by document over `inner_folds` folds of these
+    documents, gets the most turns right, and the model is kept only if there it gets more
+    turns and at least as many words right as the path alone."""
+    keys = [str(i) for i in range(len(documents))]
+    out_of_fold: dict[int, np.ndarray] = {}
+    if len(documents) >= 2:
+        for test in cv_folds(keys, min(inner_folds, len(documents)), seed):
+            model = fit_softmax(
+                *_stack([documents[int(k)] for k in keys if k not in test]), N_CORRECTIONS
+            )
+            for k in test:
+                out_of_fold[int(k)] = model.probabilities(documents[int(k)][0].features)
+    path_turns, path_words = _hits(documents, [e.labels for e, _ in documents])
+    held_out: dict[str, float] = {"path_turn_hits": path_turns, "path_word_hits": path_words}
+    best: float | None = None
+    for threshold in CORRECTION_THRESHOLDS if out_of_fold else ():
+        learned = [
+            apply_corrections(e, _thresholded(out_of_fold[i], threshold))
+            for i, (e, _) in enumerate(documents)
+        ]
+        turns, words = _hits(documents, learned)
+        held_out[f"learned_turn_hits_at_{threshold:g}"] = turns
+        held_out[f"learned_word_hits_at_{threshold:g}"] = words
+        beats_path = turns > path_turns and words >= path_words
+        if beats_path and (best is None or turns > held_out[f"learned_turn_hits_at_{best:g}"]):
+            best = threshold
+    if best is None:
+        return fit_calibration(documents, None, 1.0, held_out)
+    corrections = fit_softmax(*_stack(documents), N_CORRECTIONS)
+    return fit_calibration(documents, corrections, best, held_out)
+
+
+def _thresholded(probabilities: np.ndarray, threshold: float) -> np.ndarray:
+    """Per turn, its likeliest correction if the model gives it at least `threshold`."""
+    if len(probabilities) == 0:
+        return np.zeros(0, dtype=np.int64)
+    likeliest = probabilities[:, 1:].argmax(axis=1) + 1
+    sure = probabilities[np.arange(len(probabilities)), likeliest] >= threshold
+    return np.where(sure, likeliest, KEEP)
+
+
+def fit_calibration(
+    documents: Sequence[Gold],
+    corrections: Softmax | None,
+    threshold: float,
+    held_out: dict[str, float],
+    inner_folds: int = INNER_FOLDS,
+    seed: int = 0,
+) -> LearnedDecision:
+    """A score of the final labels' correctness and its isotonic map, both from the training
+    gold only. The score is a logistic model over the features, or the engine's own
+    confidence when that ranks turns better cross-fitted inside these documents (a linear
+    model can fall short of the heuristic on documents unlike its training ones); the map is
+    fitted on the chosen score's out-of-fold values, so it is calibrated for documents the
+    score did not see."""
+    finals = [
+        apply_corrections(e, _chosen_corrections(corrections, threshold, e)) for e, _ in documents
+    ]
+    rows = [_correctness_features(e, lab) for (e, _), lab in zip(documents, finals, strict=True)]
+    right = [lab == ref for (_, ref), lab in zip(documents, finals, strict=True)]
+    heuristic = [e.features[:, FEATURES.index("heuristic_confidence")] for e, _ in documents]
+    learned = [np.zeros(len(r)) for r in right]
+    keys = [str(i) for i in range(len(documents))]
+    for test in cv_folds(keys, min(inner_folds, len(documents)), seed) if len(keys) > 1 else []:
+        train = [int(k) for k in keys if k not in test]
+        model = fit_softmax(
+            np.concatenate([rows[i] for i in train]),
+            np.concatenate([right[i] for i in train]).astype(np.int64),
+            2,
+        )
+        for k in test:
+            learned[int(k)] = model.probabilities(rows[int(k)])[:, 1]
+    outcomes = np.concatenate(right) if right else np.zeros(0, dtype=bool)
+    held_out = {
+        **held_out,
+        "heuristic_auroc": auroc(np.concatenate(heuristic), outcomes),
+        "learned_auroc": auroc(np.concatenate(learned), outcomes),
+    }
+    if len(keys) > 1 and held_out["learned_auroc"] > held_out["heuristic_auroc"]:
+        correctness = fit_softmax(np.concatenate(rows), outcomes.astype(np.int64), 2)
+        calibration = fit_isotonic(np.concatenate(learned), outcomes)
+        return LearnedDecision(corrections, threshold, correctness, calibration, held_out)
+    calibration = fit_isotonic(np.concatenate(heuristic), outcomes)
+    return LearnedDecision(corrections, threshold, None, calibration, held_out)
+
+
+def _chosen_corrections(
+    corrections: Softmax | None, threshold: float, evidence: TurnEvidence
+) -> np.ndarray:
+    if corrections is None or len(evidence.labels) == 0:
+        return np.full(len(evidence.labels), KEEP)
+    return _thresholded(corrections.probabilities(evidence.features), threshold)
+
+
+def _correctness_score(
+    correctness: Softmax | None, evidence: TurnEvidence, labels: np.ndarray
+) -> np.ndarray:
+    if correctness is None:
+        return evidence.features[:, FEATURES.index("heuristic_confidence")]
+    return correctness.probabilities(_correctness_features(evidence, labels))[:, 1]
+
+
+def cross_fitted(
+    folds: Sequence[tuple[dict[str, TurnEvidence], Sequence[Gold]]],
+) -> tuple[dict[str, tuple[np.ndarray, np.ndarray]], list[LearnedDecision]]:
+    """Per fold (documents to decide, gold of the other documents), the fold's documents
+    decided by a model fitted on the other documents' gold only: final labels and calibrated
+    confidence per document, and the fitted models. A decided document's own gold is never
+    an argument, so no document's confidence comes from a map that saw it."""
+    decided: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    models = []
+    for tested, training in folds:
+        model = fit_decision(training)
+        models.append(model)
+        for document_id, evidence in tested.items():
+            decided[document_id] = model.decide(evidence)
+    return decided, models
+
+
+def load_learned(path: str | Path) -> LearnedDecision | None:
+    """The learned decision stored beside a parameter set (`tune --learn`), if any."""
+    document = json.loads(Path(path).read_text(encoding="utf-8"))
+    stored = document.get("learned") if isinstance(document, dict) else None
+    if stored is None:
+        return None
+    try:
+        return LearnedDecision.from_dict(stored)
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"{path}: its learned decision cannot be read: {error}") from error
+
+
+def store_learned(path: str | Path, learned: LearnedDecision) -> None:
+    """Add a learned decision to a params file, beside the parameters it was fitted with."""
+    document = json.loads(Path(path).read_text(encoding="utf-8"))
+    document["learned"] = learned.as_dict()
+    Path(path).write_text(json.dumps(document, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def auroc(scores: np.ndarray, positives: np.ndarray) -> float:
+    """Probability that a random positive scores above a random negative (ties count half)."""
+    scores = np.asarray(scores, dtype=np.float64)
+    positives = np.asarray(positives, dtype=bool)
+    n_positive, n_negative = int(positives.sum()), int((~positives).sum())
+    if n_positive == 0 or n_negative == 0:
+        return float("nan")
+    inverse = np.unique(scores, return_inverse=True)[1]
+    tied = np.bincount(inverse)
+    ranks = np.cumsum(tied) - (tied - 1) / 2.0
+    rank_sum = ranks[inverse][positives].sum()
+    return float((rank_sum - n_positive * (n_positive + 1) / 2.0) / (n_positive * n_negative))
+
+
+def expected_calibration_error(
+    probabilities: np.ndarray, outcomes: np.ndarray, bins: int = 10
+) -> float:
+    """Count-weighted mean gap between predicted and observed accuracy over equal-width bins."""
+    return float(
+        sum(
+            row["count"] * abs(row["predicted"] - row["observed"])
+            for row in reliability(probabilities, outcomes, bins)
+        )
+        / max(len(probabilities), 1)
+    )
+
+
+def reliability(
+    probabilities: np.ndarray, outcomes: np.ndarray, bins: int = 10
+) -> list[dict[str, float]]:
+    """Per non-empty bin of predicted probability: mean prediction, observed rate, count."""
+    probabilities = np.asarray(probabilities, dtype=np.float64)
+    outcomes = np.asarray(outcomes, dtype=np.float64)
+    index = np.clip((probabilities * bins).astype(np.int64), 0, bins - 1)
+    rows = []
+    for b in range(bins):
+        inside = index == b
+        if inside.any():
+            rows.append(
+                {
+                    "low": b / bins,
+                    "high": (b + 1) / bins,
+                    "predicted": float(probabilities[inside].mean()),
+                    "observed": float(outcomes[inside].mean()),
+                    "count": int(inside.sum()),
+                }
+            )
+    return rows
