@@ -33,6 +33,7 @@ from workers.align.settings import SettingsError, in_words
 PRE_ALIGN_TASK = "backend.alignments.tasks.pre_align"
 DIAGONAL_PARAMETER_SET = "diagonal baseline"
 SHIPPED_PARAMETER_SET = "shipped defaults"
+TALK_PARAMETER_SET = "TalkSumm HMM"
 ENGINE_VERSION = f"tandem {VERSION}"
 ALIGNABLE = [
     Document.Status.IMPORTED,
@@ -127,6 +128,18 @@ def diagonal_parameter_set(project) -> ParameterSet:
         project=project,
         name=DIAGONAL_PARAMETER_SET,
         params=AlignmentParams.of("diagonal").to_dict(),
+        engine_version=ENGINE_VERSION,
+    )
+
+
+def talk_parameter_set(project) -> ParameterSet:
+    """A talk project's starting aligner: TalkSumm's HMM with the paper's values (lambda
+    0.75, gamma 0.5, delta 0.33, epsilon 0.1), which tuning on the project's own gold may
+    then replace; not the meeting corpus's tuned values, which were fitted to reports."""
+    return parameter_set_get_or_create(
+        project=project,
+        name=TALK_PARAMETER_SET,
+        params=AlignmentParams.of("hmm").to_dict(),
         engine_version=ENGINE_VERSION,
     )
 

@@ -1511,6 +1511,8 @@ export interface components {
       position: number;
       key: string;
       speaker: string;
+      /** @description The paper's section title in a talk project; empty in a meeting project (absent from documents imported before sections were kept). */
+      section?: string;
       text: string;
       word_count: number;
     };
@@ -2143,10 +2145,24 @@ export interface components {
       description?: string;
       language?: string;
       settings?: components["schemas"]["ProjectSettings"];
+      /**
+       * @description Chosen once, at creation: 'meeting' (the default) pairs ASR turns with a meeting report; 'talk' pairs a talk's transcript with the paper it presents.
+       *
+       *     * `meeting` - Meeting and report
+       *     * `talk` - Talk and paper
+       */
+      kind?: components["schemas"]["ProjectKindEnum"];
     };
+    /**
+     * @description * `meeting` - Meeting and report
+     *     * `talk` - Talk and paper
+     * @enum {string}
+     */
+    ProjectKindEnum: "meeting" | "talk";
     ProjectOutput: {
       id: number;
       name: string;
+      kind: components["schemas"]["ProjectKindEnum"];
       description: string;
       language: string;
       promoted_parameter_set: number | null;
@@ -2174,6 +2190,15 @@ export interface components {
        * @description An automatic pair counts as trusted in the corpus dashboard from this confidence on (0.8 when unset).
        */
       trusted_confidence?: number;
+      /**
+       * @description Talk projects: one report segment per paper sentence or per section (sentences when unset); read when a paper is imported.
+       *
+       *     * `sentences` - sentences
+       *     * `sections` - sections
+       */
+      report_unit?: components["schemas"]["ReportUnitEnum"];
+      /** @description Talk projects: section titles the HMM leaves out and the editor greys (Abstract, Related Work and Acknowledgments when unset; [] keeps every section). */
+      excluded_sections?: string[];
     };
     PublicMeetingsEntry: {
       /** @description The current pre-alignment. */
@@ -2298,6 +2323,12 @@ export interface components {
      * @enum {string}
      */
     ReductionEnum: "sum" | "product";
+    /**
+     * @description * `sentences` - sentences
+     *     * `sections` - sections
+     * @enum {string}
+     */
+    ReportUnitEnum: "sentences" | "sections";
     /**
      * @description * `1` - 1
      *     * `2` - 2

@@ -1,0 +1,163 @@
+"""Talk projects end to end on a real worker: a paper (Markdown or a PDF made here) and its
+talk's transcript uploaded, imported as the paper's sentences under their sections, and
+pre-aligned with TalkSumm's HMM."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from rest_framework.test import APIClient
+
+from backend.alignments.models import PreAlignment
+from backend.documents.models import Document, ReportSegment
+from backend.projects.models import Project
+from tests.align.paper_fixtures import SECTIONS, markdown_paper, pdf_paper, talk_srt
+from tests.documents.test_import_job import wait_for
+from tests.domain import make_user
+from tests.openapi import assert_matches_schema
+from tests.workers.conftest import wait_for_job
+from workers.align.params import AlignmentParams
+
+
+def create_talk_project(**settings) -> tuple[APIClient, dict]:
+    client = APIClient()
+    client.force_login(make_user("speaker"))
+    body = {"name": "talks", "language": "en", "kind": "talk"}
+    if settings:
+        body["settings"] = settings
+    response = client.post("/api/v1/projects/", body, format="json")
+    assert response.status_code == 201, response.json()
+    return client, assert_matches_schema(response, "POST")
+
+
+def upload(client: APIClient, project_id: int, paper: tuple[str, bytes]):
+    return client.post(
+        f"/api/v1/projects/{project_id}/documents/",
+        {
+            "report": SimpleUploadedFile(*paper),
+            "transcript": [SimpleUploadedFile("talk.srt", talk_srt())],
+        },
+        format="multipart",
+    )
+
+
+@pytest.mark.django_db
+def test_a_talk_project_starts_with_the_hmm_promoted_and_a_meeting_project_does_not():
+    client, project = create_talk_project()
+    assert project["kind"] == "talk"
+    promoted = Project.objects.get(pk=project["id"]).promoted_parameter_set
+    assert promoted.params["aligner"] == "hmm"
+    assert AlignmentParams.from_dict(promoted.params) == AlignmentParams.of("hmm")
+
+    meeting = client.post("/api/v1/projects/", {"name": "meeting"}, format="json").json()
+    assert meeting["kind"] == "meeting"
+    assert meeting["promoted_parameter_set"] is None
+
+
+@pytest.mark.django_db
+def test_talk_settings_are_checked_by_name():
+    client, project = create_talk_project()
+    response = client.patch(
+        f"/api/v1/projects/{project['id']}/",
+        {"settings": {"report_unit": "paragraph"}},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert "report_unit" in str(response.json())
+    response = client.post("/api/v1/projects/", {"name": "x", "kind": "lecture"}, format="json")
+    assert response.status_code == 400
+    assert "kind" in str(response.json())
+
+
+@pytest.mark.django_db
+def test_a_file_named_pdf_that_is_not_one_is_refused_before_anything_is_stored():
+    client, project = create_talk_project()
+    response = upload(client, project["id"], ("paper.pdf", b"# Not a PDF\n\nHello."))
+    assert response.status_code == 400
+    assert "paper.pdf: this is not a PDF file" in str(response.json())
+    response = upload(client, project["id"], ("paper.docx", b"PK\x03\x04"))
+    assert response.status_code == 400
+    assert "unsupported report format" in str(response.json())
+    assert not Document.objects.exists()
+
+
+def paper_sentences(excluding=()) -> list[tuple[str, int]]:
+    """(section title, sentence count) of the fixture paper."""
+    return [(title, body.count(". ") + 1) for title, body in SECTIONS if title not in excluding]
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("paper", [("paper.md", markdown_paper), ("paper.pdf", pdf_paper)])
+def test_a_paper_and_its_talk_import_as_sentences_under_their_sections_and_pre_align_with_the_hmm(
+    celery_worker_process, paper
+):
+    client, project = create_talk_project()
+    response = upload(client, project["id"], (paper[0], paper[1]()))
+    assert response.status_code == 202, response.json()
+
+    job = wait_for(client, response["Location"])
+
+    assert job["status"] == "succeeded", job
+    count = sum(n for _, n in paper_sentences())
+    assert job["message"] == f"imported: {count} segments, one per sentence of the paper"
+    document = Document.objects.get(pk=job["result"]["document"])
+    segments = list(ReportSegment.objects.filter(document=document))
+    by_section: dict[str, int] = {}
+    for segment in segments:
+        by_section[segment.section] = by_section.get(segment.section, 0) + 1
+    assert list(by_section.items()) == paper_sentences()
+    assert segments[0].key == "s1.1"
+    assert segments[0].speaker == ""
+    editor = client.get(f"/api/v1/projects/{project['id']}/documents/{document.pk}/editor/")
+    shown = assert_matches_schema(editor)
+    assert [segment["section"] for segment in shown["segments"]] == [
+        segment.section for segment in segments
+    ]
+
+    promoted = Project.objects.get(pk=project["id"]).promoted_parameter_set
+    started = client.post(
+        f"/api/v1/projects/{project['id']}/pre-alignments/",
+        {"parameter_set": promoted.pk, "documents": [document.pk]},
+        format="json",
+    )
+    assert started.status_code == 202, started.json()
+    aligned = wait_for_job(started.json()["id"])
+
+    assert aligned.status == "succeeded", aligned.error
+    stored = PreAlignment.objects.get(document=document, parameter_set=promoted)
+    assert stored.params["aligner"] == "hmm"
+    assert len(stored.labels) == document.turn_count == 7
+    assert max(stored.labels) < len(segments)
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_paper_in_sections_gives_a_segment_per_section(celery_worker_process):
+    client, project = create_talk_project(report_unit="sections")
+    response = upload(client, project["id"], ("paper.md", markdown_paper()))
+
+    job = wait_for(client, response["Location"])
+
+    assert job["status"] == "succeeded", job
+    document = Document.objects.get(pk=job["result"]["document"])
+    segments = list(ReportSegment.objects.filter(document=document))
+    assert [(s.key, s.section) for s in segments] == [
+        (f"s{number}", title) for number, (title, _) in enumerate(SECTIONS, start=1)
+    ]
+    assert len(segments[2].sentences) == 2
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_paper_without_headings_fails_its_import_job_naming_the_file(celery_worker_process):
+    client, project = create_talk_project()
+    response = upload(client, project["id"], ("paper.md", b"Just one paragraph of prose."))
+    assert response.status_code == 202, response.json()
+
+    job = wait_for(client, response["Location"])
+
+    assert job["status"] == "failed"
+    assert job["error"].startswith("paper.md")
+    assert "heading" in job["error"]
+    document = Document.objects.get(pk=job["result"]["document"]) if job["result"] else None
+    assert document is None or document.status == Document.Status.IMPORT_FAILED
+    assert not ReportSegment.objects.exists()
