@@ -2,12 +2,17 @@
 talk's transcript uploaded, imported as the paper's sentences under their sections, and
 pre-aligned with TalkSumm's HMM."""
 
+from dataclasses import replace
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from backend.alignments.models import PreAlignment
+from backend.alignments.services.pre_alignments import align_document
 from backend.documents.models import Document, ReportSegment
+from backend.documents.selectors import document_meeting
+from backend.documents.services import document_store_parsed, paper_report
 from backend.projects.models import Project
 from tests.align.paper_fixtures import SECTIONS, markdown_paper, pdf_paper, talk_srt
 from tests.documents.test_import_job import wait_for
@@ -15,6 +20,9 @@ from tests.domain import make_user
 from tests.openapi import assert_matches_schema
 from tests.workers.conftest import wait_for_job
 from workers.align.params import AlignmentParams
+from workers.align.pipeline import align_meeting
+from workers.align.readers import read_paper, read_transcript
+from workers.align.scoring.similarity import ScoringParams
 
 
 def create_talk_project(**settings) -> tuple[APIClient, dict]:
@@ -126,7 +134,42 @@ def test_a_paper_and_its_talk_import_as_sentences_under_their_sections_and_pre_a
     stored = PreAlignment.objects.get(document=document, parameter_set=promoted)
     assert stored.params["aligner"] == "hmm"
     assert len(stored.labels) == document.turn_count == 7
-    assert max(stored.labels) < len(segments)
+    excluded = {"Abstract", "2 Related Work", "Acknowledgments"}
+    candidates = [s.position for s in segments if s.section not in excluded]
+    assert set(stored.labels) - {-1} <= set(candidates)
+    assert stored.labels != [-1] * 7
+
+
+@pytest.mark.django_db
+def test_the_hmm_sees_only_sections_outside_the_exclusion_list_and_labels_map_back():
+    """The same HMM on the paper without its excluded sections gives the labels, shifted
+    back to the full paper's positions."""
+    _client, project = create_talk_project(excluded_sections=["Abstract", "Introduction"])
+    document = Document.objects.create(project_id=project["id"], name="swifts")
+    paper = read_paper(markdown_paper(), "paper.md", "en")
+    report, sections = paper_report(paper, "sentences")
+    transcript = read_transcript(talk_srt(), "talk.srt", "en")
+    document_store_parsed(
+        document=document, report=report, transcript=transcript, sections=sections
+    )
+    params = AlignmentParams.of("hmm", scoring=ScoringParams(method="rouge"))
+
+    result = align_document(document, params, None)
+
+    kept = [i for i, title in enumerate(sections) if title not in ("Abstract", "1 Introduction")]
+    alone = replace(
+        document_meeting(document),
+        report=replace(
+            report,
+            segments=tuple(replace(report.segments[i], index=n) for n, i in enumerate(kept)),
+        ),
+    )
+    expected = align_meeting(alone, params)
+    assert result.labels.tolist() == [
+        kept[label] if label >= 0 else -1 for label in expected.labels
+    ]
+    assert result.confidence.tolist() == expected.confidence.tolist()
+    assert not {0, 1, 2, 3, 4} & set(result.labels.tolist())
 
 
 @pytest.mark.worker
