@@ -17,6 +17,7 @@ from backend.projects.models import Project
 from tests.align.paper_fixtures import SECTIONS, markdown_paper, pdf_paper, talk_srt
 from tests.documents.test_import_job import wait_for
 from tests.domain import make_user
+from tests.exports.conftest import records
 from tests.openapi import assert_matches_schema
 from tests.workers.conftest import wait_for_job
 from workers.align.params import AlignmentParams
@@ -138,6 +139,14 @@ def test_a_paper_and_its_talk_import_as_sentences_under_their_sections_and_pre_a
     candidates = [s.position for s in segments if s.section not in excluded]
     assert set(stored.labels) - {-1} <= set(candidates)
     assert stored.labels != [-1] * 7
+
+    (line,) = records(client.get(f"/api/v1/projects/{project['id']}/exports/summaries.jsonl"))
+    assert line["scores_from"] == "automatic"
+    assert [(unit["section"], unit["excluded"]) for unit in line["units"]] == [
+        (segment.section, segment.section in excluded) for segment in segments
+    ]
+    assert all(unit["score"] == 0 for unit in line["units"] if unit["excluded"])
+    assert sum(unit["score"] for unit in line["units"]) > 0
 
 
 @pytest.mark.django_db

@@ -570,6 +570,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/exports/summaries.jsonl": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description TalkSumm's importance and summaries per document (docs/talk-projects.md). */
+    get: operations["projects_exports_summaries.jsonl_retrieve"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/projects/{project_id}/iterations/": {
     parameters: {
       query?: never;
@@ -3722,6 +3739,33 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["PublicMeetingsExport"];
+        };
+      };
+    };
+  };
+  "projects_exports_summaries.jsonl_retrieve": {
+    parameters: {
+      query?: {
+        /** @description Summary lengths as shares of the report's words, comma-separated, each in (0, 1] (0.3 and 0.4 when unset; empty for none). */
+        ratios?: string;
+        /** @description Summary lengths in words, comma-separated (TalkSumm's 150 and 250 when unset; empty for none). */
+        words?: string;
+      };
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One JSON object per line and document: its report units in order with their importance (spoken words) and rank, and the extractive summaries. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/x-ndjson": string;
         };
       };
     };

@@ -1,0 +1,87 @@
+"""`summaries.jsonl`: per document, its report units (a talk project's paper sentences)
+with their importance, the ranking, and TalkSumm's extractive summaries.
+
+A unit's importance is the engine's (`workers.align.summaries.importance`): the spoken words
+aligned to it, read here from whole turns (every word of a turn goes to the turn's segment),
+since turns are what annotators correct. It comes from the document's gold when it has gold,
+else from its current pre-alignment; a document with neither is listed with no scores, so
+the export says which documents still need aligning.
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from backend.documents.models import ReportSegment, TranscriptTurn
+from backend.exports.selectors import automatic_alignment, document_heads, gold_labels
+from backend.projects.models import Project
+from backend.projects.talks import section_is_excluded
+from workers.align.summaries import SummaryLengths, importance, ranking, summaries
+
+
+def summary_records(*, project: Project, lengths: SummaryLengths) -> Iterator[dict[str, Any]]:
+    for head in document_heads(project_id=project.pk):
+        yield _document_summary(project, head, lengths)
+
+
+def _document_summary(project: Project, head, lengths: SummaryLengths) -> dict[str, Any]:
+    labels, labels_from = _labels(head.id)
+    segments = list(
+        ReportSegment.objects.filter(document_id=head.id)
+        .order_by("position")
+        .values("position", "key", "section", "text", "word_count")
+    )
+    turn_words = list(
+        TranscriptTurn.objects.filter(document_id=head.id)
+        .order_by("position")
+        .values_list("word_count", flat=True)
+    )
+    words = [segment["word_count"] for segment in segments]
+    if labels is None:
+        scores = np.zeros(len(segments), dtype=np.int64)
+    else:
+        scores = importance(np.repeat(labels, turn_words), len(segments))
+    ranked = ranking(scores)
+    rank_of = {position: rank for rank, position in enumerate(ranked, start=1)}
+    budgets = lengths.budgets(sum(words))
+    return {
+        "document_id": head.id,
+        "document_name": head.name,
+        "meeting": head.meeting,
+        "scores_from": labels_from,
+        "spoken_words": int(sum(turn_words)),
+        "units": [
+            {
+                "position": segment["position"],
+                "key": segment["key"],
+                "section": segment["section"],
+                "excluded": section_is_excluded(project, segment["section"]),
+                "text": segment["text"],
+                "words": segment["word_count"],
+                "score": int(scores[segment["position"]]),
+                "rank": rank_of.get(segment["position"]),
+            }
+            for segment in segments
+        ],
+        "ranking": ranked,
+        "summaries": {
+            name: {
+                "budget": budgets[name],
+                "words": sum(words[position] for position in chosen),
+                "positions": chosen,
+                "text": " ".join(segments[position]["text"] for position in chosen),
+            }
+            for name, chosen in summaries(scores, words, lengths).items()
+        },
+    }
+
+
+def _labels(document_id: int) -> tuple[np.ndarray | None, str | None]:
+    gold = gold_labels(document_id=document_id)
+    if gold is not None:
+        return np.asarray(gold, dtype=np.int64), "gold"
+    automatic = automatic_alignment(document_id=document_id)
+    if automatic is not None:
+        return np.asarray(automatic.labels, dtype=np.int64), "automatic"
+    return None, None
