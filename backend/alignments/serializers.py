@@ -136,6 +136,11 @@ class EditorPayloadSerializer(serializers.Serializer):
         many=True,
         help_text="For a lead or curator who is not assigned: the assignees' annotations.",
     )
+    excluded_sections = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="A talk project's section titles, among this document's, that the "
+        "alignment leaves out (shown greyed); empty for a meeting project.",
+    )
 
 
 @extend_schema_field(

@@ -121,6 +121,7 @@ def test_a_paper_and_its_talk_import_as_sentences_under_their_sections_and_pre_a
     assert [segment["section"] for segment in shown["segments"]] == [
         segment.section for segment in segments
     ]
+    assert shown["excluded_sections"] == ["Abstract", "2 Related Work", "Acknowledgments"]
 
     promoted = Project.objects.get(pk=project["id"]).promoted_parameter_set
     started = client.post(

@@ -1511,6 +1511,8 @@ export interface components {
       may_reopen: boolean;
       /** @description For a lead or curator who is not assigned: the assignees' annotations. */
       annotations: components["schemas"]["NamedAnnotation"][];
+      /** @description A talk project's section titles, among this document's, that the alignment leaves out (shown greyed); empty for a meeting project. */
+      excluded_sections: string[];
     };
     EditorPreAlignment: {
       id: number;

@@ -99,6 +99,7 @@ function Adjudication({
       position: null,
       assignees: [],
       annotations: [],
+      excluded_sections: [],
     }),
     [payload],
   );
