@@ -132,6 +132,14 @@ class ProjectDetailApi(APIView):
     class UpdateInputSerializer(ProjectInputSerializer):
         name = serializers.CharField(max_length=200, required=False)
         kind = None  # type: ignore[assignment]  # chosen at creation only
+
+        def validate(self, attrs):
+            if "kind" in self.initial_data:
+                raise serializers.ValidationError(
+                    {"kind": "A project's kind is chosen at creation and cannot change."}
+                )
+            return attrs
+
         promoted_parameter_set = serializers.PrimaryKeyRelatedField(
             queryset=ParameterSet.objects.all(), allow_null=True, required=False
         )
