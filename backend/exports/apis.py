@@ -28,6 +28,7 @@ from backend.exports.serializers import ExportPreviewSerializer, PublicMeetingsE
 from backend.exports.services import export_record, public_meetings_import
 from backend.projects.permissions import LEAD_OR_ADMIN
 from backend.projects.selectors import project_get
+from backend.projects.talks import is_talk
 from workers.align.model import ReaderError
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.shape import record_fields
@@ -192,7 +193,11 @@ class ExportHuggingFaceApi(_ExportApi):
     def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
         project, options = self._begin(request, project_id)
         members = huggingface_members(
-            project_id=project_id, options=options, title=project.name, language=project.language
+            project_id=project_id,
+            options=options,
+            title=project.name,
+            language=project.language,
+            summaries_of=project if is_talk(project) else None,
         )
         return self._stream(request, project_id, stream_zip(members))
 

@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from backend.alignments.models import PreAlignment
-from backend.alignments.services.pre_alignments import align_document
+from backend.alignments.services.pre_alignments import align_document, pre_alignment_record
 from backend.documents.models import Document, ReportSegment
 from backend.documents.selectors import document_meeting
 from backend.documents.services import document_store_parsed, paper_report
@@ -17,7 +17,7 @@ from backend.projects.models import Project
 from tests.align.paper_fixtures import SECTIONS, markdown_paper, pdf_paper, talk_srt
 from tests.documents.test_import_job import wait_for
 from tests.domain import make_user
-from tests.exports.conftest import records
+from tests.exports.conftest import NO_LENGTH_FILTER, records
 from tests.openapi import assert_matches_schema
 from tests.workers.conftest import wait_for_job
 from workers.align.params import AlignmentParams
@@ -214,3 +214,40 @@ def test_a_paper_without_headings_fails_its_import_job_naming_the_file(celery_wo
     document = Document.objects.get(pk=job["result"]["document"]) if job["result"] else None
     assert document is None or document.status == Document.Status.IMPORT_FAILED
     assert not ReportSegment.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_talk_projects_hugging_face_export_has_a_summaries_configuration(tmp_path):
+    import io
+    import os
+    import zipfile
+
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+    import datasets
+
+    client, project = create_talk_project()
+    document = Document.objects.create(project_id=project["id"], name="swifts")
+    report, sections = paper_report(read_paper(markdown_paper(), "paper.md", "en"), "sentences")
+    transcript = read_transcript(talk_srt(), "talk.srt", "en")
+    document_store_parsed(
+        document=document, report=report, transcript=transcript, sections=sections
+    )
+    pre_alignment_record(document=document, parameter_set=None, labels=[2, 3, 7, 8, 9, 10, 11])
+    url = f"/api/v1/projects/{project['id']}/exports/"
+    (summary,) = records(client.get(f"{url}summaries.jsonl"))
+
+    pairs = {**NO_LENGTH_FILTER, "include_automatic": "true"}
+    archive = b"".join(client.get(f"{url}huggingface.zip", pairs).streaming_content)
+    zipfile.ZipFile(io.BytesIO(archive)).extractall(tmp_path / "dataset")
+    loaded = datasets.load_dataset(
+        str(tmp_path / "dataset"), "summaries", cache_dir=str(tmp_path / "cache")
+    )
+
+    (split,) = loaded
+    (row,) = loaded[split].to_list()
+    assert row["split"] == split
+    assert row["document_id"] == summary["document_id"]
+    assert [unit["score"] for unit in row["units"]] == [u["score"] for u in summary["units"]]
+    assert row["summaries"]["150_words"] == summary["summaries"]["150_words"]
+    assert "## Summaries" in (tmp_path / "dataset" / "README.md").read_text()

@@ -17,12 +17,27 @@ from backend.documents.models import ReportSegment, TranscriptTurn
 from backend.exports.selectors import automatic_alignment, document_heads, gold_labels
 from backend.projects.models import Project
 from backend.projects.talks import section_is_excluded
+from workers.align.pairs.options import ExportOptions
+from workers.align.pairs.split import Split
 from workers.align.summaries import SummaryLengths, importance, ranking, summaries
 
 
-def summary_records(*, project: Project, lengths: SummaryLengths) -> Iterator[dict[str, Any]]:
+def summary_records(
+    *,
+    project: Project,
+    lengths: SummaryLengths,
+    options: ExportOptions | None = None,
+    split: Split | None = None,
+) -> Iterator[dict[str, Any]]:
+    """`options`, when given, add each document's split (that of its pairs), and `split`
+    keeps that split's documents only."""
     for head in document_heads(project_id=project.pk):
-        yield _document_summary(project, head, lengths)
+        if options is None:
+            yield _document_summary(project, head, lengths)
+            continue
+        head_split = options.split_of(head.meeting)
+        if split is None or head_split == split:
+            yield {**_document_summary(project, head, lengths), "split": head_split}
 
 
 def _document_summary(project: Project, head, lengths: SummaryLengths) -> dict[str, Any]:
