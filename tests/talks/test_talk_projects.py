@@ -14,7 +14,7 @@ from backend.documents.models import Document, ReportSegment
 from backend.documents.selectors import document_meeting
 from backend.documents.services import document_store_parsed, paper_report
 from backend.projects.models import Project
-from tests.align.paper_fixtures import SECTIONS, markdown_paper, pdf_paper, talk_srt
+from tests.align.paper_fixtures import SECTIONS, markdown_paper, pdf_paper, talk_srt, tei_paper
 from tests.documents.test_import_job import wait_for
 from tests.domain import make_user
 from tests.exports.conftest import NO_LENGTH_FILTER, records
@@ -95,7 +95,10 @@ def paper_sentences(excluding=()) -> list[tuple[str, int]]:
 
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("paper", [("paper.md", markdown_paper), ("paper.pdf", pdf_paper)])
+@pytest.mark.parametrize(
+    "paper",
+    [("paper.md", markdown_paper), ("paper.pdf", pdf_paper), ("paper.tei.xml", tei_paper)],
+)
 def test_a_paper_and_its_talk_import_as_sentences_under_their_sections_and_pre_align_with_the_hmm(
     celery_worker_process, paper
 ):
