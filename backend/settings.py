@@ -219,6 +219,8 @@ SPECTACULAR_SETTINGS = {
         "JobStatusEnum": "backend.jobs.models.Job.Status",
         "JobKindEnum": "backend.jobs.models.Job.Kind",
         "ProjectRoleEnum": "backend.projects.models.Role",
+        "ProjectKindEnum": "backend.projects.models.Project.Kind",
+        "ReportUnitEnum": "backend.projects.talks.REPORT_UNITS",
         "RankedByEnum": "backend.tuning.models.TuningRun.RankedBy",
         "IterationStatusEnum": "backend.iterations.models.IterationStatus",
         "GoldStateEnum": "backend.curation.rule.GoldState",

@@ -11,7 +11,9 @@ from django.db.models import QuerySet
 
 from backend.alignments.models import Annotation, ParameterSet, PreAlignment, ReadingPosition
 from backend.core.errors import InvalidInput, NotFound
-from backend.documents.models import Document
+from backend.documents.models import Document, ReportSegment
+from backend.projects.models import Project
+from backend.projects.talks import is_talk, section_is_excluded
 from workers.align.model import UNALIGNED
 from workers.align.params import ALIGNERS, aligner_description, aligner_settings
 
@@ -108,6 +110,7 @@ def editor_payload_json(
         assignees=assignees,
         may_annotate=may_annotate,
         may_reopen=may_annotate and not iteration_closed,
+        excluded_sections=_excluded_sections(row),
         position=reading_position(document_id=row["id"], user=user),
         annotations=[annotation_with_username(other) for other in others],
     )
@@ -121,6 +124,19 @@ def reading_position(*, document_id: int, user) -> dict[str, Any] | None:
     return {"turn": position.turn, "updated_at": position.updated_at.isoformat()}
 
 
+def _excluded_sections(row: dict[str, Any]) -> list[str]:
+    """The document's section titles that its talk project leaves out of the alignment."""
+    project = Project(kind=row["project__kind"], settings=row["project__settings"])
+    if not is_talk(project):
+        return []
+    titles = (
+        ReportSegment.objects.filter(document_id=row["id"])
+        .order_by("position")
+        .values_list("section", flat=True)
+    )
+    return [title for title in dict.fromkeys(titles) if section_is_excluded(project, title)]
+
+
 def editor_document_row(
     *, project_id: int, document_id: int, user, only_assigned: bool
 ) -> dict[str, Any]:
@@ -129,7 +145,7 @@ def editor_document_row(
     if only_assigned:
         documents = documents.filter(assignees=user)
     row = documents.values(
-        *_DOCUMENT_FIELDS, "segments_json", "turns_json", "project__settings"
+        *_DOCUMENT_FIELDS, "segments_json", "turns_json", "project__kind", "project__settings"
     ).first()
     if row is None:
         raise NotFound(f"Project {project_id} has no document {document_id} you can see.")

@@ -79,11 +79,17 @@ class EditorSegmentSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     key = serializers.CharField()
     speaker = serializers.CharField()
+    section = serializers.CharField(
+        required=False,
+        help_text="The paper's section title in a talk project; empty in a meeting project "
+        "(absent from documents imported before sections were kept).",
+    )
     text = serializers.CharField()
     word_count = serializers.IntegerField()
 
 
 class EditorTurnSerializer(EditorSegmentSerializer):
+    section = None  # type: ignore[assignment]  # turns belong to no section
     start = serializers.FloatField(allow_null=True, help_text="Seconds into the recording.")
     end = serializers.FloatField(allow_null=True)
 
@@ -132,6 +138,11 @@ class EditorPayloadSerializer(serializers.Serializer):
     annotations = NamedAnnotationSerializer(
         many=True,
         help_text="For a lead or curator who is not assigned: the assignees' annotations.",
+    )
+    excluded_sections = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="A talk project's section titles, among this document's, that the "
+        "alignment leaves out (shown greyed); empty for a meeting project.",
     )
 
 

@@ -20,6 +20,7 @@ from backend.documents.uploads import check_total_size, check_upload
 from backend.jobs.apis import JobOutputSerializer
 from backend.projects.permissions import LEAD_OR_ADMIN, MEMBER_OR_ADMIN, sees_only_assigned
 from backend.projects.selectors import project_get
+from backend.projects.talks import is_talk
 
 # Multipart framing around the files; anything beyond is refused before it is read.
 MULTIPART_OVERHEAD_BYTES = 1024 * 1024
@@ -112,7 +113,9 @@ class DocumentListApi(PaginatedApi):
         content_length = int(request.META.get("CONTENT_LENGTH") or 0)
         check_total_size(max(0, content_length - MULTIPART_OVERHEAD_BYTES))
         project = project_get(project_id=project_id)
-        upload = check_upload(request.FILES.get("report"), request.FILES.getlist("transcript"))
+        upload = check_upload(
+            request.FILES.get("report"), request.FILES.getlist("transcript"), paper=is_talk(project)
+        )
         job = document_upload(
             actor=request.user,
             project=project,

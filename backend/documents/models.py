@@ -88,6 +88,9 @@ class ReportSegment(models.Model):
     text = models.TextField()
     sentences = models.JSONField(default=list)
     speaker = models.CharField(max_length=300, blank=True)
+    section = models.CharField(
+        max_length=300, blank=True, help_text="The paper's section title (talk projects)."
+    )
     word_count = models.PositiveIntegerField()
 
     class Meta:

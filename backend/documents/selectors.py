@@ -1,11 +1,13 @@
 from collections.abc import Sequence
 
+import numpy as np
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
 from backend.alignments.models import Annotation
 from backend.core.errors import InvalidInput, NotFound
 from backend.core.ids import parse_id
 from backend.documents.models import Document, ReportSegment, TranscriptTurn
+from backend.projects.talks import is_talk, section_is_excluded
 from workers.align.model import Meeting, Report, Segment, Transcript, Turn
 
 
@@ -108,6 +110,23 @@ def _iteration_filter(iteration: str) -> dict:
     if iteration == "none":
         return {"iteration__isnull": True}
     return {"iteration_id": parse_id(iteration, field="iteration")}
+
+
+def kept_segments(document: Document) -> np.ndarray | None:
+    """Positions of the segments outside a talk project's excluded sections, in order; None
+    for a meeting project, whose every segment is a candidate."""
+    project = document.project
+    if not is_talk(project):
+        return None
+    sections = ReportSegment.objects.filter(document=document).order_by("position")
+    return np.array(
+        [
+            position
+            for position, section in enumerate(sections.values_list("section", flat=True))
+            if not section_is_excluded(project, section)
+        ],
+        dtype=np.int64,
+    )
 
 
 def document_meeting(document: Document, reference=None) -> Meeting:

@@ -28,9 +28,10 @@ from backend.jobs.services import (
     unexpected_failure,
 )
 from backend.projects.models import Project
+from backend.projects.talks import is_talk, report_unit
 from backend.vectors.services import vectors_refresh_soon
-from workers.align.model import ReaderError, Report, Transcript
-from workers.align.readers import read_report, read_transcript, require_content
+from workers.align.model import Paper, ReaderError, Report, Segment, Transcript
+from workers.align.readers import read_paper, read_report, read_transcript, require_content
 from workers.align.settings import in_words
 
 logger = logging.getLogger(__name__)
@@ -69,6 +70,8 @@ SEGMENTED_BY = {
     "speakers": "imported: {count} segments, one per speaker intervention or titled section",
     "paragraphs": "imported: {count} segments, one per paragraph (the report names no speaker "
     "on a 'Name :' line)",
+    "sentences": "imported: {count} segments, one per sentence of the paper",
+    "sections": "imported: {count} segments, one per section of the paper",
 }
 """What an import job says of the report's segmentation, so a lead sees how it was cut."""
 
@@ -82,9 +85,14 @@ def document_import_run(*, job_id: int, task_id: str | None = None) -> None:
         return
     document = job.document
     originals = list(document.files.all())
+    project = document.project
     try:
-        language = document.project.language
-        report = _read_report(originals, language)
+        language = project.language
+        sections: tuple[str, ...] = ()
+        if is_talk(project):
+            report, sections = paper_report(_read_paper(originals, language), report_unit(project))
+        else:
+            report = _read_report(originals, language)
         job_report_progress(job_id=job_id, progress=0.4, message="report read")
         transcript = _read_transcript(originals, language)
         require_content(report, transcript)
@@ -98,7 +106,9 @@ def document_import_run(*, job_id: int, task_id: str | None = None) -> None:
     with transaction.atomic():
         if job_lock_if_running(job_id=job_id) is None:
             return
-        document_store_parsed(document=document, report=report, transcript=transcript)
+        document_store_parsed(
+            document=document, report=report, transcript=transcript, sections=sections
+        )
         job_succeed(
             job=job,
             result={
@@ -113,8 +123,13 @@ def document_import_run(*, job_id: int, task_id: str | None = None) -> None:
 
 
 @transaction.atomic
-def document_store_parsed(*, document: Document, report: Report, transcript: Transcript) -> None:
-    """Replace the document's segments and turns with what the readers produced."""
+def document_store_parsed(
+    *, document: Document, report: Report, transcript: Transcript, sections: Sequence[str] = ()
+) -> None:
+    """Replace the document's segments and turns with what the readers produced; `sections`
+    are a paper's section titles, one per segment (none for a meeting report)."""
+    if sections and len(sections) != len(report.segments):
+        raise ValueError(f"{len(sections)} section titles for {len(report.segments)} segments")
     document.segments.all().delete()
     document.turns.all().delete()
     segments = ReportSegment.objects.bulk_create(
@@ -125,6 +140,7 @@ def document_store_parsed(*, document: Document, report: Report, transcript: Tra
             text=segment.text,
             sentences=list(segment.sentences),
             speaker=segment.speaker or "",
+            section=sections[position] if sections else "",
             word_count=sum(len(sentence.split()) for sentence in segment.sentences),
         )
         for position, segment in enumerate(report.segments)
@@ -149,6 +165,7 @@ def document_store_parsed(*, document: Document, report: Report, transcript: Tra
             "position": segment.position,
             "key": segment.key,
             "speaker": segment.speaker,
+            "section": segment.section,
             "text": segment.text,
             "word_count": segment.word_count,
         }
@@ -312,6 +329,37 @@ def _read_report(originals: list[OriginalFile], language: str) -> Report:
     report = next(file for file in originals if file.role == OriginalFile.Role.REPORT)
     with report.file.open("rb") as handle:
         return read_report(handle.read(), report.original_name, language, archive_limits())
+
+
+def _read_paper(originals: list[OriginalFile], language: str) -> Paper:
+    paper = next(file for file in originals if file.role == OriginalFile.Role.REPORT)
+    with paper.file.open("rb") as handle:
+        return read_paper(handle.read(), paper.original_name, language)
+
+
+def paper_report(paper: Paper, unit: str) -> tuple[Report, tuple[str, ...]]:
+    """The paper as a talk project's report, a segment per sentence or per section, and each
+    segment's section title. The ids say where a segment is in the paper ("s3.7": section 3,
+    sentence 7)."""
+    segments: list[Segment] = []
+    sections: list[str] = []
+    for number, section in enumerate(paper.sections, start=1):
+        if unit == "sections":
+            pieces = [(f"s{number}", section.sentences)] if section.sentences else []
+        else:
+            pieces = [
+                (f"s{number}.{position}", (sentence,))
+                for position, sentence in enumerate(section.sentences, start=1)
+            ]
+        for key, sentences in pieces:
+            segments.append(
+                Segment(key, " ".join(sentences), tuple(sentences), None, len(segments))
+            )
+            sections.append(section.title)
+    if not segments:
+        raise ReaderError(paper.source, "whole file", "the paper has no sentence")
+    report = Report(segments=tuple(segments), source=paper.source, segmented_by=unit)
+    return report, tuple(sections)
 
 
 def _read_transcript(originals: list[OriginalFile], language: str) -> Transcript:

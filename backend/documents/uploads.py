@@ -15,6 +15,8 @@ from django.core.files.uploadedfile import UploadedFile
 from backend.core.errors import InvalidInput, PayloadTooLarge
 from workers.align.model import ReaderError
 from workers.align.readers import (
+    PAPER_EXTENSIONS,
+    PDF_MAGIC,
     REPORT_EXTENSIONS,
     TRANSCRIPT_EXTENSIONS,
     ArchiveLimits,
@@ -48,9 +50,13 @@ class CheckedUpload:
     transcripts: tuple[CheckedFile, ...]
 
 
-def check_upload(report: UploadedFile | None, transcripts: list[UploadedFile]) -> CheckedUpload:
+def check_upload(
+    report: UploadedFile | None, transcripts: list[UploadedFile], paper: bool = False
+) -> CheckedUpload:
+    """`paper`: the report is a paper (a talk project's), read by the paper readers."""
     if report is None:
-        raise InvalidInput("Send the report as the multipart file field 'report'.", field="report")
+        what = "paper" if paper else "report"
+        raise InvalidInput(f"Send the {what} as the multipart file field 'report'.", field="report")
     if not transcripts:
         raise InvalidInput(
             "Send the transcript as the multipart file field 'transcript' "
@@ -60,7 +66,7 @@ def check_upload(report: UploadedFile | None, transcripts: list[UploadedFile]) -
     if len(transcripts) > MAX_TRANSCRIPT_PARTS:
         raise InvalidInput(f"At most {MAX_TRANSCRIPT_PARTS} transcript files.", field="transcript")
     check_total_size((report.size or 0) + sum(part.size or 0 for part in transcripts))
-    checked_report = _checked(report, "report", REPORT_EXTENSIONS)
+    checked_report = _checked(report, "report", PAPER_EXTENSIONS if paper else REPORT_EXTENSIONS)
     checked_transcripts = tuple(
         _checked(part, "transcript", TRANSCRIPT_EXTENSIONS) for part in transcripts
     )
@@ -103,6 +109,12 @@ def _checked(upload: UploadedFile, field: str, extensions: tuple[str, ...]) -> C
         )
     if not file.data.strip():
         raise InvalidInput(f"{name}: the file is empty.", field=field)
+    if file.extension == ".pdf":
+        if not file.data.lstrip().startswith(PDF_MAGIC):
+            raise InvalidInput(
+                f"{name}: this is not a PDF file (a PDF starts with '%PDF-').", field=field
+            )
+        return file
     if file.extension == ".docx":
         if not file.data.startswith(_ZIP_MAGIC):
             raise InvalidInput(

@@ -22,17 +22,20 @@ from backend.exports.formats.huggingface import huggingface_members
 from backend.exports.formats.parallel import parallel_members
 from backend.exports.formats.public_meetings import public_meetings_pieces
 from backend.exports.formats.streams import chunked, stream_zip
+from backend.exports.formats.summaries import summary_records
 from backend.exports.selectors import export_preview, export_records
 from backend.exports.serializers import ExportPreviewSerializer, PublicMeetingsExportSerializer
 from backend.exports.services import export_record, public_meetings_import
 from backend.projects.permissions import LEAD_OR_ADMIN
 from backend.projects.selectors import project_get
+from backend.projects.talks import is_talk
 from workers.align.model import ReaderError
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.shape import record_fields
 from workers.align.pairs.writers import csv_pieces, jsonl_pieces
 from workers.align.public_meetings_layout import LayoutError, ParsedMeeting, parse_public_meetings
 from workers.align.readers import parse_json
+from workers.align.summaries import SummaryLengths
 
 
 class ExportQuerySerializer(serializers.Serializer):
@@ -190,9 +193,69 @@ class ExportHuggingFaceApi(_ExportApi):
     def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
         project, options = self._begin(request, project_id)
         members = huggingface_members(
-            project_id=project_id, options=options, title=project.name, language=project.language
+            project_id=project_id,
+            options=options,
+            title=project.name,
+            language=project.language,
+            summaries_of=project if is_talk(project) else None,
         )
         return self._stream(request, project_id, stream_zip(members))
+
+
+class SummaryLengthsSerializer(serializers.Serializer):
+    words = serializers.CharField(
+        default="150,250",
+        help_text="Summary lengths in words, comma-separated (TalkSumm's 150 and 250 when "
+        "unset; empty for none).",
+    )
+    ratios = serializers.CharField(
+        default="0.3,0.4",
+        help_text="Summary lengths as shares of the report's words, comma-separated, each in "
+        "(0, 1] (0.3 and 0.4 when unset; empty for none).",
+    )
+
+    def validate(self, attrs):
+        try:
+            return SummaryLengths(
+                words=tuple(int(value) for value in _listed(attrs["words"])),
+                ratios=tuple(float(value) for value in _listed(attrs["ratios"])),
+            )
+        except ValueError as error:
+            raise serializers.ValidationError(
+                f"{error}; give e.g. words=150,250 and ratios=0.3,0.4."
+            ) from error
+
+
+def _listed(text: str) -> list[str]:
+    return [value.strip() for value in text.split(",") if value.strip()]
+
+
+class ExportSummariesApi(_ExportApi):
+    """TalkSumm's importance and summaries per document (docs/talk-projects.md)."""
+
+    filename, content_type = "summaries.jsonl", "application/x-ndjson; charset=utf-8"
+    takes_filters = False
+
+    @extend_schema(
+        parameters=[SummaryLengthsSerializer],
+        responses=_file(
+            "application/x-ndjson",
+            OpenApiTypes.STR,
+            "One JSON object per line and document: its report units in order with their "
+            "importance (spoken words) and rank, and the extractive summaries.",
+        ),
+    )
+    def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
+        self._refuse_unknown_parameters(request, allowed={"words", "ratios"})
+        serializer = SummaryLengthsSerializer(data=request.query_params.dict())
+        serializer.is_valid(raise_exception=True)
+        lengths = serializer.validated_data
+        project = project_get(project_id=project_id)
+        export_record(
+            actor=request.user, project=project, export_format=self.filename, options=None
+        )
+        records = summary_records(project=project, lengths=lengths)
+        return self._stream(request, project_id, chunked(jsonl_pieces(records)))
 
 
 class ExportPublicMeetingsApi(_ExportApi):

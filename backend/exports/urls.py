@@ -7,6 +7,7 @@ from backend.exports.apis import (
     ExportParallelApi,
     ExportPreviewApi,
     ExportPublicMeetingsApi,
+    ExportSummariesApi,
     PublicMeetingsImportApi,
 )
 
@@ -16,6 +17,7 @@ urlpatterns = [
     path(f"{EXPORTS}preview/", ExportPreviewApi.as_view(), name="export-preview"),
     path(f"{EXPORTS}pairs.jsonl", ExportJsonlApi.as_view(), name="export-jsonl"),
     path(f"{EXPORTS}pairs.csv", ExportCsvApi.as_view(), name="export-csv"),
+    path(f"{EXPORTS}summaries.jsonl", ExportSummariesApi.as_view(), name="export-summaries"),
     path(f"{EXPORTS}parallel.zip", ExportParallelApi.as_view(), name="export-parallel"),
     path(f"{EXPORTS}huggingface.zip", ExportHuggingFaceApi.as_view(), name="export-huggingface"),
     path(

@@ -10,7 +10,7 @@ from backend.alignments.selectors import DEFAULT_LOW_CONFIDENCE
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.core.serializers import IdField
 from backend.iterations.gold import DEFAULT_TRUSTED_CONFIDENCE
-from backend.projects.models import Role
+from backend.projects.models import Project, Role
 from backend.projects.permissions import LEAD_OR_ADMIN, MEMBER_OR_ADMIN, MayCreateProjectsOrReads
 from backend.projects.selectors import (
     membership_get,
@@ -26,6 +26,7 @@ from backend.projects.services import (
     project_delete,
     project_update,
 )
+from backend.projects.talks import DEFAULT_REPORT_UNIT, REPORT_UNITS
 
 LANGUAGE_CODE = r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$"
 
@@ -40,6 +41,19 @@ class ProjectSettingsSerializer(serializers.Serializer):
         required=False,
         help_text="An automatic pair counts as trusted in the corpus dashboard from this "
         f"confidence on ({DEFAULT_TRUSTED_CONFIDENCE} when unset).",
+    )
+    report_unit = serializers.ChoiceField(
+        choices=REPORT_UNITS,
+        required=False,
+        help_text="Talk projects: one report segment per paper sentence or per section "
+        f"({DEFAULT_REPORT_UNIT} when unset); read when a paper is imported.",
+    )
+    excluded_sections = serializers.ListField(
+        child=serializers.CharField(max_length=200),
+        max_length=50,
+        required=False,
+        help_text="Talk projects: section titles the HMM leaves out and the editor greys "
+        "(Abstract, Related Work and Acknowledgments when unset; [] keeps every section).",
     )
 
     low_confidence_below = serializers.FloatField(
@@ -64,6 +78,7 @@ class ProjectSettingsSerializer(serializers.Serializer):
 class ProjectOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=Project.Kind.choices)
     description = serializers.CharField()
     language = serializers.CharField()
     promoted_parameter_set = serializers.IntegerField(
@@ -89,6 +104,12 @@ class ProjectInputSerializer(serializers.Serializer):
         },
     )
     settings = ProjectSettingsSerializer(required=False)
+    kind = serializers.ChoiceField(
+        choices=Project.Kind.choices,
+        required=False,
+        help_text="Chosen once, at creation: 'meeting' (the default) pairs ASR turns with a "
+        "meeting report; 'talk' pairs a talk's transcript with the paper it presents.",
+    )
 
 
 class ProjectListApi(PaginatedApi):
@@ -120,6 +141,15 @@ class ProjectDetailApi(APIView):
 
     class UpdateInputSerializer(ProjectInputSerializer):
         name = serializers.CharField(max_length=200, required=False)
+        kind = None  # type: ignore[assignment]  # chosen at creation only
+
+        def validate(self, attrs):
+            if "kind" in self.initial_data:
+                raise serializers.ValidationError(
+                    {"kind": "A project's kind is chosen at creation and cannot change."}
+                )
+            return attrs
+
         promoted_parameter_set = serializers.PrimaryKeyRelatedField(
             queryset=ParameterSet.objects.all(), allow_null=True, required=False
         )

@@ -5,9 +5,15 @@ from django.db import models
 class Project(models.Model):
     """`settings` holds the project's options, each checked by the API's
     ProjectSettingsSerializer; the promoted parameter set is what new pre-alignments are
-    computed with."""
+    computed with. `kind` is chosen at creation and never changes: a talk project's reports
+    are papers, whose segments no meeting report could be read back into."""
+
+    class Kind(models.TextChoices):
+        MEETING = "meeting", "Meeting and report"
+        TALK = "talk", "Talk and paper"
 
     name = models.CharField(max_length=200)
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.MEETING)
     description = models.TextField(blank=True)
     language = models.CharField(max_length=16, default="fr")
     promoted_parameter_set = models.ForeignKey(

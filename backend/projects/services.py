@@ -4,6 +4,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from backend.alignments.services.pre_alignments import talk_parameter_set
 from backend.audit.services import record_event
 from backend.core.errors import Conflict, InvalidInput
 from backend.projects.models import Membership, Project, Role
@@ -12,11 +13,20 @@ PROJECT_FIELDS = ("name", "description", "language", "settings")
 
 
 @transaction.atomic
-def project_create(*, creator, name: str, **fields: Any) -> Project:
-    """The creator becomes the project's first lead, so that nobody is locked out of it."""
-    project = Project.objects.create(name=name, created_by=creator, **_known(fields))
+def project_create(
+    *, creator, name: str, kind: str = Project.Kind.MEETING, **fields: Any
+) -> Project:
+    """The creator becomes the project's first lead, so that nobody is locked out of it. A
+    talk project starts with TalkSumm's HMM promoted, so that its first pre-alignment (and
+    every one until the lead promotes another set) uses it."""
+    project = Project.objects.create(name=name, kind=kind, created_by=creator, **_known(fields))
     Membership.objects.create(project=project, user=creator, role=Role.LEAD)
-    record_event(actor=creator, action="project.create", target=project, project=project)
+    record_event(actor=creator, action="project.create", target=project, project=project, kind=kind)
+    if kind == Project.Kind.TALK:
+        parameter_set_promote(
+            actor=creator, project=project, parameter_set=talk_parameter_set(project)
+        )
+        project.refresh_from_db(fields=["promoted_parameter_set"])
     return project
 
 

@@ -2,8 +2,10 @@
 pre-alignment job (queued by `pre_align_start`, run by `pre_align_run` on a worker)."""
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
+import numpy as np
 from django.db import transaction
 from django.utils import timezone
 
@@ -11,7 +13,7 @@ from backend.alignments.models import ParameterSet, PreAlignment
 from backend.audit.services import record_event
 from backend.core.errors import InvalidInput
 from backend.documents.models import Document
-from backend.documents.selectors import document_meeting, missing_documents
+from backend.documents.selectors import document_meeting, kept_segments, missing_documents
 from backend.jobs.models import Job
 from backend.jobs.services import (
     job_begin,
@@ -28,12 +30,13 @@ from workers.align.folds import NEW_DOCUMENT_DEFAULTS, defaults_file
 from workers.align.learned import LearnedDecision
 from workers.align.model import UNALIGNED
 from workers.align.params import AlignmentParams, load_params
-from workers.align.pipeline import align_and_decide
+from workers.align.pipeline import AlignmentResult, align_and_decide
 from workers.align.settings import SettingsError, in_words
 
 PRE_ALIGN_TASK = "backend.alignments.tasks.pre_align"
 DIAGONAL_PARAMETER_SET = "diagonal baseline"
 SHIPPED_PARAMETER_SET = "shipped defaults"
+TALK_PARAMETER_SET = "TalkSumm HMM"
 ENGINE_VERSION = f"tandem {VERSION}"
 ALIGNABLE = [
     Document.Status.IMPORTED,
@@ -144,6 +147,18 @@ def diagonal_parameter_set(project) -> ParameterSet:
     )
 
 
+def talk_parameter_set(project) -> ParameterSet:
+    """A talk project's starting aligner: TalkSumm's HMM with the paper's values (lambda
+    0.75, gamma 0.5, delta 0.33, epsilon 0.1), which tuning on the project's own gold may
+    then replace; not the meeting corpus's tuned values, which were fitted to reports."""
+    return parameter_set_get_or_create(
+        project=project,
+        name=TALK_PARAMETER_SET,
+        params=AlignmentParams.of("hmm").to_dict(),
+        engine_version=ENGINE_VERSION,
+    )
+
+
 def alignment_params(parameter_set: ParameterSet) -> AlignmentParams:
     try:
         return AlignmentParams.from_dict(parameter_set.params)
@@ -239,7 +254,7 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
             document=document, parameter_set=parameter_set, computed_at__gte=job.started_at
         ).first()
         if stored is None:
-            result = align_and_decide(document_meeting(document), params, vectors, learned)
+            result = align_document(document, params, vectors, learned)
             with transaction.atomic():
                 if job_lock_if_running(job_id=job_id) is None:
                     return
@@ -267,6 +282,30 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
             result={"pre_alignments": done, "resumed": resumed, "parameter_set": parameter_set.pk},
             message=f"{len(done)} documents pre-aligned",
         )
+
+
+def align_document(
+    document: Document, params: AlignmentParams, vectors, learned: LearnedDecision | None
+) -> AlignmentResult:
+    """A talk project's excluded sections (Abstract, Related Work...) are no candidates: the
+    engine sees the other segments only and its labels are mapped back. When the list would
+    leave no segment, every segment stays a candidate rather than nothing."""
+    meeting = document_meeting(document)
+    kept = kept_segments(document)
+    if kept is None or not len(kept):
+        return align_and_decide(meeting, params, vectors, learned)
+    segments = meeting.report.segments
+    candidates = tuple(
+        replace(segments[position], index=index) for index, position in enumerate(kept)
+    )
+    result = align_and_decide(
+        replace(meeting, report=replace(meeting.report, segments=candidates)),
+        params,
+        vectors,
+        learned,
+    )
+    labels = np.where(result.labels >= 0, kept[np.maximum(result.labels, 0)], result.labels)
+    return AlignmentResult(labels=labels, confidence=result.confidence)
 
 
 def _check_labels(labels: Sequence[int], document: Document, *, what: str) -> None:

@@ -9,11 +9,14 @@ with no pair is left out of the card's configuration (its file stays, empty).
 import json
 from collections.abc import Iterator
 
+from backend.exports.formats.summaries import summary_records
 from backend.exports.selectors import corpus_agreement, export_records
+from backend.projects.models import Project
 from backend.ratings.selectors import latest_rated_study, study_estimate, study_results
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.split import SPLITS, Split
 from workers.align.pairs.writers import json_line
+from workers.align.summaries import TALKSUMM_LENGTHS
 
 FEATURES = (
     ("id", "string"),
@@ -81,11 +84,39 @@ ANNOTATOR_LABELS_MEANING = (
 )
 
 
-def huggingface_members(*, project_id: int, options: ExportOptions, title: str, language: str):
+def huggingface_members(
+    *,
+    project_id: int,
+    options: ExportOptions,
+    title: str,
+    language: str,
+    summaries_of: Project | None = None,
+):
+    """`summaries_of`, a talk project, adds the `summaries` configuration: summaries.jsonl's
+    records under `summaries/`, each document in its pairs' split."""
     counts: dict[Split, int] = {}
     for split in SPLITS:
         yield f"{split}.jsonl", _records(project_id, options, split, counts)
-    yield "README.md", _card(project_id, title, language, options, counts)
+    summary_counts: dict[Split, int] = {}
+    if summaries_of is not None:
+        for split in SPLITS:
+            yield (
+                f"summaries/{split}.jsonl",
+                _summaries(summaries_of, options, split, summary_counts),
+            )
+    yield "README.md", _card(project_id, title, language, options, counts, summary_counts)
+
+
+def _summaries(
+    project: Project, options: ExportOptions, split: Split, counts: dict
+) -> Iterator[bytes]:
+    counts[split] = 0
+    records = summary_records(
+        project=project, lengths=TALKSUMM_LENGTHS, options=options, split=split
+    )
+    for record in records:
+        counts[split] += 1
+        yield json_line(record)
 
 
 def _records(
@@ -98,9 +129,20 @@ def _records(
 
 
 def _card(
-    project_id: int, title: str, language: str, options: ExportOptions, counts: dict
+    project_id: int,
+    title: str,
+    language: str,
+    options: ExportOptions,
+    counts: dict,
+    summary_counts: dict,
 ) -> Iterator[bytes]:
     filled = [split for split in SPLITS if counts.get(split)]
+    summarised = [split for split in SPLITS if summary_counts.get(split)]
+    summaries_config = [
+        "- config_name: summaries",
+        "  data_files:",
+        *(f"  - split: {split}\n    path: summaries/{split}.jsonl" for split in summarised),
+    ]
     header = [
         "---",
         f"pretty_name: {json.dumps(title, ensure_ascii=False)}",
@@ -112,6 +154,7 @@ def _card(
         "- config_name: default",
         "  data_files:",
         *(f"  - split: {split}\n    path: {split}.jsonl" for split in filled),
+        *(summaries_config if summarised else []),
         "dataset_info:",
         "  features:",
         *(_feature(name, dtype) for name, dtype in FEATURES),
@@ -132,6 +175,7 @@ def _card(
         "",
         *(f"- `{name}`: {meaning}" for name, meaning in _meanings(options)),
         "",
+        *(_summaries_prose(summary_counts) if summarised else []),
         "## Agreement",
         "",
         *_agreement_prose(corpus_agreement(project_id=project_id, options=options)),
@@ -154,6 +198,23 @@ def _card(
         "",
     ]
     yield "\n".join(header + body).encode()
+
+
+def _summaries_prose(counts: dict) -> list[str]:
+    return [
+        "## Summaries",
+        "",
+        'The `summaries` configuration (`datasets.load_dataset(<folder>, "summaries")`) has',
+        "one record per document: its paper's sentences with their importance (spoken words",
+        "aligned to each, from gold else the pre-alignment), their ranking, and TalkSumm's",
+        "extractive summaries at 150 and 250 words and 0.3 and 0.4 of the paper; each document",
+        "is in the split of its pairs. Fields: docs/talk-projects.md in Tandem.",
+        "",
+        "| split | documents |",
+        "|---|---|",
+        *(f"| {split} | {counts.get(split, 0)} |" for split in SPLITS),
+        "",
+    ]
 
 
 def _meanings(options: ExportOptions) -> tuple[tuple[str, str], ...]:

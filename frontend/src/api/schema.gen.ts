@@ -570,6 +570,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/exports/summaries.jsonl": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description TalkSumm's importance and summaries per document (docs/talk-projects.md). */
+    get: operations["projects_exports_summaries.jsonl_retrieve"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/projects/{project_id}/iterations/": {
     parameters: {
       query?: never;
@@ -1649,6 +1666,8 @@ export interface components {
       may_reopen: boolean;
       /** @description For a lead or curator who is not assigned: the assignees' annotations. */
       annotations: components["schemas"]["NamedAnnotation"][];
+      /** @description A talk project's section titles, among this document's, that the alignment leaves out (shown greyed); empty for a meeting project. */
+      excluded_sections: string[];
     };
     EditorPreAlignment: {
       id: number;
@@ -1671,6 +1690,8 @@ export interface components {
       position: number;
       key: string;
       speaker: string;
+      /** @description The paper's section title in a talk project; empty in a meeting project (absent from documents imported before sections were kept). */
+      section?: string;
       text: string;
       word_count: number;
     };
@@ -2357,10 +2378,24 @@ export interface components {
       description?: string;
       language?: string;
       settings?: components["schemas"]["ProjectSettings"];
+      /**
+       * @description Chosen once, at creation: 'meeting' (the default) pairs ASR turns with a meeting report; 'talk' pairs a talk's transcript with the paper it presents.
+       *
+       *     * `meeting` - Meeting and report
+       *     * `talk` - Talk and paper
+       */
+      kind?: components["schemas"]["ProjectKindEnum"];
     };
+    /**
+     * @description * `meeting` - Meeting and report
+     *     * `talk` - Talk and paper
+     * @enum {string}
+     */
+    ProjectKindEnum: "meeting" | "talk";
     ProjectOutput: {
       id: number;
       name: string;
+      kind: components["schemas"]["ProjectKindEnum"];
       description: string;
       language: string;
       promoted_parameter_set: number | null;
@@ -2388,6 +2423,15 @@ export interface components {
        * @description An automatic pair counts as trusted in the corpus dashboard from this confidence on (0.8 when unset).
        */
       trusted_confidence?: number;
+      /**
+       * @description Talk projects: one report segment per paper sentence or per section (sentences when unset); read when a paper is imported.
+       *
+       *     * `sentences` - sentences
+       *     * `sections` - sections
+       */
+      report_unit?: components["schemas"]["ReportUnitEnum"];
+      /** @description Talk projects: section titles the HMM leaves out and the editor greys (Abstract, Related Work and Acknowledgments when unset; [] keeps every section). */
+      excluded_sections?: string[];
       /**
        * Format: double
        * @description The editor marks a turn whose pre-alignment confidence is below this (0.4 when unset); with a parameter set that carries a learned decision the confidence is the calibrated probability that the turn is right.
@@ -2592,6 +2636,12 @@ export interface components {
       observed: number;
       count: number;
     };
+    /**
+     * @description * `sentences` - sentences
+     *     * `sections` - sections
+     * @enum {string}
+     */
+    ReportUnitEnum: "sentences" | "sections";
     ResultBin: {
       index: number;
       /** Format: double */
@@ -4075,6 +4125,33 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["PublicMeetingsExport"];
+        };
+      };
+    };
+  };
+  "projects_exports_summaries.jsonl_retrieve": {
+    parameters: {
+      query?: {
+        /** @description Summary lengths as shares of the report's words, comma-separated, each in (0, 1] (0.3 and 0.4 when unset; empty for none). */
+        ratios?: string;
+        /** @description Summary lengths in words, comma-separated (TalkSumm's 150 and 250 when unset; empty for none). */
+        words?: string;
+      };
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One JSON object per line and document: its report units in order with their importance (spoken words) and rank, and the extractive summaries. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/x-ndjson": string;
         };
       };
     };

@@ -100,6 +100,7 @@ function Adjudication({
       position: null,
       assignees: [],
       annotations: [],
+      excluded_sections: [],
     }),
     [payload],
   );

@@ -78,6 +78,7 @@ export function Editor({
 }: EditorProps) {
   const documentId = payload.document.id;
   const model = useMemo(() => buildModel(payload), [payload]);
+  const turnWords = useMemo(() => model.turns.map((turn) => turn.words), [model.turns]);
   const restoredDraft =
     draft && draft.assignments.length === payload.annotation.assignments.length ? draft : null;
   const [state, dispatch] = useReducer(editorReducer, null, () => {
@@ -399,6 +400,7 @@ export function Editor({
           <ReportPane
             segments={model.segments}
             assignments={state.assignments}
+            turnWords={turnWords}
             currentSegment={focusedSegment}
             selectionLabel={editable ? selectionLabel : null}
             query={query}

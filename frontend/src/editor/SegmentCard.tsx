@@ -7,6 +7,8 @@ interface SegmentCardProps {
   segment: SegmentView;
   count: number;
   turns: { first: number; last: number; count: number } | null;
+  /** A talk project's importance: spoken words aligned here, against the paper's most. */
+  importance: { words: number; most: number } | null;
   /** Holds the focused turn. */
   current: boolean;
   /** What the Assign button would assign, e.g. "turns 4–6"; null when editing is off. */
@@ -21,6 +23,7 @@ export const SegmentCard = memo(function SegmentCard({
   segment,
   count,
   turns,
+  importance,
   current,
   selectionLabel,
   query,
@@ -43,10 +46,21 @@ export const SegmentCard = memo(function SegmentCard({
       aria-setsize={count}
       aria-posinset={number}
       aria-labelledby={`segment-${segment.index}-title`}
-      className={["segment", bandClass(segment.index), current && "current"]
+      className={[
+        "segment",
+        bandClass(segment.index),
+        current && "current",
+        segment.excluded && "excluded",
+      ]
         .filter(Boolean)
         .join(" ")}
     >
+      {segment.opensSection && (
+        <h2 className="section-title" data-testid="section-title">
+          {segment.section}
+          {segment.excluded && <span className="section-note"> (left out of the alignment)</span>}
+        </h2>
+      )}
       <header className="segment-head">
         <h3 id={`segment-${segment.index}-title`}>
           <span className="segment-number">§ {number}</span>
@@ -63,6 +77,16 @@ export const SegmentCard = memo(function SegmentCard({
           </button>
         ) : (
           <span className="segment-turns">{turnsText}</span>
+        )}
+        {importance && (
+          <meter
+            className="importance"
+            min={0}
+            max={importance.most}
+            value={importance.words}
+            aria-label={`Importance of segment ${number}: ${importance.words} spoken words`}
+            title={`${importance.words} spoken words`}
+          />
         )}
         {selectionLabel && (
           <button

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EditorPayload } from "../api/annotation";
-import { buildModel, findNext, formatTime } from "./model";
+import { buildModel, findNext, formatTime, importanceBySegment } from "./model";
 
 const payload: EditorPayload = {
   document: {
@@ -60,6 +60,7 @@ const payload: EditorPayload = {
   position: null,
   assignees: [],
   annotations: [],
+  excluded_sections: [],
 };
 
 describe("buildModel", () => {
@@ -95,6 +96,40 @@ describe("buildModel", () => {
     const model = buildModel({ ...payload, pre_alignment: null });
     expect(model.preAlignment).toEqual([-1, -1]);
     expect(model.turns.some((turn) => turn.lowConfidence)).toBe(false);
+  });
+});
+
+describe("talk projects", () => {
+  const paper: EditorPayload = {
+    ...payload,
+    segments: ["Abstract", "1 Introduction", "1 Introduction", "2 Method"].map(
+      (section, position) => ({
+        position,
+        key: `s${position}`,
+        speaker: "",
+        section,
+        text: "a sentence .",
+        word_count: 2,
+      }),
+    ),
+    excluded_sections: ["Abstract"],
+  };
+
+  it("groups segments under their sections and greys the excluded ones", () => {
+    const model = buildModel(paper);
+    expect(model.segments.map((segment) => segment.opensSection)).toEqual([
+      true,
+      true,
+      false,
+      true,
+    ]);
+    expect(model.segments.map((segment) => segment.excluded)).toEqual([true, false, false, false]);
+    expect(buildModel(payload).segments[0]!.section).toBeNull();
+  });
+
+  it("counts the spoken words of the turns aligned to each segment", () => {
+    expect(importanceBySegment([1, -1, 1, 3], [5, 7, 2, 4], 4)).toEqual([0, 7, 0, 4]);
+    expect(importanceBySegment([], [], 2)).toEqual([0, 0]);
   });
 });
 

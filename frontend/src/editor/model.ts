@@ -24,6 +24,8 @@ export interface TurnView {
   lowConfidence: boolean;
   searchText: string;
   characters: number;
+  /** Spoken words, which make the importance of the segment the turn is aligned to. */
+  words: number;
 }
 
 export interface SegmentView {
@@ -32,6 +34,12 @@ export interface SegmentView {
   speaker: string | null;
   searchText: string;
   characters: number;
+  /** A talk project's paper section; null in a meeting project. */
+  section: string | null;
+  /** The first segment of its section, which carries the section's title. */
+  opensSection: boolean;
+  /** In a section the alignment leaves out (Abstract, Related Work...): shown greyed. */
+  excluded: boolean;
 }
 
 export interface EditorModel {
@@ -56,21 +64,45 @@ export function buildModel(payload: EditorPayload): EditorModel {
       lowConfidence: confidence !== null && confidence < lowBelow,
       searchText: searchableText(turn.text),
       characters: turn.text.length,
+      words: turn.word_count,
     };
   });
+  const excluded = new Set(payload.excluded_sections);
   const segments = payload.segments.map((segment, index): SegmentView => {
     const blocks = parseBlocks(segment.text);
+    const section = segment.section || null;
     return {
       index,
       blocks,
       speaker: segment.speaker ? tidySpacing(segment.speaker) : speakerOf(blocks),
       searchText: searchableText(segment.text),
       characters: segment.text.length,
+      section,
+      opensSection:
+        section !== null && (index === 0 || payload.segments[index - 1]!.section !== section),
+      excluded: section !== null && excluded.has(section),
     };
   });
   const preAlignment =
     payload.pre_alignment?.labels ?? new Array<number>(turns.length).fill(UNALIGNED);
   return { turns, segments, preAlignment };
+}
+
+/**
+ * TalkSumm's importance of each segment under the current assignments: the spoken words of
+ * the turns aligned to it (the export's `score`, live as the annotator corrects).
+ */
+export function importanceBySegment(
+  assignments: readonly number[],
+  turnWords: readonly number[],
+  segmentCount: number,
+): number[] {
+  const importance = new Array<number>(segmentCount).fill(0);
+  assignments.forEach((segment, turn) => {
+    if (segment === UNALIGNED || segment >= segmentCount) return;
+    importance[segment]! += turnWords[turn] ?? 0;
+  });
+  return importance;
 }
 
 /** "1:02:03" or "2:03": timings as a transcript reader expects them. */

@@ -4,7 +4,7 @@ import { SegmentCard } from "./SegmentCard";
 import { TurnRow } from "./TurnRow";
 import { VirtualList, type VirtualListHandle } from "./VirtualList";
 import { runStarts } from "./linkedScroll";
-import type { SegmentView, TurnView } from "./model";
+import { importanceBySegment, type SegmentView, type TurnView } from "./model";
 import { UNALIGNED } from "./state";
 
 /** Line metrics of styles.css, so that first estimates are near the measured heights. */
@@ -13,6 +13,7 @@ const LINE_HEIGHT = 21;
 const TURN_CHROME = 46;
 const SEGMENT_CHROME = 52;
 const BLOCK_GAP = 8;
+const SECTION_TITLE = 40;
 
 function lines(characters: number): number {
   return Math.max(1, Math.ceil(characters / CHARACTERS_PER_LINE));
@@ -106,6 +107,8 @@ export function turnsBySegment(
 interface ReportPaneProps {
   segments: SegmentView[];
   assignments: readonly number[];
+  /** Spoken words per turn, for the importance bars of a talk project's paper. */
+  turnWords: readonly number[];
   currentSegment: number;
   selectionLabel: string | null;
   query: string;
@@ -117,6 +120,7 @@ interface ReportPaneProps {
 export function ReportPane({
   segments,
   assignments,
+  turnWords,
   currentSegment,
   selectionLabel,
   query,
@@ -128,6 +132,12 @@ export function ReportPane({
     () => turnsBySegment(assignments, segments.length),
     [assignments, segments.length],
   );
+  const isPaper = segments.some((segment) => segment.section !== null);
+  const importance = useMemo(
+    () => (isPaper ? importanceBySegment(assignments, turnWords, segments.length) : null),
+    [isPaper, assignments, turnWords, segments.length],
+  );
+  const mostImportant = importance ? Math.max(1, ...importance) : 1;
   return (
     <VirtualList
       handle={listRef}
@@ -136,6 +146,7 @@ export function ReportPane({
         const segment = segments[index]!;
         return (
           SEGMENT_CHROME +
+          (segment.opensSection ? SECTION_TITLE : 0) +
           segment.blocks.length * BLOCK_GAP +
           segment.blocks.reduce((sum, block) => sum + lines(block.text.length), 0) * LINE_HEIGHT
         );
@@ -151,6 +162,7 @@ export function ReportPane({
           segment={segments[index]!}
           count={segments.length}
           turns={turns[index] ?? null}
+          importance={importance ? { words: importance[index]!, most: mostImportant } : null}
           current={index === currentSegment}
           selectionLabel={selectionLabel}
           query={query}

@@ -101,6 +101,17 @@ export function ExportsSection() {
           </li>
         ))}
       </ul>
+      {project.kind === "talk" && (
+        <p>
+          <a href={`${base}summaries.jsonl`} download>
+            Summaries, JSON lines
+          </a>{" "}
+          <span className="muted">
+            (summaries.jsonl: each paper&apos;s sentences ranked by importance, and TalkSumm&apos;s
+            summaries at 150 and 250 words and 0.3 and 0.4 of the paper)
+          </span>
+        </p>
+      )}
     </section>
   );
 }

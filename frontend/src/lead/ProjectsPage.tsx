@@ -60,6 +60,8 @@ export function ProjectsPage({
 function NewProjectForm() {
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
+  const [kind, setKind] = useState<"meeting" | "talk">("meeting");
+  const [language, setLanguage] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -68,7 +70,12 @@ function NewProjectForm() {
     setBusy(true);
     setError(null);
     try {
-      const project = await createProject({ name: name.trim(), description });
+      const project = await createProject({
+        name: name.trim(),
+        description,
+        kind,
+        ...(language.trim() ? { language: language.trim() } : {}),
+      });
       navigate(leadProjectPath(project.id));
     } catch (reason) {
       setError(messageOf(reason));
@@ -98,6 +105,23 @@ function NewProjectForm() {
         rows={2}
         value={description}
         onChange={(event) => setDescription(event.target.value)}
+      />
+      <label htmlFor="new-project-kind">Kind</label>
+      <select
+        id="new-project-kind"
+        value={kind}
+        onChange={(event) => setKind(event.target.value as "meeting" | "talk")}
+      >
+        <option value="meeting">Meeting and report</option>
+        <option value="talk">Talk and paper (TalkSumm: paper sentences, HMM aligner)</option>
+      </select>
+      <label htmlFor="new-project-language">Language (e.g. fr, en; chooses the tokenizer)</label>
+      <input
+        id="new-project-language"
+        maxLength={16}
+        placeholder="fr"
+        value={language}
+        onChange={(event) => setLanguage(event.target.value)}
       />
       <button type="submit" className="primary" disabled={busy || !name.trim()}>
         Create project

@@ -1,6 +1,14 @@
 import { useState, type DragEvent } from "react";
 import { uploadDocument } from "./api";
-import { describeFiles, planUploads, type DroppedFile, type PlannedUpload } from "./pairing";
+import {
+  PAPER_EXTENSIONS,
+  REPORT_EXTENSIONS,
+  TRANSCRIPT_EXTENSIONS,
+  describeFiles,
+  planUploads,
+  type DroppedFile,
+  type PlannedUpload,
+} from "./pairing";
 import { UploadProgress, type UploadTask } from "./UploadProgress";
 import { messageOf } from "./useLoad";
 
@@ -10,9 +18,12 @@ import { messageOf } from "./useLoad";
  */
 export function UploadPanel({
   projectId,
+  papers,
   onImported,
 }: {
   projectId: number;
+  /** A talk project: the reports are papers (.pdf, .xml, .md, .txt). */
+  papers: boolean;
   onImported: () => void;
 }) {
   const [dropped, setDropped] = useState<DroppedFile[]>([]);
@@ -21,7 +32,7 @@ export function UploadPanel({
 
   const add = (files: FileList | null) => {
     if (files && files.length > 0)
-      setDropped((current) => [...current, ...describeFiles([...files])]);
+      setDropped((current) => [...current, ...describeFiles([...files], papers)]);
   };
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
@@ -63,7 +74,7 @@ export function UploadPanel({
 
   return (
     <section aria-labelledby="upload-heading" className="lead-section">
-      <h2 id="upload-heading">Upload document pairs</h2>
+      <h2 id="upload-heading">{papers ? "Upload papers and talks" : "Upload document pairs"}</h2>
       <div
         className={`drop-zone${dragging ? " dragging" : ""}`}
         data-testid="drop-zone"
@@ -75,8 +86,11 @@ export function UploadPanel({
         onDrop={onDrop}
       >
         <p>
-          Drop reports (.docx, .txt, .md) and transcripts (.ctm parts, .srt, .vtt, .json) here;
-          files pair by name.
+          {papers
+            ? "Drop papers (.pdf, TEI .xml, .md, .txt) and their talks' transcripts (.ctm parts, " +
+              ".srt, .vtt, .json) here; files pair by name."
+            : "Drop reports (.docx, .txt, .md) and transcripts (.ctm parts, .srt, .vtt, .json) " +
+              "here; files pair by name."}
         </p>
         <label className="button">
           Choose files…
@@ -84,7 +98,10 @@ export function UploadPanel({
             type="file"
             multiple
             className="visually-hidden"
-            accept=".docx,.txt,.md,.ctm,.srt,.vtt,.json"
+            accept={[
+              ...(papers ? PAPER_EXTENSIONS : REPORT_EXTENSIONS),
+              ...TRANSCRIPT_EXTENSIONS,
+            ].join(",")}
             onChange={(event) => {
               add(event.target.files);
               event.target.value = "";

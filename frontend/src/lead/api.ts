@@ -58,8 +58,12 @@ const project = (projectId: number) => `projects/${projectId}/`;
 export const fetchProject = (projectId: number, signal?: AbortSignal) =>
   apiRequest<ProjectDetail>("GET", project(projectId), { signal });
 
-export const createProject = (fields: { name: string; description: string }) =>
-  apiRequest<ProjectDetail>("POST", "projects/", { body: fields });
+export const createProject = (fields: {
+  name: string;
+  description: string;
+  kind: "meeting" | "talk";
+  language?: string;
+}) => apiRequest<ProjectDetail>("POST", "projects/", { body: fields });
 
 export const updateProject = (projectId: number, fields: { name: string; description: string }) =>
   apiRequest<ProjectDetail>("PATCH", project(projectId), { body: fields });

@@ -29,6 +29,9 @@ describe("fileRole", () => {
     expect(fileRole("a.DOCX")).toBe("report");
     expect(fileRole("a.vtt")).toBe("transcript");
     expect(fileRole("a.pdf")).toBe("unreadable");
+    expect(fileRole("a.pdf", true)).toBe("report");
+    expect(fileRole("a.xml", true)).toBe("report");
+    expect(fileRole("a.docx", true)).toBe("unreadable");
     expect(fileRole("noextension")).toBe("unreadable");
   });
 });

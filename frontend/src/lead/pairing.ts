@@ -8,6 +8,8 @@
 
 export const REPORT_EXTENSIONS = [".docx", ".txt", ".md"] as const;
 export const TRANSCRIPT_EXTENSIONS = [".ctm", ".srt", ".vtt", ".json"] as const;
+/** A talk project's reports are papers: Markdown, plain text, GROBID's TEI XML or a PDF. */
+export const PAPER_EXTENSIONS = [".md", ".txt", ".xml", ".tei", ".pdf"] as const;
 
 export type FileRole = "report" | "transcript" | "unreadable";
 
@@ -38,9 +40,10 @@ function extension(name: string): string {
   return dot < 0 ? "" : name.slice(dot).toLowerCase();
 }
 
-export function fileRole(name: string): FileRole {
+export function fileRole(name: string, papers = false): FileRole {
   const ext = extension(name);
-  if ((REPORT_EXTENSIONS as readonly string[]).includes(ext)) return "report";
+  const reports: readonly string[] = papers ? PAPER_EXTENSIONS : REPORT_EXTENSIONS;
+  if (reports.includes(ext)) return "report";
   if ((TRANSCRIPT_EXTENSIONS as readonly string[]).includes(ext)) return "transcript";
   return "unreadable";
 }
@@ -63,8 +66,13 @@ export function stemOf(name: string): string {
   return documentNameOf(name).toLowerCase();
 }
 
-export function describeFiles<F extends NamedFile>(files: F[]): DroppedFile<F>[] {
-  return files.map((file) => ({ file, role: fileRole(file.name), key: stemOf(file.name) }));
+/** `papers`: the project is a talk project, whose reports are papers. */
+export function describeFiles<F extends NamedFile>(files: F[], papers = false): DroppedFile<F>[] {
+  return files.map((file) => ({
+    file,
+    role: fileRole(file.name, papers),
+    key: stemOf(file.name),
+  }));
 }
 
 const byNaturalName = (left: NamedFile, right: NamedFile) =>

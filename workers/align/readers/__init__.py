@@ -34,6 +34,7 @@ from workers.align.tokenizers import DEFAULT_LANGUAGE, tokenizer_for
 
 __all__ = [
     "PAPER_EXTENSIONS",
+    "PDF_MAGIC",
     "REPORT_EXTENSIONS",
     "TRANSCRIPT_EXTENSIONS",
     "ArchiveLimits",
