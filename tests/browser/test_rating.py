@@ -1,5 +1,6 @@
-"""A rater rates pairs of a real public_meetings meeting with the keyboard only: answers,
-a note, undo, and resuming after a reload; the lead's dashboard then shows the bins."""
+"""A rater finds their study on their documents page and rates pairs of a real public_meetings
+meeting with the keyboard only: answers, a note, undo, and resuming after a reload; the lead's
+dashboard then shows the bins."""
 
 import re
 
@@ -45,7 +46,8 @@ def test_a_rater_rates_by_keyboard_undoes_and_resumes(page, live_server, team, s
 
     study = rated_study(team, small_document)
     sign_in(page, live_server)
-    page.goto(f"{live_server.url}/projects/{team.project.pk}/ratings/{study.pk}")
+    page.get_by_role("link", name="keyboard study (Public meetings)").click()
+    expect(page).to_have_url(f"{live_server.url}/projects/{team.project.pk}/ratings/{study.pk}")
     progress = page.get_by_test_id("rating-progress")
     pair = page.get_by_test_id("rating-pair")
     expect(progress).to_have_text("0 of 5 rated (0 %)")

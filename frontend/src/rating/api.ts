@@ -32,3 +32,8 @@ export const fetchStudies = (projectId: number, signal?: AbortSignal) =>
 
 export const fetchResults = (projectId: number, studyId: number, signal?: AbortSignal) =>
   apiRequest<StudyResults>("GET", `${study(projectId, studyId)}results/`, { signal });
+
+export const fetchAssigned = (projectId: number, signal?: AbortSignal) =>
+  apiRequest<Schema<"PaginatedRaterStudyList">>("GET", `${studies(projectId)}assigned/`, {
+    signal,
+  });
