@@ -138,3 +138,33 @@ def build_world() -> World:
         other_job=Job.objects.create(project=other_project, kind=Job.Kind.IMPORT_DOCUMENT),
         other_iteration=Iteration.objects.create(project=other_project, number=1),
     )
+
+
+def make_rating_study(project: Project, document: Document, rater, *, rated: bool = False):
+    """A study of two of `document`'s segments for `rater`, made directly: the hand-built
+    documents' pairs are too short for the export's filters a study samples through."""
+    from backend.ratings.models import Origin, Rating, RatingAssignment, RatingItem, RatingStudy
+
+    study = RatingStudy.objects.create(
+        project=project,
+        name="study",
+        seed=1,
+        sample_size=2,
+        controls=0,
+        raters_per_pair=1,
+        bins=[{"index": 0, "low": 0.5, "high": 0.5, "population": 4}],
+    )
+    for position in (0, 1):
+        item = RatingItem.objects.create(
+            study=study,
+            document=document,
+            segment_position=position,
+            turn_positions=[position * 3, position * 3 + 1],
+            confidence=0.5,
+            origin=Origin.AUTOMATIC,
+            bin_index=0,
+        )
+        assignment = RatingAssignment.objects.create(item=item, rater=rater, order=position)
+    if rated:
+        Rating.objects.create(assignment=assignment, answer="yes")
+    return study

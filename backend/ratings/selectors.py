@@ -138,31 +138,34 @@ def rated_pairs(study: RatingStudy) -> list[RatedPair]:
     ]
 
 
-def _shares(counts: Counter[str]) -> dict[str, Any]:
-    total = counts.total()
-    return {
-        "ratings": total,
-        **{
-            answer: {
-                "count": counts[answer],
-                "share": counts[answer] / total if total else None,
-                "interval": wilson_interval(counts[answer], total),
-            }
-            for answer in ANSWERS
-        },
-    }
+def _shares(per_pair: dict[int, Counter[str]]) -> dict[str, Any]:
+    """Each answer's count of ratings, and its share as the mean over the bin's rated pairs
+    of the share of their raters who gave it. The pairs are what was sampled, so the Wilson
+    interval takes them as the trials (the pairs' shares summed as successes): two raters of
+    one pair are not two independent draws from the corpus."""
+    pairs = len(per_pair)
+    answers: Counter[str] = sum(per_pair.values(), Counter())
+    result: dict[str, Any] = {"ratings": answers.total()}
+    for answer in ANSWERS:
+        successes = sum(counts[answer] / counts.total() for counts in per_pair.values())
+        result[answer] = {
+            "count": answers[answer],
+            "share": successes / pairs if pairs else None,
+            "interval": wilson_interval(successes, pairs),
+        }
+    return result
 
 
 def study_results(*, study: RatingStudy) -> dict[str, Any]:
     ratings = _ratings(study)
-    per_bin: dict[int, Counter[str]] = defaultdict(Counter)
+    per_bin: dict[int, dict[int, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
     items_per_bin: Counter[int | None] = Counter(
         study.items.filter(origin=Origin.AUTOMATIC).values_list("bin_index", flat=True)
     )
     controls: dict[int, Counter[str]] = defaultdict(Counter)
-    for _, rater, answer, origin, _, bin_index in ratings:
+    for item, rater, answer, origin, _, bin_index in ratings:
         if origin == Origin.AUTOMATIC and bin_index is not None:
-            per_bin[bin_index][answer] += 1
+            per_bin[bin_index][item][answer] += 1
         elif origin == Origin.CONTROL:
             controls[rater][answer] += 1
     pairs = rated_pairs(study)

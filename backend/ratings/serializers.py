@@ -87,14 +87,16 @@ class RateInputSerializer(serializers.Serializer):
 
 
 class AnswerShareSerializer(serializers.Serializer):
-    count = serializers.IntegerField()
-    share = serializers.FloatField(allow_null=True)
+    count = serializers.IntegerField(help_text="Ratings with this answer.")
+    share = serializers.FloatField(
+        allow_null=True, help_text="Mean over the rated pairs of their raters' share."
+    )
     interval = serializers.ListField(
         child=serializers.FloatField(),
         min_length=2,
         max_length=2,
         allow_null=True,
-        help_text="95 % Wilson interval of the share.",
+        help_text="95 % Wilson interval of the share, the bin's rated pairs as trials.",
     )
 
 

@@ -5,6 +5,7 @@ import { EditorPage } from "./editor/EditorPage";
 import { LeadNavLink } from "./lead/LeadNavLink";
 import { LeadPages } from "./lead/LeadPages";
 import { TokensPage } from "./pages/TokensPage";
+import { RatingPage } from "./rating/RatingPage";
 import { DocumentListPage } from "./pages/DocumentListPage";
 import { SignInPage } from "./pages/SignInPage";
 
@@ -79,6 +80,12 @@ function Shell() {
         <DocumentListPage userId={user.id} projectId={route.projectId} />
       ) : route.name === "tokens" ? (
         <TokensPage />
+      ) : route.name === "rating" ? (
+        <RatingPage
+          key={`${route.projectId}/${route.studyId}`}
+          projectId={route.projectId}
+          studyId={route.studyId}
+        />
       ) : route.name !== "notFound" ? (
         <LeadPages
           route={route}

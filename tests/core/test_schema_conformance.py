@@ -9,10 +9,9 @@ from backend.accounts.services import api_token_create
 from backend.alignments.services.annotations import AssignmentOperation, annotation_apply
 from backend.iterations.services import iteration_tune_again
 from backend.jobs.models import Job
-from backend.ratings.models import Origin, Rating, RatingAssignment, RatingItem, RatingStudy
 from backend.vectors.models import WordVectors
 from tests.dashboards.test_dashboards import corrected_iteration
-from tests.domain import build_world
+from tests.domain import build_world, make_rating_study
 from tests.openapi import assert_matches_schema, openapi_schema
 
 FILE_EXPORTS = {"pairs.jsonl", "pairs.csv", "parallel.zip", "huggingface.zip"}
@@ -48,34 +47,8 @@ def world(db):
     )
     api_token_create(user=world.lead, name="ci")
     world.first = first
-    world.study = rated_study(world)
+    world.study = make_rating_study(world.project, world.document, world.lead, rated=True)
     return world
-
-
-def rated_study(world) -> RatingStudy:
-    """Made directly: the world's short documents give no pair the export's filters keep."""
-    study = RatingStudy.objects.create(
-        project=world.project,
-        name="study",
-        seed=1,
-        sample_size=2,
-        controls=0,
-        raters_per_pair=1,
-        bins=[{"index": 0, "low": 0.5, "high": 0.5, "population": 4}],
-    )
-    for position in (0, 1):
-        item = RatingItem.objects.create(
-            study=study,
-            document=world.document,
-            segment_position=position,
-            turn_positions=[position * 3, position * 3 + 1],
-            confidence=0.5,
-            origin=Origin.AUTOMATIC,
-            bin_index=0,
-        )
-        assignment = RatingAssignment.objects.create(item=item, rater=world.lead, order=position)
-    Rating.objects.create(assignment=assignment, answer="yes")
-    return study
 
 
 def json_get_paths(world) -> dict[str, str]:

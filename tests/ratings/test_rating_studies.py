@@ -7,6 +7,7 @@ import pytest
 
 from backend.ratings.models import RatingAssignment, RatingItem
 from tests.ratings.conftest import create_study
+from workers.align.rating import wilson_interval
 
 
 def rate_all(study, who: str, answer_of) -> int:
@@ -165,6 +166,8 @@ def test_results_per_bin_agreement_controls_and_threshold(study):
         assert bin_["yes"]["share"] == expected_yes
         low, high = bin_["yes"]["interval"]
         assert low <= expected_yes <= high
+        # Two sampled pairs are the trials, not four ratings.
+        assert (low, high) == pytest.approx(wilson_interval(2 * expected_yes, 2))
     flags = {row["rater"]: row["flagged"] for row in results["controls"]}
     assert flags == {"first-rater": False, "second-rater": True}
     assert results["alpha"] is not None

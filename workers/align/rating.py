@@ -22,9 +22,10 @@ REACHED = 1e-9
 """A weighted share equal to the target up to rounding (0.8999999999999999) reaches it."""
 
 
-def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float] | None:
+def wilson_interval(successes: float, trials: int, z: float = Z_95) -> tuple[float, float] | None:
     """The Wilson score interval of a binomial share: unlike the normal approximation it
-    stays within [0, 1] and is sensible at 0 or n successes of a few ratings. None without
+    stays within [0, 1] and is sensible at 0 or n successes of a few trials. Successes may be
+    fractional (pairs whose raters split count by their share of the answer). None without
     trials."""
     if trials <= 0:
         return None

@@ -1350,10 +1350,14 @@ export interface components {
      */
     AnswerEnum: "yes" | "partly" | "no";
     AnswerShare: {
+      /** @description Ratings with this answer. */
       count: number;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Mean over the rated pairs of their raters' share.
+       */
       share: number | null;
-      /** @description 95 % Wilson interval of the share. */
+      /** @description 95 % Wilson interval of the share, the bin's rated pairs as trials. */
       interval: number[] | null;
     };
     ApiTokenListApiCreatedOutput: {

@@ -4,12 +4,14 @@
  */
 import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from "react";
 import { parseLeadRoute, type LeadRoute } from "../lead/routes";
+import { parseRatingPath } from "../rating/model";
 
 export type Route =
   | { name: "documents"; projectId?: number }
   | { name: "editor"; projectId: number; documentId: number }
   | { name: "adjudication"; projectId: number; documentId: number }
   | { name: "tokens" }
+  | { name: "rating"; projectId: number; studyId: number }
   | LeadRoute
   | { name: "notFound" };
 
@@ -31,6 +33,8 @@ export function parseRoute(pathname: string): Route {
     const [, projectId, documentId] = adjudication.map(Number);
     return { name: "adjudication", projectId: projectId!, documentId: documentId! };
   }
+  const rating = parseRatingPath(pathname);
+  if (rating) return { name: "rating", ...rating };
   return parseLeadRoute(pathname) ?? { name: "notFound" };
 }
 

@@ -1,6 +1,7 @@
 import { CandidateTable } from "../lead/CandidateTable";
 import { useProject } from "../lead/ProjectContext";
 import { useLoad } from "../lead/useLoad";
+import { RatingPanel } from "../rating/RatingPanel";
 import { AccuracyPanel } from "./AccuracyPanel";
 import { AgreementPanel } from "./AgreementPanel";
 import {
@@ -59,6 +60,7 @@ export function DashboardPage() {
           />
           <EffortPanel rows={loaded.data.effort.rows} />
           <CorpusPanel growth={loaded.data.corpus} />
+          <RatingPanel projectId={project.id} />
         </>
       )}
       <JobsPanel projectId={project.id} />

@@ -8,6 +8,7 @@ import {
 } from "../api/documents";
 import { Link, editorPath } from "../app/router";
 import { loadPosition, type Position } from "../editor/draft";
+import { AssignedStudies } from "../rating/AssignedStudies";
 
 const STATUS_LABELS: Record<DocumentStatus, string> = {
   importing: "Importing",
@@ -87,6 +88,7 @@ export function DocumentListPage({ userId, projectId }: { userId: number; projec
         <p role="alert">Your documents could not be loaded: {load.message}</p>
       )}
       {load.state === "ready" && <DocumentTable rows={load.rows} />}
+      <AssignedStudies projectId={projectId} />
     </main>
   );
 }

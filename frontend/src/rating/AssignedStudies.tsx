@@ -1,0 +1,38 @@
+import { fetchProjects } from "../api/documents";
+import { Link } from "../app/router";
+import { useLoad } from "../lead/useLoad";
+import { fetchAssigned } from "./api";
+import { ratingPath } from "./model";
+
+/** The rating studies the caller rates in, each a link to its rating page; nothing when none. */
+export function AssignedStudies({ projectId }: { projectId?: number }) {
+  const [loaded] = useLoad(
+    async (signal) => {
+      const projects = (await fetchProjects(signal)).filter(
+        (project) => projectId === undefined || project.id === projectId,
+      );
+      const perProject = await Promise.all(
+        projects.map(async (project) =>
+          (await fetchAssigned(project.id, signal)).results.map((study) => ({ project, study })),
+        ),
+      );
+      return perProject.flat();
+    },
+    [projectId],
+  );
+  if (loaded.state !== "ready" || loaded.data.length === 0) return null;
+  return (
+    <section aria-labelledby="rating-studies-heading">
+      <h2 id="rating-studies-heading">Pairs to rate</h2>
+      <ul>
+        {loaded.data.map(({ project, study }) => (
+          <li key={study.id}>
+            <Link href={ratingPath(project.id, study.id)}>
+              {study.name} ({project.name})
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

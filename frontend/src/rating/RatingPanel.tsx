@@ -1,0 +1,103 @@
+import { LineChart } from "../dashboard/charts/LineChart";
+import { useLoad } from "../lead/useLoad";
+import { fetchResults, fetchStudies } from "./api";
+import { percent } from "./model";
+
+/** The latest rating study's precision per confidence bin (docs/ratings.md): the share of
+ * "yes" in each bin and the estimated share from each bin's lower edge up, with the counts. */
+export function RatingPanel({ projectId }: { projectId: number }) {
+  const [loaded] = useLoad(
+    async (signal) => {
+      const page = await fetchStudies(projectId, signal);
+      const latest = page.results[0];
+      if (!latest) return null;
+      return { study: latest, results: await fetchResults(projectId, latest.id, signal) };
+    },
+    [projectId],
+  );
+  return (
+    <section
+      aria-labelledby="rating-heading"
+      className="dashboard-panel"
+      data-testid="rating-panel"
+    >
+      <h2 id="rating-heading">Rating study: precision against confidence</h2>
+      {loaded.state === "loading" && <p aria-busy="true">Loading…</p>}
+      {loaded.state === "failed" && <p role="alert">{loaded.message}</p>}
+      {loaded.state === "ready" && loaded.data === null && <p>No rating study yet.</p>}
+      {loaded.state === "ready" && loaded.data !== null && (
+        <>
+          <p>
+            {loaded.data.study.name}: {loaded.data.results.ratings} of{" "}
+            {loaded.data.results.assignments} ratings, ordinal alpha{" "}
+            {loaded.data.results.alpha === null
+              ? "undefined"
+              : loaded.data.results.alpha.toFixed(3)}
+            . Lowest confidence reaching {percent(loaded.data.results.target_yes_share)} yes:{" "}
+            <strong data-testid="recommended-confidence">
+              {loaded.data.results.recommended_min_confidence ?? "none"}
+            </strong>
+            .
+          </p>
+          <LineChart
+            title="Share of yes per confidence bin, and estimated from each bin's lower edge up (%)"
+            labels={loaded.data.results.bins.map((bin) => bin.low.toFixed(2))}
+            series={[
+              {
+                name: "yes in the bin (%)",
+                values: loaded.data.results.bins.map((bin) => 100 * (bin.yes.share ?? 0)),
+              },
+              {
+                name: "estimated at this threshold (%)",
+                values: loaded.data.results.curve.map(
+                  (point) => 100 * (point.estimated_yes_share ?? 0),
+                ),
+              },
+            ]}
+          />
+          <table className="lead-table compact" aria-label="Rating study per confidence bin">
+            <thead>
+              <tr>
+                <th scope="col">Confidence</th>
+                <th scope="col">Pairs in corpus</th>
+                <th scope="col">Sampled</th>
+                <th scope="col">Ratings</th>
+                <th scope="col">Yes (95 % interval)</th>
+                <th scope="col">Partly</th>
+                <th scope="col">No</th>
+              </tr>
+            </thead>
+            <tbody>
+              {loaded.data.results.bins.map((bin) => (
+                <tr key={bin.index}>
+                  <th scope="row">
+                    {bin.low.toFixed(3)} to {bin.high.toFixed(3)}
+                  </th>
+                  <td className="number">{bin.population}</td>
+                  <td className="number">{bin.items}</td>
+                  <td className="number">{bin.ratings}</td>
+                  <td className="number">
+                    {percent(bin.yes.share)}
+                    {bin.yes.interval &&
+                      ` (${percent(bin.yes.interval[0])} to ${percent(bin.yes.interval[1])})`}
+                  </td>
+                  <td className="number">{percent(bin.partly.share)}</td>
+                  <td className="number">{percent(bin.no.share)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {loaded.data.results.controls.some((row) => row.flagged) && (
+            <p role="status">
+              Flagged (said yes to under 70 % of gold controls):{" "}
+              {loaded.data.results.controls
+                .filter((row) => row.flagged)
+                .map((row) => row.rater)
+                .join(", ")}
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
