@@ -61,8 +61,10 @@ export const fetchProject = (projectId: number, signal?: AbortSignal) =>
 export const createProject = (fields: { name: string; description: string }) =>
   apiRequest<ProjectDetail>("POST", "projects/", { body: fields });
 
-export const updateProject = (projectId: number, fields: { name: string; description: string }) =>
-  apiRequest<ProjectDetail>("PATCH", project(projectId), { body: fields });
+export const updateProject = (
+  projectId: number,
+  fields: { name: string; description: string; settings?: ProjectDetail["settings"] },
+) => apiRequest<ProjectDetail>("PATCH", project(projectId), { body: fields });
 
 export const fetchMembers = (projectId: number, signal?: AbortSignal) =>
   fetchAllPages<Member>(`${project(projectId)}members/`, signal);
