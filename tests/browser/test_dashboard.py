@@ -130,7 +130,7 @@ def test_dashboard_shows_each_iterations_accuracy_tuning_effort_and_corpus(
     expect(page.get_by_role("heading", name="Running jobs")).to_be_visible()
 
     shot = tmp_path / "dashboard.png"
-    page.set_viewport_size({"width": 1280, "height": 2400})
+    page.set_viewport_size({"width": 1280, "height": 3400})
     page.get_by_test_id("dashboard").screenshot(path=shot)
     if os.environ.get("TANDEM_UPDATE_SCREENSHOTS") == "1":
         SCREENSHOT.write_bytes(shot.read_bytes())

@@ -10,7 +10,7 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
-from backend.alignments.selectors import current_pre_alignment
+from backend.alignments.selectors import DEFAULT_LOW_CONFIDENCE, current_pre_alignment
 from tests.browser.conftest import (
     expect_focused_turn,
     open_editor,
@@ -22,8 +22,8 @@ from tests.browser.conftest import (
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
-LOW_CONFIDENCE = 0.4
-"""The editor's threshold (frontend/src/editor/model.ts)."""
+LOW_CONFIDENCE = DEFAULT_LOW_CONFIDENCE
+"""The editor's threshold in a project that sets none."""
 SCREENSHOT = Path(settings.BASE_DIR) / "docs" / "screenshots" / "editor.png"
 
 

@@ -2,7 +2,7 @@ import type { IterationAccuracy } from "./api";
 import { colourOf } from "./charts/palette";
 
 const SIZE = 240;
-const MARGIN = 32;
+const MARGIN = 28;
 const PLOT = SIZE - 2 * MARGIN;
 
 const x = (value: number) => MARGIN + value * PLOT;
@@ -30,15 +30,15 @@ export function ReliabilityPanel({ iterations }: { iterations: IterationAccuracy
             <line x1={x(0)} y1={y(0)} x2={x(1)} y2={y(1)} stroke="#9ca3af" strokeDasharray="4 3" />
             <line x1={x(0)} y1={y(0)} x2={x(1)} y2={y(0)} stroke="#6b7280" />
             <line x1={x(0)} y1={y(0)} x2={x(0)} y2={y(1)} stroke="#6b7280" />
-            <text x={x(0.5)} y={SIZE - 6} textAnchor="middle" className="axis-label">
+            <text x={x(0.5)} y={SIZE - 8} textAnchor="middle" className="axis-label">
               confidence
             </text>
             <text
-              x={10}
+              x={14}
               y={y(0.5)}
               textAnchor="middle"
               className="axis-label"
-              transform={`rotate(-90 10 ${y(0.5)})`}
+              transform={`rotate(-90 14 ${y(0.5)})`}
             >
               observed
             </text>

@@ -17,12 +17,17 @@ function ProjectForm() {
   const { project, reload } = useProject();
   const [name, setName] = useState(project.name);
   const [description, setDescription] = useState(project.description);
+  const [lowBelow, setLowBelow] = useState(project.settings.low_confidence_below?.toString() ?? "");
   const [notice, setNotice] = useState<{ error: boolean; text: string } | null>(null);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     try {
-      await updateProject(project.id, { name: name.trim(), description });
+      // Settings are replaced whole: keep the others, and an empty threshold means the default.
+      const settings = { ...project.settings };
+      delete settings.low_confidence_below;
+      if (lowBelow.trim()) settings.low_confidence_below = Number(lowBelow);
+      await updateProject(project.id, { name: name.trim(), description, settings });
       setNotice({ error: false, text: "Saved." });
       reload();
     } catch (reason) {
@@ -47,6 +52,19 @@ function ProjectForm() {
         rows={2}
         value={description}
         onChange={(event) => setDescription(event.target.value)}
+      />
+      <label htmlFor="project-low-confidence">
+        Low confidence below (the editor marks turns whose pre-alignment confidence is lower; 0.4
+        when empty)
+      </label>
+      <input
+        id="project-low-confidence"
+        type="number"
+        min={0}
+        max={1}
+        step={0.05}
+        value={lowBelow}
+        onChange={(event) => setLowBelow(event.target.value)}
       />
       <button type="submit" className="primary" disabled={!name.trim()}>
         Save project

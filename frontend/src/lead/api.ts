@@ -65,8 +65,10 @@ export const createProject = (fields: {
   language?: string;
 }) => apiRequest<ProjectDetail>("POST", "projects/", { body: fields });
 
-export const updateProject = (projectId: number, fields: { name: string; description: string }) =>
-  apiRequest<ProjectDetail>("PATCH", project(projectId), { body: fields });
+export const updateProject = (
+  projectId: number,
+  fields: { name: string; description: string; settings?: ProjectDetail["settings"] },
+) => apiRequest<ProjectDetail>("PATCH", project(projectId), { body: fields });
 
 export const fetchMembers = (projectId: number, signal?: AbortSignal) =>
   fetchAllPages<Member>(`${project(projectId)}members/`, signal);
