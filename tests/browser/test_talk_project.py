@@ -1,8 +1,9 @@
 """A talk project from end to end in the browser, on the real worker (#15): the lead creates
-it, uploads a paper and its talk's transcript, opens an iteration (which pre-aligns with
-TalkSumm's HMM, promoted at creation); the annotator sees the paper's sentences under their
-sections, the excluded ones greyed, with importance meters, and corrects a turn; the lead
-downloads summaries.jsonl, whose scores follow the annotator's correction once submitted."""
+it, uploads a paper (GROBID TEI) and its talk's transcript, opens an iteration (which
+pre-aligns with TalkSumm's HMM, promoted at creation); the annotator sees the paper's
+sentences under their sections, the excluded ones greyed, with importance meters, and
+corrects a turn; the lead downloads summaries.jsonl, whose scores follow the annotator's
+correction once submitted."""
 
 import json
 import re
@@ -13,7 +14,7 @@ import pytest
 from backend.alignments.models import Annotation, PreAlignment
 from backend.documents.models import Document
 from backend.projects.models import Membership, Project, Role
-from tests.align.paper_fixtures import SECTIONS, markdown_paper, talk_srt
+from tests.align.paper_fixtures import SECTIONS, talk_srt, tei_paper
 from tests.browser.conftest import PASSWORD, turn, wait_until_saved
 from tests.browser.test_lead_upload import drop
 
@@ -56,7 +57,7 @@ def test_a_talk_project_is_created_uploaded_pre_aligned_corrected_and_summarised
 
     page.goto(f"{live_server.url}/lead/projects/{project.pk}/documents")
     expect(page.get_by_role("heading", name="Upload papers and talks")).to_be_visible()
-    drop(page, {"swifts.md": markdown_paper(), "swifts.srt": talk_srt()})
+    drop(page, {"swifts.xml": tei_paper(), "swifts.srt": talk_srt()})
     page.get_by_role("button", name="Upload 1 pair").click()
     upload = page.get_by_role("list", name="Uploads").get_by_test_id("upload")
     expect(upload.get_by_test_id("job")).to_have_attribute(
