@@ -3,16 +3,13 @@ project, with simulated annotators. Jobs run on a real Celery worker: one alread
 (scripts/worker), or with --start-worker one this command starts and stops."""
 
 import json
-import signal
-import sys
 from pathlib import Path
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from backend.core.local_worker import start_local_worker, workers_answering
 from backend.documents.public_meetings import CORPUS_SOURCE, load_public_meetings
 from backend.simulation.bootstrap import Simulation, SimulationError
+from backend.simulation.management.commands._worker import worker_for_the_run
 
 CORPORA = (CORPUS_SOURCE,)
 DEFAULT_OVERLOOK = 0.1
@@ -70,33 +67,21 @@ class Command(BaseCommand):
         for name, value in (("--double-annotation", share), ("--overlook", overlook)):
             if not 0.0 <= value <= 1.0:
                 raise CommandError(f"{name} must be between 0 and 1, got {value}")
-        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so `finally` stops the worker
-        worker = None
-        if not workers_answering():
-            if not options["start_worker"]:
-                raise CommandError(
-                    "No Celery worker answers: start one (scripts/worker) on the same database "
-                    "and broker, or pass --start-worker."
+        with worker_for_the_run(self, start_worker=options["start_worker"]):
+            try:
+                simulation = Simulation(
+                    sizes=sizes,
+                    seed=options["seed"],
+                    job_timeout=options["job_timeout"],
+                    final_tuning=not options["no_final_tuning"],
+                    pool=_pool(options["meetings"]),
+                    double_share=share,
+                    overlook=overlook,
+                    say=lambda line: self.stdout.write(line),
                 )
-            worker = start_local_worker(Path(settings.DATA_DIR) / "logs")
-            self.stdout.write(f"started worker {worker.name} (log: {worker.log_path})")
-        try:
-            simulation = Simulation(
-                sizes=sizes,
-                seed=options["seed"],
-                job_timeout=options["job_timeout"],
-                final_tuning=not options["no_final_tuning"],
-                pool=_pool(options["meetings"]),
-                double_share=share,
-                overlook=overlook,
-                say=lambda line: self.stdout.write(line),
-            )
-            outcomes = simulation.run()
-        except SimulationError as error:
-            raise CommandError(str(error)) from error
-        finally:
-            if worker is not None:
-                worker.stop()
+                outcomes = simulation.run()
+            except SimulationError as error:
+                raise CommandError(str(error)) from error
         report = {
             "corpus": options["corpus"],
             "seed": options["seed"],

@@ -3,16 +3,13 @@
 running (scripts/worker), or with --start-worker one this command starts and stops."""
 
 import json
-import signal
-import sys
 from pathlib import Path
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from backend.core.errors import ServiceError
-from backend.core.local_worker import start_local_worker, workers_answering
 from backend.simulation.bootstrap import SimulationError
+from backend.simulation.management.commands._worker import worker_for_the_run
 from backend.simulation.rating import RatingSimulation
 
 
@@ -43,16 +40,6 @@ class Command(BaseCommand):
         parser.add_argument("--job-timeout", type=float, default=3600.0, help="Seconds per job.")
 
     def handle(self, *args, **options) -> None:
-        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so `finally` stops the worker
-        worker = None
-        if not workers_answering():
-            if not options["start_worker"]:
-                raise CommandError(
-                    "No Celery worker answers: start one (scripts/worker) on the same database "
-                    "and broker, or pass --start-worker."
-                )
-            worker = start_local_worker(Path(settings.DATA_DIR) / "logs")
-            self.stdout.write(f"started worker {worker.name} (log: {worker.log_path})")
         simulation = RatingSimulation(
             sample_size=options["sample_size"],
             controls=options["controls"],
@@ -64,15 +51,13 @@ class Command(BaseCommand):
             job_timeout=options["job_timeout"],
             say=lambda line: self.stdout.write(line),
         )
-        try:
-            results = simulation.run()
-        except SimulationError as error:
-            raise CommandError(str(error)) from error
-        except ServiceError as error:
-            raise CommandError(error.message) from error
-        finally:
-            if worker is not None:
-                worker.stop()
+        with worker_for_the_run(self, start_worker=options["start_worker"]):
+            try:
+                results = simulation.run()
+            except SimulationError as error:
+                raise CommandError(str(error)) from error
+            except ServiceError as error:
+                raise CommandError(error.message) from error
         text = json.dumps(results, indent=2, ensure_ascii=False)
         self.stdout.write(text)
         if options["json"]:
