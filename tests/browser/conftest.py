@@ -110,6 +110,23 @@ def stored_assignments(document: Document, annotator) -> list[int]:
     return Annotation.objects.get(document=document, annotator=annotator).assignments
 
 
+SAVE_TIMEOUT_SECONDS = 10
+
+
+def wait_until_stored(document: Document, annotator, turn: int, segment: int) -> Annotation:
+    """Until the server holds the annotator's edit of `turn`. Right after an edit the page
+    may still say "All changes saved" for a moment, before its autosave has started, so the
+    status alone does not say the edit reached the server."""
+    deadline = time.monotonic() + SAVE_TIMEOUT_SECONDS
+    while True:
+        annotation = Annotation.objects.filter(document=document, annotator=annotator).first()
+        if annotation is not None and annotation.assignments[turn] == segment:
+            return annotation
+        if time.monotonic() > deadline:
+            raise AssertionError(f"turn {turn} was not stored on segment {segment}: {annotation}")
+        time.sleep(0.1)
+
+
 def pre_align_on_the_worker(team: Team, document: Document) -> list[float]:
     """Pre-aligns the document the way a lead does, with a job the Celery worker runs (tf-idf
     scoring: no word vectors to train), so that turns carry the engine's confidences."""

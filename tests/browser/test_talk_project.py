@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from backend.alignments.models import Annotation, PreAlignment
+from backend.alignments.models import PreAlignment
 from backend.documents.models import Document
 from backend.projects.models import Membership, Project, Role
 from tests.align.paper_fixtures import SECTIONS, talk_srt, tei_paper
-from tests.browser.conftest import PASSWORD, turn, wait_until_saved
+from tests.browser.conftest import PASSWORD, turn, wait_until_stored
 from tests.browser.test_lead_upload import drop
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -89,14 +89,12 @@ def test_a_talk_project_is_created_uploaded_pre_aligned_corrected_and_summarised
 
     turn(annotator, 0).click()
     annotator.get_by_role("button", name=f"Assign turn 1 to segment {CORRECTED_TO + 1}").click()
-    wait_until_saved(annotator)
+    wait_until_stored(document, team.annotator, 0, CORRECTED_TO)
     words = sum(document.turns.filter(position__in=(0, 1)).values_list("word_count", flat=True))
     assert pre_alignment.labels[1] == CORRECTED_TO != pre_alignment.labels[0]
     expect(annotator.locator(f"#segment-{CORRECTED_TO} meter.importance")).to_have_attribute(
         "aria-label", f"Importance of segment {CORRECTED_TO + 1}: {words} spoken words"
     )
-    annotation = Annotation.objects.get(document=document, annotator=team.annotator)
-    assert annotation.assignments[0] == CORRECTED_TO
     annotator.keyboard.press("Control+Enter")
     expect(annotator.get_by_role("dialog", name="Submit this document?")).to_be_visible()
     annotator.keyboard.press("Enter")

@@ -14,8 +14,7 @@ from backend.jobs.models import Job
 from backend.projects.services import parameter_set_promote
 from backend.tuning.models import TuningCandidate, TuningRun, TuningSlice
 from backend.tuning.services import tuning_candidate_parameter_set, tuning_start
-from backend.vectors.models import WordVectors
-from backend.vectors.services import vectors_load
+from backend.vectors.services import vectors_for, vectors_load
 from tests.openapi import assert_matches_schema
 from tests.workers.conftest import gold_project, wait_for_job
 from workers.align import tune
@@ -184,7 +183,8 @@ def test_a_turn_path_run_learns_from_its_gold_and_pre_alignment_applies_it(
     assert started.status_code == 202, started.json()
     assert wait_for_job(started.json()["id"]).status == Job.Status.SUCCEEDED
     stored = PreAlignment.objects.get(document=documents[0], parameter_set=parameter_set)
-    pre_aligned = vectors_load(vectors_id=WordVectors.objects.get(project=project).pk)
+    used = vectors_for(project_id=project.pk, settings=params.vectors)
+    pre_aligned = vectors_load(vectors_id=used.pk)
     evidence = turn_evidence(document_meeting(documents[0]), params, pre_aligned)[1]
     labels, probability = LearnedDecision.from_dict(parameter_set.learned).decide(evidence)
     assert stored.labels == labels.tolist()
