@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { parseBlocks, tidySpacing } from "../editor/markup";
 import { messageOf } from "../lead/useLoad";
 import { fetchNext, rate, undoLast, type RaterNext } from "./api";
 import { commandOf, progressText, type RatingAnswer } from "./model";
@@ -120,14 +121,21 @@ export function RatingPage({ projectId, studyId }: { projectId: number; studyId:
                   className={turn.in_pair ? "rating-turn" : "rating-turn context"}
                   data-in-pair={turn.in_pair}
                 >
-                  <strong>{turn.speaker}</strong> {turn.text}
+                  <strong>{turn.speaker}</strong> {tidySpacing(turn.text)}
                 </p>
               ))}
             </section>
             <section aria-label="Report segment" className="rating-segment">
-              <p>
-                <strong>{pair.segment.speaker}</strong> {pair.segment.text}
-              </p>
+              {pair.segment.speaker && (
+                <p>
+                  <strong>{pair.segment.speaker}</strong>
+                </p>
+              )}
+              {parseBlocks(pair.segment.text)
+                .filter((block) => block.kind !== "speaker")
+                .map((block, index) => (
+                  <p key={index}>{block.text}</p>
+                ))}
             </section>
           </div>
           <div className="rating-answers">
