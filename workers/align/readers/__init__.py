@@ -22,6 +22,7 @@ from workers.align.readers._input import (
 from workers.align.readers._turns import TimedText, build_transcript
 from workers.align.readers.archive import DEFAULT_LIMITS, ArchiveLimits, check_archive
 from workers.align.readers.ctm import read_ctm
+from workers.align.readers.description import read_description
 from workers.align.readers.docx import read_docx
 from workers.align.readers.paper_text import read_markdown_paper, read_text_paper
 from workers.align.readers.pdf import PDF_MAGIC, read_pdf
@@ -44,6 +45,8 @@ __all__ = [
     "decode_text",
     "finite_number",
     "parse_json",
+    "read_description",
+    "read_description_file",
     "read_paper",
     "read_report",
     "read_transcript",
@@ -72,6 +75,13 @@ def read_report(
     if kind == ".docx":
         return read_docx(file, tokenizer, archive_limits)
     return read_plain_report(file, markdown=kind == ".md", tokenizer=tokenizer)
+
+
+def read_description_file(
+    source: Source, filename: str | None = None, language: str = DEFAULT_LANGUAGE
+) -> Report:
+    """A description or abstract (plain text or Markdown), one segment per sentence."""
+    return read_description(load_input(source, filename), tokenizer_for(language))
 
 
 def read_paper(
