@@ -156,13 +156,14 @@ def _window_turn(position: int, tokens: list[_Token]) -> Turn:
     text = " ".join(token.text for token in tokens)
     speakers = Counter(token.speaker for token in tokens)
     words = tuple(word for token in tokens for word in token.words)
+    times = [(token.start, token.end) for token in tokens] + [(w.start, w.end) for w in words]
     return Turn(
         id=item_id(position),
         text=text,
         sentences=scoring_sentences(text),
         speaker=speakers.most_common(1)[0][0],
-        start=min(timed.start for timed in (*tokens, *words)),
-        end=max(timed.end for timed in (*tokens, *words)),
+        start=min(spans[0] for spans in times),
+        end=max(spans[1] for spans in times),
         index=position,
         words=words,
     )
