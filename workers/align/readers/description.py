@@ -3,7 +3,8 @@
 Such a text has no speakers or sections to cut at, and the podcast paper scores a unit
 against each of its sentences, so each sentence is a segment. Paragraphs, Markdown headings
 and list items end a sentence even without a full stop ("Support this podcast" lines rarely
-have one); lines wrapped inside a paragraph do not.
+have one); lines wrapped inside a paragraph do not. A "sentence" without a letter or digit (a
+lone "#", a row of dashes) is no sentence.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ def read_description(file: InputFile, tokenizer: Tokenizer) -> Report:
         sentence
         for block in _blocks(decode_text(file))
         for sentence in scoring_sentences(tokenizer.tokenize(block))
+        if any(char.isalnum() for char in sentence)
     ]
     if not sentences:
         raise ReaderError(file.name, "whole file", "the description has no sentence")
