@@ -1,4 +1,5 @@
-"""`python -m workers.align align|evaluate|tune|summarize|bench`: the engine from a terminal.
+"""`python -m workers.align align|evaluate|tune|summarize|salience|bench`: the engine from a
+terminal.
 
 Progress bars go to stderr so that --json output on stdout stays machine-readable.
 """
@@ -29,6 +30,7 @@ from workers.align.cli_own import (
     wants_own_files,
     write_results,
 )
+from workers.align.cli_salience import add_salience_parser
 from workers.align.cli_talk import add_summarize_parser
 from workers.align.corpus import load_public_meetings, meeting_ids
 from workers.align.learned import load_learned, store_learned
@@ -308,6 +310,7 @@ def build_parser() -> argparse.ArgumentParser:
     tune.set_defaults(handler=command_tune)
 
     add_summarize_parser(commands)
+    add_salience_parser(commands)
 
     bench = commands.add_parser("bench", help="speed figures as JSON")
     bench.add_argument("--naive-size", type=int, default=60)
