@@ -63,8 +63,9 @@ class Report:
     source: str
     segmented_by: str = "speakers"
     """How the reader cut the report into segments, said to whoever imports it: "speakers"
-    (a segment per speaker intervention and titled section, the paper's) or "paragraphs" (a
-    plain-text report without speaker lines, cut at blank lines)."""
+    (a segment per speaker intervention and titled section, the paper's), "paragraphs" (a
+    plain-text report without speaker lines, cut at blank lines) or "sentences" (a
+    description or abstract, whose sentences the salience labels score against)."""
 
 
 @dataclass(frozen=True)
