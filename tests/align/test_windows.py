@@ -152,3 +152,28 @@ def test_an_untimed_transcript_is_refused_naming_the_problem() -> None:
 def test_a_window_lasts_a_positive_finite_time(seconds: float) -> None:
     with pytest.raises(ValueError, match="positive number of seconds"):
         WindowConfig(seconds)
+
+
+def test_whisperx_words_time_the_tokens_their_letters_spell() -> None:
+    """ "j'ai" is one recognised word and two French tokens; "2" has no time of its own (the
+    reader gives it its segment's, 5.5 to 7.0 s)."""
+    transcript = read_transcript(FIXTURES / "transcript_whisperx.json")
+    windows = window_transcript(transcript, WindowConfig(2.0))
+    assert [(w.text, w.start, w.end, w.speaker) for w in windows.turns] == [
+        ("bonjour à tous .", 1.0, 3.0, "SPEAKER_00"),
+        ("la séance est", 3.2, 4.1, "SPEAKER_00"),
+        ("ouverte . merci , j' ai 2", 4.1, 7.0, "SPEAKER_01"),
+        ("questions .", 6.3, 7.0, "SPEAKER_01"),
+    ]
+    assert [word.text for word in windows.turns[2].words] == ["ouverte.", "Merci,", "j'ai", "2"]
+    assert all_words(windows) == all_words(transcript)
+
+
+def test_a_text_edited_apart_from_its_words_is_spread_over_them() -> None:
+    words = (Word("helo", 0.0, 0.5, 1.0), Word("world", 40.0, 40.5, 1.0))
+    turn = Turn("0_0_0", "hello big world", (), None, 0.0, 40.5, 0, words)
+    windows = window_transcript(Transcript((turn,), "hand"))
+    assert [(w.text, w.words) for w in windows.turns] == [
+        ("hello big", (words[0],)),
+        ("world", (words[1],)),
+    ]

@@ -88,6 +88,8 @@ def window_transcript(transcript: Transcript, config: WindowConfig = WindowConfi
 
 def _timed_tokens(turn: Turn, source: str) -> list[_Token]:
     tokens = turn.text.split()
+    if not tokens:
+        return []
     if turn.words:
         owners = _owners(tokens, turn.words)
         carried: list[list[Word]] = [[] for _ in tokens]
