@@ -28,6 +28,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("backend.audit.urls")),
     path("", include("backend.exports.urls")),
     path("", include("backend.ratings.urls")),
+    path("", include("backend.salience.urls")),
 ]
 
 urlpatterns = [

@@ -19,8 +19,7 @@ from backend.documents.services import (
 from backend.documents.uploads import check_total_size, check_upload
 from backend.jobs.apis import JobOutputSerializer
 from backend.projects.permissions import LEAD_OR_ADMIN, MEMBER_OR_ADMIN, sees_only_assigned
-from backend.projects.selectors import project_get
-from backend.projects.talks import is_talk
+from backend.projects.selectors import project_get, report_kind
 
 # Multipart framing around the files; anything beyond is refused before it is read.
 MULTIPART_OVERHEAD_BYTES = 1024 * 1024
@@ -114,7 +113,9 @@ class DocumentListApi(PaginatedApi):
         check_total_size(max(0, content_length - MULTIPART_OVERHEAD_BYTES))
         project = project_get(project_id=project_id)
         upload = check_upload(
-            request.FILES.get("report"), request.FILES.getlist("transcript"), paper=is_talk(project)
+            request.FILES.get("report"),
+            request.FILES.getlist("transcript"),
+            report_kind=report_kind(project),
         )
         job = document_upload(
             actor=request.user,

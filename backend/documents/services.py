@@ -28,11 +28,19 @@ from backend.jobs.services import (
     unexpected_failure,
 )
 from backend.projects.models import Project
+from backend.projects.podcasts import is_podcast, window_config
 from backend.projects.talks import is_talk, report_unit
 from backend.vectors.services import vectors_refresh_soon
 from workers.align.model import Paper, ReaderError, Report, Segment, Transcript
-from workers.align.readers import read_paper, read_report, read_transcript, require_content
+from workers.align.readers import (
+    read_description_file,
+    read_paper,
+    read_report,
+    read_transcript,
+    require_content,
+)
 from workers.align.settings import in_words
+from workers.align.windows import window_transcript
 
 logger = logging.getLogger(__name__)
 
@@ -70,7 +78,7 @@ SEGMENTED_BY = {
     "speakers": "imported: {count} segments, one per speaker intervention or titled section",
     "paragraphs": "imported: {count} segments, one per paragraph (the report names no speaker "
     "on a 'Name :' line)",
-    "sentences": "imported: {count} segments, one per sentence of the paper",
+    "sentences": "imported: {count} segments, one per sentence",
     "sections": "imported: {count} segments, one per section of the paper",
 }
 """What an import job says of the report's segmentation, so a lead sees how it was cut."""
@@ -91,10 +99,15 @@ def document_import_run(*, job_id: int, task_id: str | None = None) -> None:
         sections: tuple[str, ...] = ()
         if is_talk(project):
             report, sections = paper_report(_read_paper(originals, language), report_unit(project))
+        elif is_podcast(project):
+            report = _read_description(originals, language)
         else:
             report = _read_report(originals, language)
         job_report_progress(job_id=job_id, progress=0.4, message="report read")
         transcript = _read_transcript(originals, language)
+        windows = window_config(project)
+        if windows is not None:
+            transcript = window_transcript(transcript, windows)
         require_content(report, transcript)
         job_report_progress(job_id=job_id, progress=0.8, message="transcript read")
     except ReaderError as error:
@@ -329,6 +342,12 @@ def _read_report(originals: list[OriginalFile], language: str) -> Report:
     report = next(file for file in originals if file.role == OriginalFile.Role.REPORT)
     with report.file.open("rb") as handle:
         return read_report(handle.read(), report.original_name, language, archive_limits())
+
+
+def _read_description(originals: list[OriginalFile], language: str) -> Report:
+    description = next(file for file in originals if file.role == OriginalFile.Role.REPORT)
+    with description.file.open("rb") as handle:
+        return read_description_file(handle.read(), description.original_name, language)
 
 
 def _read_paper(originals: list[OriginalFile], language: str) -> Paper:

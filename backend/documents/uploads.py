@@ -15,6 +15,7 @@ from django.core.files.uploadedfile import UploadedFile
 from backend.core.errors import InvalidInput, PayloadTooLarge
 from workers.align.model import ReaderError
 from workers.align.readers import (
+    DESCRIPTION_EXTENSIONS,
     PAPER_EXTENSIONS,
     PDF_MAGIC,
     REPORT_EXTENSIONS,
@@ -50,13 +51,22 @@ class CheckedUpload:
     transcripts: tuple[CheckedFile, ...]
 
 
+REPORT_KINDS = {
+    "report": REPORT_EXTENSIONS,
+    "paper": PAPER_EXTENSIONS,
+    "description": DESCRIPTION_EXTENSIONS,
+}
+"""What a project's report is (a meeting report, a talk's paper, a podcast's description)
+and the files its readers take."""
+
+
 def check_upload(
-    report: UploadedFile | None, transcripts: list[UploadedFile], paper: bool = False
+    report: UploadedFile | None, transcripts: list[UploadedFile], report_kind: str = "report"
 ) -> CheckedUpload:
-    """`paper`: the report is a paper (a talk project's), read by the paper readers."""
     if report is None:
-        what = "paper" if paper else "report"
-        raise InvalidInput(f"Send the {what} as the multipart file field 'report'.", field="report")
+        raise InvalidInput(
+            f"Send the {report_kind} as the multipart file field 'report'.", field="report"
+        )
     if not transcripts:
         raise InvalidInput(
             "Send the transcript as the multipart file field 'transcript' "
@@ -66,7 +76,7 @@ def check_upload(
     if len(transcripts) > MAX_TRANSCRIPT_PARTS:
         raise InvalidInput(f"At most {MAX_TRANSCRIPT_PARTS} transcript files.", field="transcript")
     check_total_size((report.size or 0) + sum(part.size or 0 for part in transcripts))
-    checked_report = _checked(report, "report", PAPER_EXTENSIONS if paper else REPORT_EXTENSIONS)
+    checked_report = _checked(report, "report", REPORT_KINDS[report_kind])
     checked_transcripts = tuple(
         _checked(part, "transcript", TRANSCRIPT_EXTENSIONS) for part in transcripts
     )

@@ -21,20 +21,24 @@ from backend.documents.uploads import check_total_size
 from backend.exports.formats.huggingface import huggingface_members
 from backend.exports.formats.parallel import parallel_members
 from backend.exports.formats.public_meetings import public_meetings_pieces
+from backend.exports.formats.salience import salience_records
 from backend.exports.formats.streams import chunked, stream_zip
 from backend.exports.formats.summaries import summary_records
 from backend.exports.selectors import export_preview, export_records
 from backend.exports.serializers import ExportPreviewSerializer, PublicMeetingsExportSerializer
 from backend.exports.services import export_record, public_meetings_import
 from backend.projects.permissions import LEAD_OR_ADMIN
+from backend.projects.podcasts import is_podcast
 from backend.projects.selectors import project_get
 from backend.projects.talks import is_talk
+from backend.salience.selectors import salience_summary
 from workers.align.model import ReaderError
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.shape import record_fields
 from workers.align.pairs.writers import csv_pieces, jsonl_pieces
 from workers.align.public_meetings_layout import LayoutError, ParsedMeeting, parse_public_meetings
 from workers.align.readers import parse_json
+from workers.align.salience import SalienceConfig
 from workers.align.summaries import SummaryLengths
 
 
@@ -198,6 +202,7 @@ class ExportHuggingFaceApi(_ExportApi):
             title=project.name,
             language=project.language,
             summaries_of=project if is_talk(project) else None,
+            salience_of=project if is_podcast(project) else None,
         )
         return self._stream(request, project_id, stream_zip(members))
 
@@ -258,6 +263,41 @@ class ExportSummariesApi(_ExportApi):
         return self._stream(request, project_id, chunked(jsonl_pieces(records)))
 
 
+class SalienceQuerySerializer(serializers.Serializer):
+    candidates_only = serializers.BooleanField(
+        default=False,
+        help_text=f"Only the candidate units: the first {SalienceConfig.first} and last "
+        f"{SalienceConfig.last} of each transcript, as the podcast paper limits them.",
+    )
+
+
+class ExportSalienceApi(_ExportApi):
+    """Salience labels per transcript unit (docs/podcasts.md)."""
+
+    filename, content_type = "salience.jsonl", "application/x-ndjson; charset=utf-8"
+    takes_filters = False
+
+    @extend_schema(
+        parameters=[SalienceQuerySerializer],
+        responses=_file(
+            "application/x-ndjson",
+            OpenApiTypes.STR,
+            "One JSON object per line and transcript unit: its text and times, its ROUGE-2 "
+            "score against the best description sentence, the automatic and the gold label.",
+        ),
+    )
+    def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
+        self._refuse_unknown_parameters(request, allowed={"candidates_only"})
+        serializer = SalienceQuerySerializer(data=request.query_params.dict())
+        serializer.is_valid(raise_exception=True)
+        project = project_get(project_id=project_id)
+        export_record(
+            actor=request.user, project=project, export_format=self.filename, options=None
+        )
+        records = salience_records(project=project, **serializer.validated_data)
+        return self._stream(request, project_id, chunked(jsonl_pieces(records)))
+
+
 class ExportPublicMeetingsApi(_ExportApi):
     """The whole project (documents, pre-alignments, gold), importable into another."""
 
@@ -275,9 +315,10 @@ class ExportPreviewApi(_ExportApi):
     @extend_schema(parameters=[ExportQuerySerializer], responses=ExportPreviewSerializer)
     def get(self, request: Request, project_id: int) -> Response:
         options = self._filters(request)
-        project_get(project_id=project_id)
+        project = project_get(project_id=project_id)
         preview = export_preview(project_id=project_id, options=options)
-        return Response(ExportPreviewSerializer(preview).data)
+        salience = salience_summary(project=project) if is_podcast(project) else None
+        return Response(ExportPreviewSerializer({**preview, "salience": salience}).data)
 
 
 class PublicMeetingsImportApi(APIView):

@@ -7,6 +7,7 @@ from backend.agreement.serializers import CorpusAgreementSerializer
 from backend.alignments.serializers import AlignmentParamsSerializer
 from backend.core.serializers import KeyedSerializer, dataclass_serializer
 from backend.ratings.serializers import StudyEstimateSerializer
+from backend.salience.serializers import SalienceSummarySerializer
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.shape import FILTERS
 from workers.align.pairs.split import SPLITS
@@ -48,6 +49,11 @@ class ExportPreviewSerializer(serializers.Serializer):
         allow_null=True,
         help_text="The latest rating study's estimated share of good automatic pairs at this "
         "min_confidence; null when no study has rated any.",
+    )
+    salience = SalienceSummarySerializer(
+        allow_null=True,
+        help_text="Podcast projects: the units and how many the ROUGE rule labels salient "
+        "(salience.jsonl); null for other projects.",
     )
     options = dataclass_serializer(ExportOptions)()
 

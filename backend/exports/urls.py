@@ -7,6 +7,7 @@ from backend.exports.apis import (
     ExportParallelApi,
     ExportPreviewApi,
     ExportPublicMeetingsApi,
+    ExportSalienceApi,
     ExportSummariesApi,
     PublicMeetingsImportApi,
 )
@@ -18,6 +19,7 @@ urlpatterns = [
     path(f"{EXPORTS}pairs.jsonl", ExportJsonlApi.as_view(), name="export-jsonl"),
     path(f"{EXPORTS}pairs.csv", ExportCsvApi.as_view(), name="export-csv"),
     path(f"{EXPORTS}summaries.jsonl", ExportSummariesApi.as_view(), name="export-summaries"),
+    path(f"{EXPORTS}salience.jsonl", ExportSalienceApi.as_view(), name="export-salience"),
     path(f"{EXPORTS}parallel.zip", ExportParallelApi.as_view(), name="export-parallel"),
     path(f"{EXPORTS}huggingface.zip", ExportHuggingFaceApi.as_view(), name="export-huggingface"),
     path(

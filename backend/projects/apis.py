@@ -12,6 +12,7 @@ from backend.core.serializers import IdField
 from backend.iterations.gold import DEFAULT_TRUSTED_CONFIDENCE
 from backend.projects.models import Project, Role
 from backend.projects.permissions import LEAD_OR_ADMIN, MEMBER_OR_ADMIN, MayCreateProjectsOrReads
+from backend.projects.podcasts import TRANSCRIPT_UNITS
 from backend.projects.selectors import (
     membership_get,
     membership_list,
@@ -27,6 +28,8 @@ from backend.projects.services import (
     project_update,
 )
 from backend.projects.talks import DEFAULT_REPORT_UNIT, REPORT_UNITS
+from workers.align.salience import SalienceConfig
+from workers.align.windows import WindowConfig
 
 LANGUAGE_CODE = r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$"
 
@@ -56,6 +59,32 @@ class ProjectSettingsSerializer(serializers.Serializer):
         "(Abstract, Related Work and Acknowledgments when unset; [] keeps every section).",
     )
 
+    transcript_unit = serializers.ChoiceField(
+        choices=TRANSCRIPT_UNITS,
+        required=False,
+        help_text="One transcript unit per reader turn, or per fixed time window cut from the "
+        "words' times ('windows' for podcast projects, 'turns' otherwise, when unset); read when "
+        "a transcript is imported.",
+    )
+    window_seconds = serializers.FloatField(
+        min_value=5.0,
+        max_value=600.0,
+        required=False,
+        help_text=f"A time window's length in seconds ({WindowConfig.seconds:g} when unset).",
+    )
+    clean_descriptions = serializers.BooleanField(
+        required=False,
+        help_text="Drop the description sentences whose IDF salience is below the podcast "
+        "paper's threshold before labelling units (off when unset); the description-cleaning "
+        "preview shows what it keeps and drops.",
+    )
+    salience_tau = serializers.FloatField(
+        min_value=0.0,
+        max_value=1.0,
+        required=False,
+        help_text="A unit is salient when its ROUGE-2 recall against some description sentence "
+        f"is above this ({SalienceConfig.tau:g} when unset).",
+    )
     low_confidence_below = serializers.FloatField(
         min_value=0.0,
         max_value=1.0,
@@ -108,7 +137,8 @@ class ProjectInputSerializer(serializers.Serializer):
         choices=Project.Kind.choices,
         required=False,
         help_text="Chosen once, at creation: 'meeting' (the default) pairs ASR turns with a "
-        "meeting report; 'talk' pairs a talk's transcript with the paper it presents.",
+        "meeting report; 'talk' pairs a talk's transcript with the paper it presents; 'podcast' "
+        "pairs an episode's timed transcript, cut into time windows, with its description.",
     )
 
 

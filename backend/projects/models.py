@@ -6,11 +6,13 @@ class Project(models.Model):
     """`settings` holds the project's options, each checked by the API's
     ProjectSettingsSerializer; the promoted parameter set is what new pre-alignments are
     computed with. `kind` is chosen at creation and never changes: a talk project's reports
-    are papers, whose segments no meeting report could be read back into."""
+    are papers, and a podcast project's are descriptions cut into sentences, whose segments
+    no meeting report could be read back into."""
 
     class Kind(models.TextChoices):
         MEETING = "meeting", "Meeting and report"
         TALK = "talk", "Talk and paper"
+        PODCAST = "podcast", "Podcast and description"
 
     name = models.CharField(max_length=200)
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.MEETING)

@@ -44,3 +44,9 @@ def member_role(*, project: Project, user) -> str | None:
     return (
         Membership.objects.filter(project=project, user=user).values_list("role", flat=True).first()
     )
+
+
+def report_kind(project: Project) -> str:
+    """What the project's reports are, as the upload checks name them."""
+    kinds = {Project.Kind.TALK: "paper", Project.Kind.PODCAST: "description"}
+    return kinds.get(Project.Kind(project.kind), "report")

@@ -14,7 +14,14 @@ from tests.dashboards.test_dashboards import corrected_iteration
 from tests.domain import build_world, make_rating_study
 from tests.openapi import assert_matches_schema, openapi_schema
 
-FILE_EXPORTS = {"pairs.jsonl", "pairs.csv", "parallel.zip", "huggingface.zip", "summaries.jsonl"}
+FILE_EXPORTS = {
+    "pairs.jsonl",
+    "pairs.csv",
+    "parallel.zip",
+    "huggingface.zip",
+    "summaries.jsonl",
+    "salience.jsonl",
+}
 """Exports whose body is a file, not JSON: their media types are checked below."""
 
 

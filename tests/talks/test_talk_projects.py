@@ -110,7 +110,7 @@ def test_a_paper_and_its_talk_import_as_sentences_under_their_sections_and_pre_a
 
     assert job["status"] == "succeeded", job
     count = sum(n for _, n in paper_sentences())
-    assert job["message"] == f"imported: {count} segments, one per sentence of the paper"
+    assert job["message"] == f"imported: {count} segments, one per sentence"
     document = Document.objects.get(pk=job["result"]["document"])
     segments = list(ReportSegment.objects.filter(document=document))
     by_section: dict[str, int] = {}

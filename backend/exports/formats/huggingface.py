@@ -7,8 +7,10 @@ with no pair is left out of the card's configuration (its file stays, empty).
 """
 
 import json
+from collections import Counter
 from collections.abc import Iterator
 
+from backend.exports.formats.salience import salience_records
 from backend.exports.formats.summaries import summary_records
 from backend.exports.selectors import corpus_agreement, export_records
 from backend.projects.models import Project
@@ -91,9 +93,11 @@ def huggingface_members(
     title: str,
     language: str,
     summaries_of: Project | None = None,
+    salience_of: Project | None = None,
 ):
     """`summaries_of`, a talk project, adds the `summaries` configuration: summaries.jsonl's
-    records under `summaries/`, each document in its pairs' split."""
+    records under `summaries/`, each document in its pairs' split; `salience_of`, a podcast
+    project, adds `salience`: salience.jsonl's unit records under `salience/`, likewise."""
     counts: dict[Split, int] = {}
     for split in SPLITS:
         yield f"{split}.jsonl", _records(project_id, options, split, counts)
@@ -104,7 +108,24 @@ def huggingface_members(
                 f"summaries/{split}.jsonl",
                 _summaries(summaries_of, options, split, summary_counts),
             )
-    yield "README.md", _card(project_id, title, language, options, counts, summary_counts)
+    salience_counts: dict[Split, Counter[str]] = {}
+    if salience_of is not None:
+        for split in SPLITS:
+            yield f"salience/{split}.jsonl", _salience(salience_of, options, split, salience_counts)
+    yield (
+        "README.md",
+        _card(project_id, title, language, options, counts, summary_counts, salience_counts),
+    )
+
+
+def _salience(
+    project: Project, options: ExportOptions, split: Split, counts: dict
+) -> Iterator[bytes]:
+    counts[split] = Counter()
+    for record in salience_records(project=project, options=options, split=split):
+        counts[split]["units"] += 1
+        counts[split]["positive"] += record["automatic_label"]
+        yield json_line(record)
 
 
 def _summaries(
@@ -135,9 +156,16 @@ def _card(
     options: ExportOptions,
     counts: dict,
     summary_counts: dict,
+    salience_counts: dict,
 ) -> Iterator[bytes]:
     filled = [split for split in SPLITS if counts.get(split)]
     summarised = [split for split in SPLITS if summary_counts.get(split)]
+    labelled = [split for split in SPLITS if salience_counts.get(split)]
+    salience_config = [
+        "- config_name: salience",
+        "  data_files:",
+        *(f"  - split: {split}\n    path: salience/{split}.jsonl" for split in labelled),
+    ]
     summaries_config = [
         "- config_name: summaries",
         "  data_files:",
@@ -155,6 +183,7 @@ def _card(
         "  data_files:",
         *(f"  - split: {split}\n    path: {split}.jsonl" for split in filled),
         *(summaries_config if summarised else []),
+        *(salience_config if labelled else []),
         "dataset_info:",
         "  features:",
         *(_feature(name, dtype) for name, dtype in FEATURES),
@@ -176,6 +205,7 @@ def _card(
         *(f"- `{name}`: {meaning}" for name, meaning in _meanings(options)),
         "",
         *(_summaries_prose(summary_counts) if summarised else []),
+        *(_salience_prose(salience_counts) if labelled else []),
         "## Agreement",
         "",
         *_agreement_prose(corpus_agreement(project_id=project_id, options=options)),
@@ -198,6 +228,36 @@ def _card(
         "",
     ]
     yield "\n".join(header + body).encode()
+
+
+def _salience_prose(counts: dict) -> list[str]:
+    units = sum(count["units"] for count in counts.values())
+    positive = sum(count["positive"] for count in counts.values())
+    return [
+        "## Salience labels",
+        "",
+        'The `salience` configuration (`datasets.load_dataset(<folder>, "salience")`) has one',
+        "record per transcript unit (a time window): its ROUGE-2 recall against the best",
+        "sentence of the description (`score`), the automatic label (`automatic_label`, the",
+        "score above the project's threshold), whether it is among the first 33 and last 7",
+        "units (`candidate`), and the gold label (`gold_label`: the gold aligns the unit to",
+        "some report segment; null without gold); each document in its pairs' split.",
+        "",
+        "| split | units | automatic positives | positive ratio |",
+        "|---|---|---|---|",
+        *(
+            f"| {split} | {counts[split]['units']} | {counts[split]['positive']} | "
+            f"{_ratio(counts[split]['positive'], counts[split]['units'])} |"
+            for split in SPLITS
+            if split in counts
+        ),
+        f"| all | {units} | {positive} | {_ratio(positive, units)} |",
+        "",
+    ]
+
+
+def _ratio(part: int, whole: int) -> str:
+    return f"{part / whole:.3f}" if whole else "n/a"
 
 
 def _summaries_prose(counts: dict) -> list[str]:

@@ -266,6 +266,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/dashboard/salience/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * @description The automatic labels' positive ratio, and their precision, recall and F1 against the
+     *     gold labels per iteration and overall.
+     */
+    get: operations["projects_dashboard_salience_retrieve"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/projects/{project_id}/dashboard/tuning/": {
     parameters: {
       query?: never;
@@ -278,6 +298,23 @@ export interface paths {
      *     `?iteration=<id>`'s; `?ordering=` any figure, best first (`-` for worst first); paginated.
      */
     get: operations["projects_dashboard_tuning_retrieve"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/description-cleaning/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A sentence is kept when the IDFs of its words sum to at least 10; only words seen 5 times or more in the project's descriptions, with an IDF above 1.5, count. */
+    get: operations["projects_description_cleaning_list"];
     put?: never;
     post?: never;
     delete?: never;
@@ -562,6 +599,23 @@ export interface paths {
     };
     /** @description The whole project (documents, pre-alignments, gold), importable into another. */
     get: operations["projects_exports_public_meetings.json_retrieve"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/exports/salience.jsonl": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Salience labels per transcript unit (docs/podcasts.md). */
+    get: operations["projects_exports_salience.jsonl_retrieve"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1518,6 +1572,17 @@ export interface components {
       /** Format: double */
       estimated_yes_share: number | null;
     };
+    DescriptionCleaningApiOutput: {
+      document_id: number;
+      document_name: string;
+      sentences: components["schemas"]["DescriptionCleaningApiOutputSentence"][];
+    };
+    DescriptionCleaningApiOutputSentence: {
+      text: string;
+      /** Format: double */
+      salience: number;
+      kept: boolean;
+    };
     Distribution: {
       count: number;
       /** Format: double */
@@ -1785,6 +1850,8 @@ export interface components {
       agreement: components["schemas"]["CorpusAgreement"];
       /** @description The latest rating study's estimated share of good automatic pairs at this min_confidence; null when no study has rated any. */
       rating: components["schemas"]["StudyEstimate"] | null;
+      /** @description Podcast projects: the units and how many the ROUGE rule labels salient (salience.jsonl); null for other projects. */
+      salience: components["schemas"]["SalienceSummary"] | null;
       options: components["schemas"]["ExportOptions"];
     };
     ExportSplits: {
@@ -2079,6 +2146,18 @@ export interface components {
     JobsDashboardApiOutput: {
       jobs: components["schemas"]["JobOutput"][];
     };
+    LabelAgreement: {
+      /** Format: double */
+      precision: number | null;
+      /** Format: double */
+      recall: number | null;
+      /** Format: double */
+      f1: number | null;
+      true_positives: number;
+      false_positives: number;
+      false_negatives: number;
+      true_negatives: number;
+    };
     LearnedResult: {
       /** @description Whether per-turn corrections beat the path on held-out gold and are applied. */
       corrections_kept: boolean;
@@ -2169,6 +2248,21 @@ export interface components {
        */
       previous: string | null;
       results: components["schemas"]["AuditEventListApiOutput"][];
+    };
+    PaginatedDescriptionCleaningApiOutputList: {
+      /** @example 123 */
+      count: number;
+      /**
+       * Format: uri
+       * @example http://api.example.org/accounts/?page=4
+       */
+      next: string | null;
+      /**
+       * Format: uri
+       * @example http://api.example.org/accounts/?page=2
+       */
+      previous: string | null;
+      results: components["schemas"]["DescriptionCleaningApiOutput"][];
     };
     PaginatedDocumentOutputList: {
       /** @example 123 */
@@ -2383,19 +2477,21 @@ export interface components {
       language?: string;
       settings?: components["schemas"]["ProjectSettings"];
       /**
-       * @description Chosen once, at creation: 'meeting' (the default) pairs ASR turns with a meeting report; 'talk' pairs a talk's transcript with the paper it presents.
+       * @description Chosen once, at creation: 'meeting' (the default) pairs ASR turns with a meeting report; 'talk' pairs a talk's transcript with the paper it presents; 'podcast' pairs an episode's timed transcript, cut into time windows, with its description.
        *
        *     * `meeting` - Meeting and report
        *     * `talk` - Talk and paper
+       *     * `podcast` - Podcast and description
        */
       kind?: components["schemas"]["ProjectKindEnum"];
     };
     /**
      * @description * `meeting` - Meeting and report
      *     * `talk` - Talk and paper
+     *     * `podcast` - Podcast and description
      * @enum {string}
      */
-    ProjectKindEnum: "meeting" | "talk";
+    ProjectKindEnum: "meeting" | "talk" | "podcast";
     ProjectOutput: {
       id: number;
       name: string;
@@ -2436,6 +2532,25 @@ export interface components {
       report_unit?: components["schemas"]["ReportUnitEnum"];
       /** @description Talk projects: section titles the HMM leaves out and the editor greys (Abstract, Related Work and Acknowledgments when unset; [] keeps every section). */
       excluded_sections?: string[];
+      /**
+       * @description One transcript unit per reader turn, or per fixed time window cut from the words' times ('windows' for podcast projects, 'turns' otherwise, when unset); read when a transcript is imported.
+       *
+       *     * `turns` - turns
+       *     * `windows` - windows
+       */
+      transcript_unit?: components["schemas"]["TranscriptUnitEnum"];
+      /**
+       * Format: double
+       * @description A time window's length in seconds (30 when unset).
+       */
+      window_seconds?: number;
+      /** @description Drop the description sentences whose IDF salience is below the podcast paper's threshold before labelling units (off when unset); the description-cleaning preview shows what it keeps and drops. */
+      clean_descriptions?: boolean;
+      /**
+       * Format: double
+       * @description A unit is salient when its ROUGE-2 recall against some description sentence is above this (0.2 when unset).
+       */
+      salience_tau?: number;
       /**
        * Format: double
        * @description The editor marks a turn whose pre-alignment confidence is below this (0.4 when unset); with a parameter set that carries a learned decision the confidence is the calibrated probability that the turn is right.
@@ -2692,6 +2807,32 @@ export interface components {
       /** Format: date-time */
       finished_at: string | null;
     };
+    SalienceDashboardApiOutput: {
+      /** Format: double */
+      tau: number;
+      clean_descriptions: boolean;
+      summary: components["schemas"]["SalienceSummary"];
+      gold_documents: number;
+      overall: components["schemas"]["LabelAgreement"];
+      iterations: components["schemas"]["SalienceDashboardApiOutputIteration"][];
+    };
+    SalienceDashboardApiOutputIteration: {
+      iteration: number | null;
+      documents: number;
+      agreement: components["schemas"]["LabelAgreement"];
+    };
+    SalienceSummary: {
+      units: number;
+      automatic_positive: number;
+      candidates: number;
+      candidate_positive: number;
+      gold_units: number;
+      gold_positive: number;
+      /** Format: double */
+      readonly positive_ratio: number | null;
+      /** Format: double */
+      readonly candidate_positive_ratio: number | null;
+    };
     ScoringParams: {
       method?: components["schemas"]["MethodEnum"];
       window_size?: number;
@@ -2850,6 +2991,12 @@ export interface components {
       seed?: number;
       workers?: number;
     };
+    /**
+     * @description * `turns` - turns
+     *     * `windows` - windows
+     * @enum {string}
+     */
+    TranscriptUnitEnum: "turns" | "windows";
     TuningBrief: {
       id: number;
       job: components["schemas"]["JobBrief"];
@@ -3420,6 +3567,27 @@ export interface operations {
       };
     };
   };
+  projects_dashboard_salience_retrieve: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SalienceDashboardApiOutput"];
+        };
+      };
+    };
+  };
   projects_dashboard_tuning_retrieve: {
     parameters: {
       query?: {
@@ -3457,6 +3625,32 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["TuningDashboardApiOutput"];
+        };
+      };
+    };
+  };
+  projects_description_cleaning_list: {
+    parameters: {
+      query?: {
+        /** @description A page number within the paginated result set. */
+        page?: number;
+        /** @description Number of results to return per page. */
+        page_size?: number;
+      };
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PaginatedDescriptionCleaningApiOutputList"];
         };
       };
     };
@@ -4129,6 +4323,31 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["PublicMeetingsExport"];
+        };
+      };
+    };
+  };
+  "projects_exports_salience.jsonl_retrieve": {
+    parameters: {
+      query?: {
+        /** @description Only the candidate units: the first 33 and last 7 of each transcript, as the podcast paper limits them. */
+        candidates_only?: boolean;
+      };
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One JSON object per line and transcript unit: its text and times, its ROUGE-2 score against the best description sentence, the automatic and the gold label. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/x-ndjson": string;
         };
       };
     };

@@ -16,6 +16,7 @@ import { EffortPanel } from "./EffortPanel";
 import { JobsPanel } from "./JobsPanel";
 import { LoopStatusPanel } from "./LoopStatusPanel";
 import { ReliabilityPanel } from "./ReliabilityPanel";
+import { SaliencePanel } from "./SaliencePanel";
 import "./dashboard.css";
 
 /** The lead's view of the loop: is each iteration's pre-alignment better, at what cost, and
@@ -60,6 +61,7 @@ export function DashboardPage() {
           />
           <EffortPanel rows={loaded.data.effort.rows} />
           <CorpusPanel growth={loaded.data.corpus} />
+          {project.kind === "podcast" && <SaliencePanel projectId={project.id} />}
           <RatingPanel projectId={project.id} />
         </>
       )}

@@ -101,6 +101,22 @@ export function ExportsSection() {
           </li>
         ))}
       </ul>
+      {project.kind === "podcast" && (
+        <p>
+          <a href={`${base}salience.jsonl`} download>
+            Salience labels, JSON lines
+          </a>{" "}
+          (
+          <a href={`${base}salience.jsonl?candidates_only=true`} download>
+            candidate windows only
+          </a>
+          ){" "}
+          <span className="muted">
+            (salience.jsonl: each window with its ROUGE-2 score against the description, the
+            automatic label and the gold label)
+          </span>
+        </p>
+      )}
       {project.kind === "talk" && (
         <p>
           <a href={`${base}summaries.jsonl`} download>
@@ -172,6 +188,7 @@ function PreviewTables({ preview }: { preview: ExportPreview }) {
           ))}
         </tbody>
       </table>
+      {preview.salience && <SalienceCounts counts={preview.salience} />}
       <p data-testid="rating-estimate">
         {preview.rating === null
           ? "No rating study has judged the automatic pairs yet."
@@ -184,5 +201,18 @@ function PreviewTables({ preview }: { preview: ExportPreview }) {
               } are good (${preview.rating.rated_pairs} rated pairs).`}
       </p>
     </>
+  );
+}
+
+function SalienceCounts({ counts }: { counts: NonNullable<ExportPreview["salience"]> }) {
+  const percent = (ratio: number | null) =>
+    ratio === null ? "no unit" : `${(100 * ratio).toFixed(1)} %`;
+  return (
+    <p data-testid="salience-ratio">
+      Salience labels: {counts.automatic_positive} of {counts.units} windows salient by the ROUGE
+      rule ({percent(counts.positive_ratio)}; among the {counts.candidates} candidate windows,{" "}
+      {percent(counts.candidate_positive_ratio)}); {counts.gold_positive} of {counts.gold_units}{" "}
+      gold windows aligned.
+    </p>
   );
 }

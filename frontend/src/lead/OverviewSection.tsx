@@ -1,13 +1,16 @@
 import { useState, type FormEvent } from "react";
 import type { ProjectRole } from "../api/documents";
 import { addMember, changeMemberRole, removeMember, updateProject, type Member } from "./api";
+import { PodcastSettings } from "./PodcastSettings";
 import { useProject } from "./ProjectContext";
 import { messageOf } from "./useLoad";
 
 export function OverviewSection() {
+  const { project } = useProject();
   return (
     <>
       <ProjectForm />
+      {project.kind === "podcast" && <PodcastSettings />}
       <MembersPanel />
     </>
   );

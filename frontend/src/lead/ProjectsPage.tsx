@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import { fetchProjects } from "../api/documents";
 import { Link, navigate } from "../app/router";
 import { HealthPanel } from "../components/HealthPanel";
-import { createProject } from "./api";
+import { createProject, type ProjectKind } from "./api";
 import { leadProjectPath } from "./routes";
 import { messageOf, useLoad } from "./useLoad";
 import "./lead.css";
@@ -60,7 +60,7 @@ export function ProjectsPage({
 function NewProjectForm() {
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
-  const [kind, setKind] = useState<"meeting" | "talk">("meeting");
+  const [kind, setKind] = useState<ProjectKind>("meeting");
   const [language, setLanguage] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -110,10 +110,13 @@ function NewProjectForm() {
       <select
         id="new-project-kind"
         value={kind}
-        onChange={(event) => setKind(event.target.value as "meeting" | "talk")}
+        onChange={(event) => setKind(event.target.value as ProjectKind)}
       >
         <option value="meeting">Meeting and report</option>
         <option value="talk">Talk and paper (TalkSumm: paper sentences, HMM aligner)</option>
+        <option value="podcast">
+          Podcast and description (30-second windows, salience labels)
+        </option>
       </select>
       <label htmlFor="new-project-language">Language (e.g. fr, en; chooses the tokenizer)</label>
       <input

@@ -8,6 +8,7 @@ import type { Schema } from "../api/schema";
 import type { operations } from "../api/schema.gen";
 
 export type ProjectDetail = Schema<"ProjectOutput">;
+export type ProjectKind = Schema<"ProjectKindEnum">;
 export type Member = Schema<"MembershipOutput">;
 export type LeadDocument = Schema<"DocumentOutput">;
 export type JobStatus = Schema<"JobStatusEnum">;
@@ -61,7 +62,7 @@ export const fetchProject = (projectId: number, signal?: AbortSignal) =>
 export const createProject = (fields: {
   name: string;
   description: string;
-  kind: "meeting" | "talk";
+  kind: ProjectKind;
   language?: string;
 }) => apiRequest<ProjectDetail>("POST", "projects/", { body: fields });
 
