@@ -57,7 +57,7 @@ class JobResultSerializer(serializers.Serializer):
     vocabulary_size = serializers.IntegerField(required=False, help_text="Word vectors.")
     sentences = serializers.IntegerField(required=False, help_text="Word vectors: trained on.")
     segmented_by = serializers.ChoiceField(
-        choices=["speakers", "paragraphs"],
+        choices=["speakers", "paragraphs", "sentences", "sections"],
         required=False,
         help_text="Import: how the report was cut into segments.",
     )

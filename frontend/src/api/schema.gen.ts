@@ -2109,6 +2109,8 @@ export interface components {
        *
        *     * `speakers` - speakers
        *     * `paragraphs` - paragraphs
+       *     * `sentences` - sentences
+       *     * `sections` - sections
        */
       segmented_by?: components["schemas"]["SegmentedByEnum"];
       /** @description Word vectors: documents read; tuning: gold documents. */
@@ -2848,9 +2850,11 @@ export interface components {
     /**
      * @description * `speakers` - speakers
      *     * `paragraphs` - paragraphs
+     *     * `sentences` - sentences
+     *     * `sections` - sections
      * @enum {string}
      */
-    SegmentedByEnum: "speakers" | "paragraphs";
+    SegmentedByEnum: "speakers" | "paragraphs" | "sentences" | "sections";
     ServiceCheck: {
       ok: boolean;
       detail: string;

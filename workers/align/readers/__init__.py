@@ -34,6 +34,7 @@ from workers.align.readers.whisper_json import read_whisper_json
 from workers.align.tokenizers import DEFAULT_LANGUAGE, tokenizer_for
 
 __all__ = [
+    "DESCRIPTION_EXTENSIONS",
     "PAPER_EXTENSIONS",
     "PDF_MAGIC",
     "REPORT_EXTENSIONS",
@@ -55,6 +56,7 @@ __all__ = [
 ]
 
 REPORT_EXTENSIONS = (".docx", ".txt", ".md")
+DESCRIPTION_EXTENSIONS = (".txt", ".md")
 TRANSCRIPT_EXTENSIONS = (".ctm", ".srt", ".vtt", ".json")
 PAPER_EXTENSIONS = (".md", ".txt", ".xml", ".tei", ".pdf", ".json")
 
