@@ -1,7 +1,6 @@
 from django.conf import settings
 from django.http import FileResponse, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
-from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -20,7 +19,7 @@ from backend.core.parsers import JSONParser
 from backend.core.ranges import Unsatisfiable, requested_range
 from backend.core.serializers import IdField
 from backend.documents.models import Document, OriginalFile
-from backend.documents.selectors import document_audio, document_get, document_list
+from backend.documents.selectors import audio_path, document_audio, document_get, document_list
 from backend.documents.services import (
     UNCHANGED,
     document_audio_delete,
@@ -56,14 +55,12 @@ class AudioOutputSerializer(serializers.Serializer):
     content_type = serializers.SerializerMethodField()
 
     def get_url(self, recording: OriginalFile) -> str:
-        return audio_url(recording.document.project_id, recording.document_id)
+        return audio_path(
+            project_id=recording.document.project_id, document_id=recording.document_id
+        )
 
     def get_content_type(self, recording: OriginalFile) -> str:
         return audio_content_type(recording)
-
-
-def audio_url(project_id: int, document_id: int) -> str:
-    return reverse("document-audio", kwargs={"project_id": project_id, "document_id": document_id})
 
 
 def audio_content_type(recording: OriginalFile) -> str:

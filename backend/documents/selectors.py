@@ -2,6 +2,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.urls import reverse
 
 from backend.alignments.models import Annotation
 from backend.core.errors import InvalidInput, NotFound
@@ -195,6 +196,11 @@ def _reference_labels(reference, turn_count: int) -> tuple[int, ...] | None:
             f"The reference has {len(labels)} labels for {turn_count} turns.", field="reference"
         )
     return tuple(int(label) for label in labels)
+
+
+def audio_path(*, project_id: int, document_id: int) -> str:
+    """Where a document's recording is streamed from (`DocumentAudioApi`)."""
+    return reverse("document-audio", kwargs={"project_id": project_id, "document_id": document_id})
 
 
 def document_audio(*, document: Document) -> OriginalFile:

@@ -10,9 +10,12 @@ from rest_framework.test import APIClient
 from backend.accounts.services import api_token_create
 from backend.audit.models import AuditEvent
 from backend.documents.models import OriginalFile
+from backend.documents.services import document_store_parsed
 from tests.audio import HEADERS, named, sine_wav
+from workers.align.model import Report, Segment, Transcript, Turn, Word
 
 WAV = sine_wav(1.0)
+REPORT_ROWS = Report(segments=(Segment("s0", "a report", ("a report",), "A", 0),), source="r.txt")
 
 
 @pytest.fixture
@@ -341,3 +344,43 @@ def test_a_pair_with_a_wrong_recording_is_refused_whole(world, media):
     assert "not Ogg audio" in response.json()["detail"]
     assert not world.project.documents.filter(source="upload").exists()
     assert stored_files(media) == []
+
+
+def editor(world, who="annotator") -> dict:
+    url = f"/api/v1/projects/{world.project.pk}/documents/{world.document.pk}/editor/"
+    return world.client(who).get(url).json()
+
+
+def test_the_editor_payload_says_where_the_recording_is_and_when_each_word_is_said(world, media):
+    timed = Transcript(
+        turns=(
+            Turn(
+                "t0",
+                "hello there",
+                ("hello there",),
+                "A",
+                0.0,
+                1.5,
+                0,
+                (Word("Hello", 0.0, 0.61234, 0.9), Word("there.", 0.7, 1.5, 0.8)),
+            ),
+            Turn("t1", "no words", ("no words",), "B", 2.0, 3.0, 1),
+        ),
+        source="t.json",
+    )
+    document_store_parsed(document=world.document, report=REPORT_ROWS, transcript=timed)
+    assert (editor(world)["audio_url"], editor(world)["turn_words"]) == (None, [])
+
+    put_audio(world, WAV, "meeting.wav")
+    payload = editor(world)
+
+    assert payload["audio_url"] == audio_url(world)
+    assert payload["turn_words"] == [[["Hello", 0.0, 0.61], ["there.", 0.7, 1.5]], []]
+
+
+def test_a_recording_without_word_times_sends_no_words(world, media):
+    put_audio(world, WAV, "meeting.wav")
+    payload = editor(world)
+
+    assert payload["audio_url"] == audio_url(world)
+    assert payload["turn_words"] == []

@@ -101,6 +101,8 @@ function Adjudication({
       assignees: [],
       annotations: [],
       excluded_sections: [],
+      audio_url: null,
+      turn_words: [],
     }),
     [payload],
   );
