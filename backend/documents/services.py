@@ -8,7 +8,7 @@ from typing import cast
 
 from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile, File
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from backend.audit.services import record_event
 from backend.core.errors import Conflict, InvalidInput, NotFound
@@ -355,10 +355,14 @@ def _stored_audio(document: Document, audio: CheckedAudio) -> OriginalFile:
 def document_audio_replace(*, actor, document: Document, audio: CheckedAudio) -> OriginalFile:
     """Store the document's recording, replacing the one it had. The new file is written
     first and the rows swapped in one transaction, so a failure at any point leaves the old
-    recording in place (and the new file removed); the old file goes once the swap commits."""
+    recording in place (and the new file removed); the old file goes once the swap commits.
+    Two replacements at once are serialised on the document's row; where the database cannot
+    lock rows (SQLite), the later one finds the other's recording stored and gets a 409."""
     original = _stored_audio(document, audio)
     try:
         with transaction.atomic():
+            if not Document.objects.select_for_update().filter(pk=document.pk).exists():
+                raise NotFound(f"Document {document.pk} was deleted meanwhile.")
             old = list(
                 OriginalFile.objects.select_for_update().filter(
                     document=document, role=OriginalFile.Role.AUDIO
@@ -375,6 +379,12 @@ def document_audio_replace(*, actor, document: Document, audio: CheckedAudio) ->
                 size=audio.size,
             )
             transaction.on_commit(partial(_delete_stored, [row.file.name for row in old]))
+    except IntegrityError as error:
+        original.file.delete(save=False)
+        raise Conflict(
+            "Another recording of this document was stored at the same moment; "
+            "reload to see it, and send yours again to replace it."
+        ) from error
     except BaseException:
         original.file.delete(save=False)
         raise
