@@ -6,6 +6,7 @@ checked here. The encoding check reuses the engine's own decoder so that both ag
 """
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
 
@@ -141,17 +142,6 @@ def _checked(upload: UploadedFile, field: str, extensions: tuple[str, ...]) -> C
     return file
 
 
-@dataclass(frozen=True)
-class AudioFormat:
-    """A recording format the browser plays: its extensions, media type and how its first
-    bytes look (a file renamed to .mp3 must not reach the editor's audio element)."""
-
-    name: str
-    extensions: tuple[str, ...]
-    content_type: str
-    signature: str
-
-
 def _is_wav(head: bytes) -> bool:
     return head[:4] == b"RIFF" and head[8:12] == b"WAVE"
 
@@ -168,22 +158,30 @@ def _is_aac(head: bytes) -> bool:
     return len(head) >= 2 and head[0] == 0xFF and head[1] & 0xF6 == 0xF0
 
 
+@dataclass(frozen=True)
+class AudioFormat:
+    """A recording format the browser plays: its extensions, media type and how its first
+    bytes look (a file renamed to .mp3 must not reach the editor's audio element)."""
+
+    name: str
+    extensions: tuple[str, ...]
+    content_type: str
+    signature: str
+    starts_like: Callable[[bytes], bool]
+
+
 AUDIO_FORMATS = (
-    AudioFormat("WAV", (".wav",), "audio/wav", "'RIFF....WAVE'"),
-    AudioFormat("MP3", (".mp3",), "audio/mpeg", "an ID3 tag or an MPEG frame"),
-    AudioFormat("Ogg", (".ogg", ".oga", ".opus"), "audio/ogg", "'OggS'"),
-    AudioFormat("M4A", (".m4a", ".mp4"), "audio/mp4", "'....ftyp'"),
-    AudioFormat("AAC", (".aac",), "audio/aac", "an ADTS header"),
-    AudioFormat("FLAC", (".flac",), "audio/flac", "'fLaC'"),
+    AudioFormat("WAV", (".wav",), "audio/wav", "'RIFF....WAVE'", _is_wav),
+    AudioFormat("MP3", (".mp3",), "audio/mpeg", "an ID3 tag or an MPEG frame", _is_mp3),
+    AudioFormat(
+        "Ogg", (".ogg", ".oga", ".opus"), "audio/ogg", "'OggS'", lambda head: head[:4] == b"OggS"
+    ),
+    AudioFormat(
+        "M4A", (".m4a", ".mp4"), "audio/mp4", "'....ftyp'", lambda head: head[4:8] == b"ftyp"
+    ),
+    AudioFormat("AAC", (".aac",), "audio/aac", "an ADTS header", _is_aac),
+    AudioFormat("FLAC", (".flac",), "audio/flac", "'fLaC'", lambda head: head[:4] == b"fLaC"),
 )
-_AUDIO_SIGNATURES = {
-    "WAV": _is_wav,
-    "MP3": _is_mp3,
-    "Ogg": lambda head: head[:4] == b"OggS",
-    "M4A": lambda head: head[4:8] == b"ftyp",
-    "AAC": _is_aac,
-    "FLAC": lambda head: head[:4] == b"fLaC",
-}
 AUDIO_EXTENSIONS = tuple(extension for kind in AUDIO_FORMATS for extension in kind.extensions)
 
 
@@ -201,11 +199,6 @@ class CheckedAudio:
     upload: UploadedFile
     size: int
     sha256: str
-
-
-def check_audio_length(content_length: int, limit: int) -> None:
-    """413 before the body is read when it cannot fit under `limit` bytes of audio."""
-    check_total_size(max(0, content_length - MULTIPART_OVERHEAD_BYTES), limit=limit)
 
 
 def check_audio(upload: UploadedFile | None) -> CheckedAudio:
@@ -234,7 +227,7 @@ def check_audio(upload: UploadedFile | None) -> CheckedAudio:
         )
     upload.seek(0)
     head = upload.read(16)
-    if not _AUDIO_SIGNATURES[kind.name](head):
+    if not kind.starts_like(head):
         raise UnsupportedMediaType(
             f"{name}: this is not {kind.name} audio, whatever its name says "
             f"({kind.name} starts with {kind.signature}).",
