@@ -13,10 +13,14 @@ export interface Playback {
   error: string | null;
 }
 
+/** The playhead is reported in steps this long: fine enough for words, and the editor
+ * renders at most this often while playing instead of on every frame. */
+const STEP_SECONDS = 0.05;
+
 /**
  * Drives the editor's audio element: plays a span, stops at its end, and reports the
- * playhead once per frame (the element's own timeupdate comes only every 250 ms or so, too
- * coarse to follow words).
+ * playhead, checked once per frame (the element's own timeupdate comes only every 250 ms or
+ * so, too coarse to follow words).
  */
 export function usePlayback(): Playback {
   const audioRef = useRef<HTMLAudioElement | null>(null);
@@ -42,7 +46,7 @@ export function usePlayback(): Playback {
         stop();
         return;
       }
-      setTime(audio.currentTime);
+      setTime(Math.floor(audio.currentTime / STEP_SECONDS) * STEP_SECONDS);
       frame = requestAnimationFrame(follow);
     }
     frame = requestAnimationFrame(follow);
