@@ -114,11 +114,19 @@ def editor_payload_json(
         excluded_sections=_excluded_sections(row),
         position=reading_position(document_id=row["id"], user=user),
         annotations=[annotation_with_username(other) for other in others],
-        audio_url=(
-            audio_path(project_id=project_id, document_id=row["id"]) if row["has_audio"] else None
-        ),
-        turn_words=turn_words(document_id=row["id"]) if row["has_audio"] else [],
+        **listening(row),
     )
+
+
+def listening(row: dict[str, Any]) -> dict[str, Any]:
+    """What the editor plays a document's recording with (`audio_url`, null without one)
+    and follows it by (`turn_words`, read only when there is a recording)."""
+    if not row["has_audio"]:
+        return {"audio_url": None, "turn_words": []}
+    return {
+        "audio_url": audio_path(project_id=row["project_id"], document_id=row["id"]),
+        "turn_words": turn_words(document_id=row["id"]),
+    }
 
 
 def turn_words(*, document_id: int) -> list[list[list[Any]]]:

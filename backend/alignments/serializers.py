@@ -129,7 +129,21 @@ class TimedWordField(serializers.JSONField):
     """A recognised word with its times, as a triple to keep the payload small."""
 
 
-class EditorPayloadSerializer(serializers.Serializer):
+class ListeningSerializer(serializers.Serializer):
+    """The recording's part of a payload the editor shows (`listening()`)."""
+
+    audio_url = serializers.CharField(
+        allow_null=True,
+        help_text="Where the document's recording streams from (HTTP ranges); null without one.",
+    )
+    turn_words = serializers.ListField(
+        child=serializers.ListField(child=TimedWordField()),
+        help_text="Per turn, its words with their times, for following playback word by word; "
+        "empty when the document has no recording or its transcript no word times.",
+    )
+
+
+class EditorPayloadSerializer(ListeningSerializer):
     """What `editor_payload_json` writes (as JSON text, for speed); the API tests validate
     real payloads against this schema."""
 
@@ -156,15 +170,6 @@ class EditorPayloadSerializer(serializers.Serializer):
         child=serializers.CharField(),
         help_text="A talk project's section titles, among this document's, that the "
         "alignment leaves out (shown greyed); empty for a meeting project.",
-    )
-    audio_url = serializers.CharField(
-        allow_null=True,
-        help_text="Where the document's recording streams from (HTTP ranges); null without one.",
-    )
-    turn_words = serializers.ListField(
-        child=serializers.ListField(child=TimedWordField()),
-        help_text="Per turn, its words with their times, for following playback word by word; "
-        "empty when the document has no recording or its transcript no word times.",
     )
 
 

@@ -384,3 +384,16 @@ def test_a_recording_without_word_times_sends_no_words(world, media):
 
     assert payload["audio_url"] == audio_url(world)
     assert payload["turn_words"] == []
+
+
+def test_adjudicating_listens_too(world, media):
+    """The curator's adjudication view is the editor: it gets the recording as well."""
+    adjudication = (
+        f"/api/v1/projects/{world.project.pk}/documents/{world.document.pk}/adjudication/"
+    )
+    assert world.client("curator").get(adjudication).json()["audio_url"] is None
+
+    put_audio(world, WAV, "meeting.wav")
+    body = world.client("curator").get(adjudication).json()
+
+    assert (body["audio_url"], body["turn_words"]) == (audio_url(world), [])

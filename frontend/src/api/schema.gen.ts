@@ -1178,6 +1178,10 @@ export interface components {
     };
     /** @description What `adjudication_payload_json` writes (as JSON text, like the editor's payload). */
     AdjudicationPayload: {
+      /** @description Where the document's recording streams from (HTTP ranges); null without one. */
+      audio_url: string | null;
+      /** @description Per turn, its words with their times, for following playback word by word; empty when the document has no recording or its transcript no word times. */
+      turn_words: (string | number)[][][];
       document: components["schemas"]["EditorDocument"];
       segments: components["schemas"]["EditorSegment"][];
       turns: components["schemas"]["EditorTurn"][];
@@ -1701,6 +1705,10 @@ export interface components {
      *     real payloads against this schema.
      */
     EditorPayload: {
+      /** @description Where the document's recording streams from (HTTP ranges); null without one. */
+      audio_url: string | null;
+      /** @description Per turn, its words with their times, for following playback word by word; empty when the document has no recording or its transcript no word times. */
+      turn_words: (string | number)[][][];
       document: components["schemas"]["EditorDocument"];
       segments: components["schemas"]["EditorSegment"][];
       turns: components["schemas"]["EditorTurn"][];
@@ -1717,10 +1725,6 @@ export interface components {
       annotations: components["schemas"]["NamedAnnotation"][];
       /** @description A talk project's section titles, among this document's, that the alignment leaves out (shown greyed); empty for a meeting project. */
       excluded_sections: string[];
-      /** @description Where the document's recording streams from (HTTP ranges); null without one. */
-      audio_url: string | null;
-      /** @description Per turn, its words with their times, for following playback word by word; empty when the document has no recording or its transcript no word times. */
-      turn_words: (string | number)[][][];
     };
     EditorPreAlignment: {
       id: number;

@@ -101,8 +101,8 @@ function Adjudication({
       assignees: [],
       annotations: [],
       excluded_sections: [],
-      audio_url: null,
-      turn_words: [],
+      audio_url: payload.audio_url,
+      turn_words: payload.turn_words,
     }),
     [payload],
   );
