@@ -329,7 +329,10 @@ def _audio_response(
 ) -> HttpResponseBase:
     """The whole file (200) or the one range asked for (206), streamed from storage."""
     size = recording.size
+    etag = f'"{recording.sha256[:32]}"'
     header = request.META.get("HTTP_RANGE")
+    if request.META.get("HTTP_IF_RANGE", etag) != etag:
+        header = None  # the file changed since the client's first part: it gets all of it
     try:
         byte_range = requested_range(header, size)
     except Unsatisfiable:
@@ -355,6 +358,7 @@ def _audio_response(
     response["Content-Length"] = str(size if byte_range is None else byte_range.length)
     response["Content-Type"] = audio_content_type(recording)
     response["Accept-Ranges"] = "bytes"
+    response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
     return response
 

@@ -204,6 +204,23 @@ def test_a_range_that_cannot_be_read_gets_the_whole_file(world, media, header):
     assert b"".join(response.streaming_content) == WAV
 
 
+def test_a_range_for_a_replaced_recording_gets_the_whole_new_one(world, media):
+    """If-Range: a player that started on the old file must not splice in the new one's bytes."""
+    put_audio(world, WAV, "first.wav")
+    client = world.client("annotator")
+    first_etag = client.head(audio_url(world))["ETag"]
+    second = sine_wav(0.5, frequency=220)
+    put_audio(world, second, "second.wav")
+
+    stale = client.get(audio_url(world), HTTP_RANGE="bytes=100-", HTTP_IF_RANGE=first_etag)
+    fresh_etag = client.head(audio_url(world))["ETag"]
+    current = client.get(audio_url(world), HTTP_RANGE="bytes=100-", HTTP_IF_RANGE=fresh_etag)
+
+    assert fresh_etag != first_etag
+    assert (stale.status_code, b"".join(stale.streaming_content)) == (200, second)
+    assert (current.status_code, b"".join(current.streaming_content)) == (206, second[100:])
+
+
 def test_head_answers_the_headers_without_the_body(world, media):
     put_audio(world, WAV, "meeting.wav")
     client = world.client("annotator")
