@@ -181,6 +181,8 @@ TANDEM_ARCHIVE_MAX_MEMBERS = env_int("TANDEM_ARCHIVE_MAX_MEMBERS", 1000)
 TANDEM_ARCHIVE_MAX_UNCOMPRESSED_BYTES = env_int("TANDEM_ARCHIVE_MAX_MB", 50) * 1024 * 1024
 TANDEM_ARCHIVE_MAX_RATIO = env_int("TANDEM_ARCHIVE_MAX_RATIO", 100)
 TANDEM_MAX_VECTORS_BYTES = env_int("TANDEM_MAX_VECTORS_MB", 200) * 1024 * 1024
+# A document's recording, streamed to storage as it arrives (never held in memory).
+TANDEM_MAX_AUDIO_BYTES = env_int("TANDEM_MAX_AUDIO_MB", 500) * 1024 * 1024
 # Pretrained word vectors for every project that has not uploaded its own (a path on the
 # workers' machines); empty: each project trains vectors on its own texts.
 TANDEM_WORD_VECTORS = env_str("TANDEM_WORD_VECTORS", "")

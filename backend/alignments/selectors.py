@@ -7,11 +7,12 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 
 from backend.alignments.models import Annotation, ParameterSet, PreAlignment, ReadingPosition
 from backend.core.errors import InvalidInput, NotFound
-from backend.documents.models import Document, ReportSegment
+from backend.documents.models import Document, OriginalFile, ReportSegment, TranscriptTurn
+from backend.documents.selectors import audio_path
 from backend.projects.models import Project
 from backend.projects.talks import is_talk, section_is_excluded
 from workers.align.model import UNALIGNED
@@ -113,7 +114,32 @@ def editor_payload_json(
         excluded_sections=_excluded_sections(row),
         position=reading_position(document_id=row["id"], user=user),
         annotations=[annotation_with_username(other) for other in others],
+        **listening(row),
     )
+
+
+def listening(row: dict[str, Any]) -> dict[str, Any]:
+    """What the editor plays a document's recording with (`audio_url`, null without one)
+    and follows it by (`turn_words`, read only when there is a recording)."""
+    if not row["has_audio"]:
+        return {"audio_url": None, "turn_words": []}
+    return {
+        "audio_url": audio_path(project_id=row["project_id"], document_id=row["id"]),
+        "turn_words": turn_words(document_id=row["id"]),
+    }
+
+
+def turn_words(*, document_id: int) -> list[list[list[Any]]]:
+    """Per turn, its recognised words as `[text, start, end]` (to the centisecond), so the
+    editor can follow playback word by word; empty when no turn has word times. Read only
+    for a document with a recording: for the largest meeting this is most of the payload."""
+    per_turn = [
+        [[text, round(start, 2), round(end, 2)] for text, start, end, *_ in words]
+        for words in TranscriptTurn.objects.filter(document_id=document_id)
+        .order_by("position")
+        .values_list("words", flat=True)
+    ]
+    return per_turn if any(per_turn) else []
 
 
 def reading_position(*, document_id: int, user) -> dict[str, Any] | None:
@@ -144,9 +170,19 @@ def editor_document_row(
     documents = Document.objects.filter(project_id=project_id, pk=document_id)
     if only_assigned:
         documents = documents.filter(assignees=user)
-    row = documents.values(
-        *_DOCUMENT_FIELDS, "segments_json", "turns_json", "project__kind", "project__settings"
-    ).first()
+    recording = OriginalFile.objects.filter(document=OuterRef("pk"), role=OriginalFile.Role.AUDIO)
+    row = (
+        documents.annotate(has_audio=Exists(recording))
+        .values(
+            *_DOCUMENT_FIELDS,
+            "segments_json",
+            "turns_json",
+            "project__kind",
+            "project__settings",
+            "has_audio",
+        )
+        .first()
+    )
     if row is None:
         raise NotFound(f"Project {project_id} has no document {document_id} you can see.")
     return row

@@ -116,7 +116,34 @@ class ReadingPositionSerializer(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
 
-class EditorPayloadSerializer(serializers.Serializer):
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"anyOf": [{"type": "string"}, {"type": "number"}]},
+        "minItems": 3,
+        "maxItems": 3,
+        "description": "[text, start, end]: a recognised word and its times in seconds.",
+    }
+)
+class TimedWordField(serializers.JSONField):
+    """A recognised word with its times, as a triple to keep the payload small."""
+
+
+class ListeningSerializer(serializers.Serializer):
+    """The recording's part of a payload the editor shows (`listening()`)."""
+
+    audio_url = serializers.CharField(
+        allow_null=True,
+        help_text="Where the document's recording streams from (HTTP ranges); null without one.",
+    )
+    turn_words = serializers.ListField(
+        child=serializers.ListField(child=TimedWordField()),
+        help_text="Per turn, its words with their times, for following playback word by word; "
+        "empty when the document has no recording or its transcript no word times.",
+    )
+
+
+class EditorPayloadSerializer(ListeningSerializer):
     """What `editor_payload_json` writes (as JSON text, for speed); the API tests validate
     real payloads against this schema."""
 

@@ -38,5 +38,9 @@ class PayloadTooLarge(ServiceError):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
 
 
+class UnsupportedMediaType(ServiceError):
+    status_code = status.HTTP_415_UNSUPPORTED_MEDIA_TYPE
+
+
 class ServiceUnavailable(ServiceError):
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE

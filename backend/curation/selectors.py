@@ -10,6 +10,7 @@ from backend.alignments.selectors import (
     current_pre_alignment,
     document_payload_json,
     editor_document_row,
+    listening,
     low_confidence_below,
     pre_alignment_dict,
 )
@@ -84,6 +85,7 @@ def adjudication_payload_json(*, project_id: int, document_id: int) -> str:
             "rule": decision.rule,
             "waiting_for": list(decision.waiting_for),
         },
+        **listening(row),
     )
 
 

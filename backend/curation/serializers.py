@@ -7,6 +7,7 @@ from backend.alignments.serializers import (
     EditorPreAlignmentSerializer,
     EditorSegmentSerializer,
     EditorTurnSerializer,
+    ListeningSerializer,
     NamedAnnotationSerializer,
 )
 from backend.curation.models import GoldRule, GoldState
@@ -49,7 +50,7 @@ class GoldStateSerializer(serializers.Serializer):
     )
 
 
-class AdjudicationPayloadSerializer(serializers.Serializer):
+class AdjudicationPayloadSerializer(ListeningSerializer):
     """What `adjudication_payload_json` writes (as JSON text, like the editor's payload)."""
 
     document = EditorDocumentSerializer()

@@ -1,4 +1,13 @@
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from django.conf import settings
+from django.http import FileResponse, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import serializers, status
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
@@ -7,27 +16,55 @@ from rest_framework.views import APIView
 
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.core.parsers import JSONParser
+from backend.core.ranges import Unsatisfiable, requested_range
 from backend.core.serializers import IdField
-from backend.documents.models import Document
-from backend.documents.selectors import document_get, document_list
+from backend.documents.models import Document, OriginalFile
+from backend.documents.selectors import audio_path, document_audio, document_get, document_list
 from backend.documents.services import (
     UNCHANGED,
+    document_audio_delete,
+    document_audio_replace,
     document_delete,
     document_update,
     document_upload,
 )
-from backend.documents.uploads import check_total_size, check_upload
+from backend.documents.uploads import (
+    MULTIPART_OVERHEAD_BYTES,
+    audio_format,
+    check_audio,
+    check_total_size,
+    check_upload,
+)
 from backend.jobs.apis import JobOutputSerializer
 from backend.projects.permissions import LEAD_OR_ADMIN, MEMBER_OR_ADMIN, sees_only_assigned
 from backend.projects.selectors import project_get, report_kind
 
-# Multipart framing around the files; anything beyond is refused before it is read.
-MULTIPART_OVERHEAD_BYTES = 1024 * 1024
+AUDIO_CHUNK_BYTES = 64 * 1024
 
 
 class CallersAnnotationSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     submitted_at = serializers.DateTimeField(allow_null=True)
+
+
+class AudioOutputSerializer(serializers.Serializer):
+    url = serializers.SerializerMethodField(help_text="Where the editor streams it from.")
+    name = serializers.CharField(source="original_name", help_text="The file's name as sent.")
+    size = serializers.IntegerField(help_text="In bytes.")
+    content_type = serializers.SerializerMethodField()
+
+    def get_url(self, recording: OriginalFile) -> str:
+        return audio_path(
+            project_id=recording.document.project_id, document_id=recording.document_id
+        )
+
+    def get_content_type(self, recording: OriginalFile) -> str:
+        return audio_content_type(recording)
+
+
+def audio_content_type(recording: OriginalFile) -> str:
+    kind = audio_format(recording.original_name)
+    return kind.content_type if kind else "application/octet-stream"
 
 
 class DocumentOutputSerializer(serializers.Serializer):
@@ -48,6 +85,7 @@ class DocumentOutputSerializer(serializers.Serializer):
         help_text="The caller's own annotation (version, submitted_at), or null before they "
         "saved one: the document's `status` is everyone's, this is theirs."
     )
+    audio = serializers.SerializerMethodField(help_text="The recording, or null.")
 
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
     def get_assignees(self, document: Document) -> list[int]:
@@ -57,6 +95,13 @@ class DocumentOutputSerializer(serializers.Serializer):
     def get_my_annotation(self, document: Document) -> dict | None:
         mine = getattr(document, "callers_annotations", None)
         return CallersAnnotationSerializer(mine[0]).data if mine else None
+
+    @extend_schema_field(AudioOutputSerializer(allow_null=True))
+    def get_audio(self, document: Document) -> dict | None:
+        recordings = getattr(document, "recordings", None)
+        if recordings is None:
+            recordings = list(document.files.filter(role=OriginalFile.Role.AUDIO))
+        return AudioOutputSerializer(recordings[0]).data if recordings else None
 
 
 class DocumentListApi(PaginatedApi):
@@ -69,6 +114,11 @@ class DocumentListApi(PaginatedApi):
         transcript = serializers.ListField(
             child=serializers.FileField(),
             help_text="The transcript: .srt, .vtt, .json, or one or more .ctm parts.",
+        )
+        audio = serializers.FileField(
+            required=False,
+            help_text="The recording, optional: .wav, .mp3, .ogg/.opus, .m4a/.aac or .flac, at "
+            "most TANDEM_MAX_AUDIO_MB.",
         )
 
     def get_permissions(self):
@@ -110,18 +160,23 @@ class DocumentListApi(PaginatedApi):
     )
     def post(self, request: Request, project_id: int) -> Response:
         content_length = int(request.META.get("CONTENT_LENGTH") or 0)
-        check_total_size(max(0, content_length - MULTIPART_OVERHEAD_BYTES))
+        check_total_size(
+            max(0, content_length - MULTIPART_OVERHEAD_BYTES),
+            limit=settings.TANDEM_MAX_UPLOAD_BYTES + settings.TANDEM_MAX_AUDIO_BYTES,
+        )
         project = project_get(project_id=project_id)
         upload = check_upload(
             request.FILES.get("report"),
             request.FILES.getlist("transcript"),
             report_kind=report_kind(project),
         )
+        audio = request.FILES.get("audio")
         job = document_upload(
             actor=request.user,
             project=project,
             name=str(request.POST.get("name", "")).strip()[:300],
             upload=upload,
+            audio=check_audio(audio) if audio is not None else None,
         )
         response = Response(JobOutputSerializer(job).data, status=status.HTTP_202_ACCEPTED)
         response["Location"] = f"/api/v1/projects/{project_id}/jobs/{job.pk}/"
@@ -188,3 +243,134 @@ class DocumentDetailApi(APIView):
             actor=request.user, document=self._document(request, project_id, document_id)
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class DocumentAudioApi(APIView):
+    """A document's recording: whoever may read the document may hear it; leads add, replace
+    and remove it."""
+
+    permission_classes = MEMBER_OR_ADMIN
+    parser_classes = [MultiPartParser]
+
+    class InputSerializer(serializers.Serializer):
+        audio = serializers.FileField(
+            help_text=".wav, .mp3, .ogg/.opus, .m4a/.aac or .flac, at most TANDEM_MAX_AUDIO_MB."
+        )
+
+    def get_permissions(self):
+        if self.request.method in ("PUT", "DELETE"):
+            return [permission() for permission in LEAD_OR_ADMIN]
+        return super().get_permissions()
+
+    def perform_content_negotiation(self, request, force=False):
+        """The body is audio whatever the media element accepts; errors are JSON."""
+        return super().perform_content_negotiation(request, force=True)
+
+    def _document(self, request: Request, project_id: int, document_id: int) -> Document:
+        return document_get(
+            project_id=project_id,
+            document_id=document_id,
+            user=request.user,
+            only_assigned=sees_only_assigned(request, project_id),
+        )
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "Range",
+                str,
+                OpenApiParameter.HEADER,
+                description="One range, `bytes=a-b`, `bytes=a-` or `bytes=-n`: answered 206.",
+            )
+        ],
+        responses={
+            (200, "audio/*"): OpenApiResponse(OpenApiTypes.BINARY, description="The file."),
+            (206, "audio/*"): OpenApiResponse(
+                OpenApiTypes.BINARY, description="The range asked for, with its Content-Range."
+            ),
+        },
+        description="Streams the recording, with HTTP range requests (`Accept-Ranges: bytes`); "
+        "a range outside the file answers 416 with `Content-Range: bytes */size`.",
+    )
+    def get(self, request: Request, project_id: int, document_id: int) -> HttpResponseBase:
+        recording = document_audio(document=self._document(request, project_id, document_id))
+        return _audio_response(request, recording)
+
+    def head(self, request: Request, project_id: int, document_id: int) -> HttpResponseBase:
+        recording = document_audio(document=self._document(request, project_id, document_id))
+        return _audio_response(request, recording, body=False)
+
+    @extend_schema(
+        request={"multipart/form-data": InputSerializer},
+        responses=AudioOutputSerializer,
+        description="Adds or replaces the recording; a refused file leaves the old one.",
+    )
+    def put(self, request: Request, project_id: int, document_id: int) -> Response:
+        content_length = int(request.META.get("CONTENT_LENGTH") or 0)
+        check_total_size(
+            max(0, content_length - MULTIPART_OVERHEAD_BYTES),
+            limit=settings.TANDEM_MAX_AUDIO_BYTES,
+        )
+        document = self._document(request, project_id, document_id)
+        recording = document_audio_replace(
+            actor=request.user, document=document, audio=check_audio(request.FILES.get("audio"))
+        )
+        return Response(AudioOutputSerializer(recording).data)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, project_id: int, document_id: int) -> Response:
+        document_audio_delete(
+            actor=request.user, document=self._document(request, project_id, document_id)
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def _audio_response(
+    request: Request, recording: OriginalFile, body: bool = True
+) -> HttpResponseBase:
+    """The whole file (200) or the one range asked for (206), streamed from storage."""
+    size = recording.size
+    etag = f'"{recording.sha256[:32]}"'
+    header = request.META.get("HTTP_RANGE")
+    if request.META.get("HTTP_IF_RANGE", etag) != etag:
+        header = None  # the file changed since the client's first part: it gets all of it
+    try:
+        byte_range = requested_range(header, size)
+    except Unsatisfiable:
+        refused = Response(
+            {"detail": f"The range {header!r} lies outside the recording's {size} bytes."},
+            status=status.HTTP_416_REQUESTED_RANGE_NOT_SATISFIABLE,
+        )
+        refused["Content-Range"] = f"bytes */{size}"
+        return refused
+    response: HttpResponseBase
+    if not body:
+        response = HttpResponse(status=200 if byte_range is None else 206)
+    elif byte_range is None:
+        response = FileResponse(recording.file.open("rb"))
+    else:
+        handle = recording.file.open("rb")
+        handle.seek(byte_range.first)
+        response = StreamingHttpResponse(
+            _read(handle, byte_range.length), status=status.HTTP_206_PARTIAL_CONTENT
+        )
+    if byte_range is not None:
+        response["Content-Range"] = f"bytes {byte_range.first}-{byte_range.last}/{size}"
+    response["Content-Length"] = str(size if byte_range is None else byte_range.length)
+    response["Content-Type"] = audio_content_type(recording)
+    response["Accept-Ranges"] = "bytes"
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def _read(handle, length: int):
+    try:
+        while length > 0:
+            chunk = handle.read(min(AUDIO_CHUNK_BYTES, length))
+            if not chunk:
+                return
+            length -= len(chunk)
+            yield chunk
+    finally:
+        handle.close()

@@ -60,11 +60,13 @@ def original_file_path(original: "OriginalFile", filename: str) -> str:
 
 
 class OriginalFile(models.Model):
-    """An uploaded file kept as received, so a document can be re-read by a newer reader."""
+    """An uploaded file kept as received, so a document can be re-read by a newer reader; a
+    document's recording (role `audio`, one at most) is kept the same way, for listening."""
 
     class Role(models.TextChoices):
         REPORT = "report", "Report"
         TRANSCRIPT = "transcript", "Transcript"
+        AUDIO = "audio", "Audio"
 
     document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="files")
     role = models.CharField(max_length=16, choices=Role.choices)
@@ -76,6 +78,11 @@ class OriginalFile(models.Model):
 
     class Meta:
         ordering = ["document", "role", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["document"], condition=models.Q(role="audio"), name="one_audio_per_document"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.role} {self.original_name}"

@@ -2,11 +2,12 @@ from collections.abc import Sequence
 
 import numpy as np
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.urls import reverse
 
 from backend.alignments.models import Annotation
 from backend.core.errors import InvalidInput, NotFound
 from backend.core.ids import parse_id
-from backend.documents.models import Document, ReportSegment, TranscriptTurn
+from backend.documents.models import Document, OriginalFile, ReportSegment, TranscriptTurn
 from backend.projects.talks import is_talk, section_is_excluded
 from workers.align.model import Meeting, Report, Segment, Transcript, Turn
 
@@ -47,7 +48,10 @@ def document_list(
             | Exists(TranscriptTurn.objects.filter(document=OuterRef("pk"), text__icontains=search))
         )
     return with_callers_annotation(
-        documents.defer("segments_json", "turns_json").prefetch_related("assignees"), user
+        with_recording(documents.defer("segments_json", "turns_json")).prefetch_related(
+            "assignees"
+        ),
+        user,
     )
 
 
@@ -55,7 +59,9 @@ def document_get(*, project_id: int, document_id: int, user, only_assigned: bool
     documents = Document.objects.filter(project_id=project_id, pk=document_id)
     if only_assigned:
         documents = documents.filter(assignees=user)
-    document = with_callers_annotation(documents.defer("segments_json", "turns_json"), user).first()
+    document = with_callers_annotation(
+        with_recording(documents.defer("segments_json", "turns_json")), user
+    ).first()
     if document is None:
         raise NotFound(f"Project {project_id} has no document {document_id} you can see.")
     return document
@@ -90,6 +96,17 @@ def missing_documents(project_id: int, missing: Sequence[int]) -> str:
         return f"Project {project_id} has no document {missing[0]}."
     listed = ", ".join(str(pk) for pk in missing[:-1])
     return f"Project {project_id} has no documents {listed} and {missing[-1]}."
+
+
+def with_recording(documents: QuerySet[Document]) -> QuerySet[Document]:
+    """Each document's `recordings`: its audio file's row, or none."""
+    return documents.prefetch_related(
+        Prefetch(
+            "files",
+            queryset=OriginalFile.objects.filter(role=OriginalFile.Role.AUDIO).defer("sha256"),
+            to_attr="recordings",
+        )
+    )
 
 
 def with_callers_annotation(documents: QuerySet[Document], user) -> QuerySet[Document]:
@@ -179,3 +196,16 @@ def _reference_labels(reference, turn_count: int) -> tuple[int, ...] | None:
             f"The reference has {len(labels)} labels for {turn_count} turns.", field="reference"
         )
     return tuple(int(label) for label in labels)
+
+
+def audio_path(*, project_id: int, document_id: int) -> str:
+    """Where a document's recording is streamed from (`DocumentAudioApi`)."""
+    return reverse("document-audio", kwargs={"project_id": project_id, "document_id": document_id})
+
+
+def document_audio(*, document: Document) -> OriginalFile:
+    """The document's recording; 404 saying so when it has none."""
+    recording = OriginalFile.objects.filter(document=document, role=OriginalFile.Role.AUDIO).first()
+    if recording is None:
+        raise NotFound(f"Document {document.pk} has no recording; a lead may add one.")
+    return recording

@@ -7,14 +7,14 @@ from functools import partial
 from typing import cast
 
 from django.contrib.auth import get_user_model
-from django.core.files.base import ContentFile
-from django.db import transaction
+from django.core.files.base import ContentFile, File
+from django.db import IntegrityError, transaction
 
 from backend.audit.services import record_event
-from backend.core.errors import Conflict, InvalidInput
+from backend.core.errors import Conflict, InvalidInput, NotFound
 from backend.curation.services import gold_refresh
 from backend.documents.models import Document, OriginalFile, ReportSegment, TranscriptTurn
-from backend.documents.uploads import CheckedFile, CheckedUpload, archive_limits
+from backend.documents.uploads import CheckedAudio, CheckedFile, CheckedUpload, archive_limits
 from backend.iterations.models import Iteration
 from backend.jobs.models import Job
 from backend.jobs.services import (
@@ -49,14 +49,17 @@ UNCHANGED = object()
 """Marks an update argument that was not sent, where None means "clear it"."""
 
 
-def document_upload(*, actor, project: Project, name: str, upload: CheckedUpload) -> Job:
-    """Store the files and queue their parsing. When the broker cannot take the task, the
-    document and its files are removed again and the job stays behind, failed, as a record."""
+def document_upload(
+    *, actor, project: Project, name: str, upload: CheckedUpload, audio: CheckedAudio | None = None
+) -> Job:
+    """Store the files (and the recording, if sent) and queue their parsing. When the broker
+    cannot take the task, the document and its files are removed again and the job stays
+    behind, failed, as a record."""
     with transaction.atomic():
         document = Document.objects.create(
             project=project, name=name or upload.report.name, source="upload", created_by=actor
         )
-        store_originals(document, upload.report, upload.transcripts)
+        store_originals(document, upload.report, upload.transcripts, audio)
         job = job_create(
             kind=Job.Kind.IMPORT_DOCUMENT, project=project, document=document, created_by=actor
         )
@@ -65,7 +68,11 @@ def document_upload(*, actor, project: Project, name: str, upload: CheckedUpload
             action="document.upload",
             target=document,
             project=project,
-            files=[upload.report.name, *(part.name for part in upload.transcripts)],
+            files=[
+                upload.report.name,
+                *(part.name for part in upload.transcripts),
+                *([audio.name] if audio else []),
+            ],
         )
     return job_submit(
         job=job,
@@ -313,7 +320,10 @@ def _members(project_id: int, user_ids: Sequence[int]) -> list:
 
 
 def store_originals(
-    document: Document, report: CheckedFile, transcripts: Sequence[CheckedFile]
+    document: Document,
+    report: CheckedFile,
+    transcripts: Sequence[CheckedFile],
+    audio: CheckedAudio | None = None,
 ) -> None:
     parts = [(OriginalFile.Role.REPORT, 0, report)] + [
         (OriginalFile.Role.TRANSCRIPT, position, part) for position, part in enumerate(transcripts)
@@ -331,10 +341,94 @@ def store_originals(
             )
             original.file.save(checked.name, ContentFile(checked.data), save=True)
             stored.append(original)
+        if audio is not None:
+            recording = _stored_audio(document, audio)
+            stored.append(recording)
+            recording.save()
     except BaseException:
         for original in stored:
             original.file.delete(save=False)
         raise
+
+
+def _stored_audio(document: Document, audio: CheckedAudio) -> OriginalFile:
+    """The recording copied to storage by chunks (or moved there, from the upload's temporary
+    file), its row not yet saved."""
+    original = OriginalFile(
+        document=document,
+        role=OriginalFile.Role.AUDIO,
+        original_name=audio.name,
+        size=audio.size,
+        sha256=audio.sha256,
+    )
+    original.file.save(audio.name, File(audio.upload, name=audio.name), save=False)
+    return original
+
+
+def document_audio_replace(*, actor, document: Document, audio: CheckedAudio) -> OriginalFile:
+    """Store the document's recording, replacing the one it had. The new file is written
+    first and the rows swapped in one transaction, so a failure at any point leaves the old
+    recording in place (and the new file removed); the old file goes once the swap commits.
+    Two replacements at once are serialised on the document's row; where the database cannot
+    lock rows (SQLite), the later one finds the other's recording stored and gets a 409."""
+    original = _stored_audio(document, audio)
+    try:
+        with transaction.atomic():
+            if not Document.objects.select_for_update().filter(pk=document.pk).exists():
+                raise NotFound(f"Document {document.pk} was deleted meanwhile.")
+            old = list(
+                OriginalFile.objects.select_for_update().filter(
+                    document=document, role=OriginalFile.Role.AUDIO
+                )
+            )
+            OriginalFile.objects.filter(pk__in=[row.pk for row in old]).delete()
+            original.save()
+            record_event(
+                actor=actor,
+                action="document.audio_replace" if old else "document.audio_add",
+                target=document,
+                project=document.project,
+                name=audio.name,
+                size=audio.size,
+            )
+            transaction.on_commit(partial(_delete_stored, [row.file.name for row in old]))
+    except IntegrityError as error:
+        original.file.delete(save=False)
+        raise Conflict(
+            "Another recording of this document was stored at the same moment; "
+            "reload to see it, and send yours again to replace it."
+        ) from error
+    except BaseException:
+        original.file.delete(save=False)
+        raise
+    return original
+
+
+@transaction.atomic
+def document_audio_delete(*, actor, document: Document) -> None:
+    recordings = list(
+        OriginalFile.objects.select_for_update().filter(
+            document=document, role=OriginalFile.Role.AUDIO
+        )
+    )
+    if not recordings:
+        raise NotFound(f"Document {document.pk} has no recording.")
+    OriginalFile.objects.filter(pk__in=[row.pk for row in recordings]).delete()
+    record_event(
+        actor=actor,
+        action="document.audio_delete",
+        target=document,
+        project=document.project,
+        name=recordings[0].original_name,
+    )
+    transaction.on_commit(partial(_delete_stored, [row.file.name for row in recordings]))
+
+
+def _delete_stored(names: Sequence[str | None]) -> None:
+    storage = OriginalFile._meta.get_field("file").storage
+    for name in names:
+        if name:
+            storage.delete(name)
 
 
 def _read_report(originals: list[OriginalFile], language: str) -> Report:

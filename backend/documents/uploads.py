@@ -6,13 +6,14 @@ checked here. The encoding check reuses the engine's own decoder so that both ag
 """
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
 
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 
-from backend.core.errors import InvalidInput, PayloadTooLarge
+from backend.core.errors import InvalidInput, PayloadTooLarge, UnsupportedMediaType
 from workers.align.model import ReaderError
 from workers.align.readers import (
     DESCRIPTION_EXTENSIONS,
@@ -28,6 +29,8 @@ from workers.align.readers import (
 )
 
 MAX_TRANSCRIPT_PARTS = 50
+MULTIPART_OVERHEAD_BYTES = 1024 * 1024
+"""Multipart framing around the files; anything beyond is refused before it is read."""
 _ZIP_MAGIC = b"PK\x03\x04"
 
 
@@ -147,3 +150,102 @@ def _checked(upload: UploadedFile, field: str, extensions: tuple[str, ...]) -> C
                 f"{name}: {error.location}: {error.problem}.", field=field
             ) from error
     return file
+
+
+def _is_wav(head: bytes) -> bool:
+    return head[:4] == b"RIFF" and head[8:12] == b"WAVE"
+
+
+def _is_mp3(head: bytes) -> bool:
+    """An ID3 tag, or straight into an MPEG audio frame (11 sync bits, layer not 0)."""
+    return head[:3] == b"ID3" or (
+        len(head) >= 2 and head[0] == 0xFF and head[1] & 0xE0 == 0xE0 and head[1] & 0x06 != 0
+    )
+
+
+def _is_aac(head: bytes) -> bool:
+    """An ADTS header: 12 sync bits, then layer 0."""
+    return len(head) >= 2 and head[0] == 0xFF and head[1] & 0xF6 == 0xF0
+
+
+@dataclass(frozen=True)
+class AudioFormat:
+    """A recording format the browser plays: its extensions, media type and how its first
+    bytes look (a file renamed to .mp3 must not reach the editor's audio element)."""
+
+    name: str
+    extensions: tuple[str, ...]
+    content_type: str
+    signature: str
+    starts_like: Callable[[bytes], bool]
+
+
+AUDIO_FORMATS = (
+    AudioFormat("WAV", (".wav",), "audio/wav", "'RIFF....WAVE'", _is_wav),
+    AudioFormat("MP3", (".mp3",), "audio/mpeg", "an ID3 tag or an MPEG frame", _is_mp3),
+    AudioFormat(
+        "Ogg", (".ogg", ".oga", ".opus"), "audio/ogg", "'OggS'", lambda head: head[:4] == b"OggS"
+    ),
+    AudioFormat(
+        "M4A", (".m4a", ".mp4"), "audio/mp4", "'....ftyp'", lambda head: head[4:8] == b"ftyp"
+    ),
+    AudioFormat("AAC", (".aac",), "audio/aac", "an ADTS header", _is_aac),
+    AudioFormat("FLAC", (".flac",), "audio/flac", "'fLaC'", lambda head: head[:4] == b"fLaC"),
+)
+AUDIO_EXTENSIONS = tuple(extension for kind in AUDIO_FORMATS for extension in kind.extensions)
+
+
+def audio_format(name: str) -> AudioFormat | None:
+    extension = PurePath(name).suffix.lower()
+    return next((kind for kind in AUDIO_FORMATS if extension in kind.extensions), None)
+
+
+@dataclass(frozen=True)
+class CheckedAudio:
+    """An audio upload that passed its checks; `upload` is still the request's file (on
+    disk past a few MB), copied to storage by chunks."""
+
+    name: str
+    upload: UploadedFile
+    size: int
+    sha256: str
+
+
+def check_audio(upload: UploadedFile | None) -> CheckedAudio:
+    """The extension names a format the browser plays and the first bytes are that format's;
+    415 naming the problem otherwise, 413 over `TANDEM_MAX_AUDIO_MB`, 400 when empty. The
+    file is read once by chunks (for its hash), never whole."""
+    if upload is None:
+        raise InvalidInput("Send the recording as the multipart file field 'audio'.", field="audio")
+    name = PurePath(upload.name or "").name
+    size = upload.size or 0
+    kind = audio_format(name)
+    if kind is None:
+        raise UnsupportedMediaType(
+            f"{name or 'the file'}: unsupported audio format; "
+            f"expected one of {', '.join(AUDIO_EXTENSIONS)}.",
+            field="audio",
+        )
+    if size == 0:
+        raise InvalidInput(f"{name}: the file is empty.", field="audio")
+    limit = settings.TANDEM_MAX_AUDIO_BYTES
+    if size > limit:
+        raise PayloadTooLarge(
+            f"{name}: the recording is {size} bytes; the limit is {limit} bytes "
+            f"({limit // (1024 * 1024)} MB, TANDEM_MAX_AUDIO_MB).",
+            limit=limit,
+        )
+    upload.seek(0)
+    head = upload.read(16)
+    if not kind.starts_like(head):
+        raise UnsupportedMediaType(
+            f"{name}: this is not {kind.name} audio, whatever its name says "
+            f"({kind.name} starts with {kind.signature}).",
+            field="audio",
+        )
+    digest = hashlib.sha256()
+    upload.seek(0)
+    for chunk in upload.chunks():
+        digest.update(chunk)
+    upload.seek(0)
+    return CheckedAudio(name=name, upload=upload, size=size, sha256=digest.hexdigest())

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from backend.documents.apis import DocumentDetailApi, DocumentListApi
+from backend.documents.apis import DocumentAudioApi, DocumentDetailApi, DocumentListApi
 
 urlpatterns = [
     path("projects/<id:project_id>/documents/", DocumentListApi.as_view(), name="document-list"),
@@ -8,5 +8,10 @@ urlpatterns = [
         "projects/<id:project_id>/documents/<id:document_id>/",
         DocumentDetailApi.as_view(),
         name="document-detail",
+    ),
+    path(
+        "projects/<id:project_id>/documents/<id:document_id>/audio/",
+        DocumentAudioApi.as_view(),
+        name="document-audio",
     ),
 ]

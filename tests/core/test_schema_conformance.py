@@ -72,10 +72,18 @@ def json_get_paths(world) -> dict[str, str]:
     for template, operations in openapi_schema()["paths"].items():
         if "get" not in operations or template.rsplit("/", 1)[-1] in FILE_EXPORTS:
             continue
+        if not _declares_json(operations["get"]):
+            continue
         if template.endswith(("/schema/", "/docs/")):
             continue
         paths[template] = template.format(**ids)
     return paths
+
+
+def _declares_json(operation: dict) -> bool:
+    """False for a GET whose 200 is a file of another media type (a document's audio)."""
+    content = operation["responses"].get("200", {}).get("content")
+    return content is None or "application/json" in content
 
 
 def test_every_json_get_answers_what_the_schema_declares(world):

@@ -9,13 +9,17 @@ import io
 import json
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 
 from backend.alignments.models import ParameterSet
 from backend.alignments.services.annotations import annotation_submit
+from backend.documents.services import document_audio_replace
+from backend.documents.uploads import check_audio
 from backend.jobs.models import Job
 from backend.ratings.models import RatingAssignment
 from backend.tuning.models import TuningRun
 from backend.vectors.models import WordVectors
+from tests.audio import named, sine_wav
 from tests.domain import World, make_rating_study
 
 ROLES = ("lead", "annotator", "curator", "outsider", "anonymous", "admin")
@@ -47,6 +51,16 @@ def vectors_file(world: World) -> dict:
     file = io.BytesIO(b"2 3\nbonjour 1 0 0\nmerci 0 1 0\n")
     file.name = "vectors.vec"
     return {"file": file}
+
+
+def recorded(document) -> None:
+    """The document gets a recording (a second of tone); the request needs no body."""
+    recording = SimpleUploadedFile("meeting.wav", sine_wav(1.0), content_type="audio/wav")
+    document_audio_replace(actor=None, document=document, audio=check_audio(recording))
+
+
+def recording_file(world: World) -> dict:
+    return {"audio": named(sine_wav(1.0), "meeting.wav")}
 
 
 def rating_study(world: World):
@@ -148,6 +162,17 @@ MATRIX = [
     ("update document", "patch", D + "/", {"name": "renamed"}, (200, 403, 403, 403, 401, 200)),
     ("delete document", "delete", D + "/", None, (204, 403, 403, 403, 401, 204)),
     ("open editor", "get", D + "/editor/", None, (200, 200, 200, 403, 401, 200)),
+    ("hear recording", "get", D + "/audio/", lambda w: recorded(w.document),
+     (200, 200, 200, 403, 401, 200)),
+    ("hear recording of unassigned document", "get",
+     P + "/documents/{unassigned_document}/audio/", lambda w: recorded(w.unassigned_document),
+     (200, 404, 200, 403, 401, 200)),
+    ("hear recording of other project's document", "get",
+     P + "/documents/{other_document}/audio/", lambda w: recorded(w.other_document),
+     (404, 404, 404, 403, 401, 404)),
+    ("add recording", "put", D + "/audio/", recording_file, (200, 403, 403, 403, 401, 200)),
+    ("remove recording", "delete", D + "/audio/", lambda w: recorded(w.document),
+     (204, 403, 403, 403, 401, 204)),
     ("open editor on other project's document", "get",
      P + "/documents/{other_document}/editor/", None, (404, 404, 404, 403, 401, 404)),
     # Only assignees annotate an assigned document (issue #14): leads adjudicate instead.
@@ -313,7 +338,7 @@ def _word_vectors(template: str, world: World) -> dict:
 @pytest.mark.parametrize(("method", "url", "body", "role", "expected"), CASES)
 def test_endpoint_answers_each_role(world, method, url, body, role, expected):
     data = body(world) if callable(body) else body
-    is_upload = isinstance(data, dict) and ("report" in data or "file" in data)
+    is_upload = isinstance(data, dict) and bool({"report", "file", "audio"} & set(data))
     response = getattr(world.client(role), method)(
         _url(url, world), data, format="multipart" if is_upload else "json"
     )

@@ -459,6 +459,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/documents/{document_id}/audio/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Streams the recording, with HTTP range requests (`Accept-Ranges: bytes`); a range outside the file answers 416 with `Content-Range: bytes *\/size`. */
+    get: operations["projects_documents_audio_retrieve"];
+    /** @description Adds or replaces the recording; a refused file leaves the old one. */
+    put: operations["projects_documents_audio_update"];
+    post?: never;
+    /**
+     * @description A document's recording: whoever may read the document may hear it; leads add, replace
+     *     and remove it.
+     */
+    delete: operations["projects_documents_audio_destroy"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/projects/{project_id}/documents/{document_id}/editor/": {
     parameters: {
       query?: never;
@@ -1210,6 +1232,10 @@ export interface components {
     };
     /** @description What `adjudication_payload_json` writes (as JSON text, like the editor's payload). */
     AdjudicationPayload: {
+      /** @description Where the document's recording streams from (HTTP ranges); null without one. */
+      audio_url: string | null;
+      /** @description Per turn, its words with their times, for following playback word by word; empty when the document has no recording or its transcript no word times. */
+      turn_words: (string | number)[][][];
       document: components["schemas"]["EditorDocument"];
       segments: components["schemas"]["EditorSegment"][];
       turns: components["schemas"]["EditorTurn"][];
@@ -1446,6 +1472,15 @@ export interface components {
       document: number;
       annotators: number[];
     };
+    AudioOutput: {
+      /** @description Where the editor streams it from. */
+      readonly url: string;
+      /** @description The file's name as sent. */
+      name: string;
+      /** @description In bytes. */
+      size: number;
+      readonly content_type: string;
+    };
     AuditEventListApiOutput: {
       id: number;
       actor?: string | null;
@@ -1639,6 +1674,13 @@ export interface components {
       name: string;
       pairs: components["schemas"]["AgreementFigures"][];
     };
+    DocumentAudioApiInput: {
+      /**
+       * Format: uri
+       * @description .wav, .mp3, .ogg/.opus, .m4a/.aac or .flac, at most TANDEM_MAX_AUDIO_MB.
+       */
+      audio: string;
+    };
     DocumentListApiUploadInput: {
       name?: string;
       /**
@@ -1648,6 +1690,11 @@ export interface components {
       report: string;
       /** @description The transcript: .srt, .vtt, .json, or one or more .ctm parts. */
       transcript: string[];
+      /**
+       * Format: uri
+       * @description The recording, optional: .wav, .mp3, .ogg/.opus, .m4a/.aac or .flac, at most TANDEM_MAX_AUDIO_MB.
+       */
+      audio?: string | null;
     };
     DocumentOutput: {
       id: number;
@@ -1666,6 +1713,8 @@ export interface components {
       updated_at: string;
       /** @description The caller's own annotation (version, submitted_at), or null before they saved one: the document's `status` is everyone's, this is theirs. */
       readonly my_annotation: components["schemas"]["CallersAnnotation"] | null;
+      /** @description The recording, or null. */
+      readonly audio: components["schemas"]["AudioOutput"] | null;
     };
     /**
      * @description * `importing` - Importing
@@ -1721,6 +1770,10 @@ export interface components {
      *     real payloads against this schema.
      */
     EditorPayload: {
+      /** @description Where the document's recording streams from (HTTP ranges); null without one. */
+      audio_url: string | null;
+      /** @description Per turn, its words with their times, for following playback word by word; empty when the document has no recording or its transcript no word times. */
+      turn_words: (string | number)[][][];
       document: components["schemas"]["EditorDocument"];
       segments: components["schemas"]["EditorSegment"][];
       turns: components["schemas"]["EditorTurn"][];
@@ -4024,6 +4077,88 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["AnnotationConflict"];
         };
+      };
+    };
+  };
+  projects_documents_audio_retrieve: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description One range, `bytes=a-b`, `bytes=a-` or `bytes=-n`: answered 206. */
+        Range?: string;
+      };
+      path: {
+        document_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "audio/*": string;
+        };
+      };
+      /** @description The range asked for, with its Content-Range. */
+      206: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "audio/*": string;
+        };
+      };
+    };
+  };
+  projects_documents_audio_update: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        document_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "multipart/form-data": components["schemas"]["DocumentAudioApiInput"];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AudioOutput"];
+        };
+      };
+    };
+  };
+  projects_documents_audio_destroy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        document_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No response body */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

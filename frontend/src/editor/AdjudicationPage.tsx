@@ -101,6 +101,8 @@ function Adjudication({
       assignees: [],
       annotations: [],
       excluded_sections: [],
+      audio_url: payload.audio_url,
+      turn_words: payload.turn_words,
     }),
     [payload],
   );

@@ -18,6 +18,8 @@ import { FindBar, type SearchHit } from "./FindBar";
 import { HelpDialog } from "./HelpDialog";
 import { MessageBar } from "./MessageBar";
 import { ReportPane, TranscriptPane } from "./panes";
+import { PlaybackControl } from "./PlaybackControl";
+import { selectionSpan, timedWords, turnAt, wordAt } from "./playback";
 import { SubmitDialog } from "./SubmitDialog";
 import type { VirtualListHandle } from "./VirtualList";
 import { loadPosition, startingTurn, storePosition, type Draft } from "./draft";
@@ -28,6 +30,7 @@ import { changedTurns } from "./sync";
 import { useAutosave } from "./useAutosave";
 import { useLinkedScroll } from "./useLinkedScroll";
 import { useReadingPosition } from "./useReadingPosition";
+import { usePlayback } from "./usePlayback";
 import { useShortcuts } from "./useShortcuts";
 
 interface EditorProps {
@@ -79,6 +82,9 @@ export function Editor({
   const documentId = payload.document.id;
   const model = useMemo(() => buildModel(payload), [payload]);
   const turnWords = useMemo(() => model.turns.map((turn) => turn.words), [model.turns]);
+  const audioUrl = payload.audio_url;
+  const spokenWords = useMemo(() => timedWords(payload.turn_words), [payload.turn_words]);
+  const { audioRef, time: playhead, playing, play, stop, error: playbackError } = usePlayback();
   const restoredDraft =
     draft && draft.assignments.length === payload.annotation.assignments.length ? draft : null;
   const [state, dispatch] = useReducer(editorReducer, null, () => {
@@ -221,6 +227,24 @@ export function Editor({
     [comparison],
   );
 
+  const { first, last } = selection(state);
+  const span = useMemo(() => selectionSpan(model.turns, first, last), [model.turns, first, last]);
+  const playingTurn = playhead === null ? null : turnAt(model.turns, playhead);
+  const playingWord =
+    playingTurn === null || playhead === null
+      ? null
+      : wordAt(spokenWords[playingTurn] ?? [], playhead);
+  const togglePlayback = useCallback(() => {
+    if (!audioUrl) return setFlash("This document has no recording to play.");
+    if (playing) return stop();
+    if (!span) return setFlash("The selected turns have no times in the transcript.");
+    play(span);
+  }, [audioUrl, play, playing, span, stop]);
+
+  useEffect(() => {
+    if (playingTurn !== null) turnList.current?.scrollToIndex(playingTurn);
+  }, [playingTurn]);
+
   const run = useCallback(
     (command: Command) => {
       const action = editorActionFor(command);
@@ -272,6 +296,8 @@ export function Editor({
           goToInput.current?.focus();
           goToInput.current?.select();
           return;
+        case "playSelection":
+          return togglePlayback();
         case "help":
           setHelpOpen((open) => !open);
           return;
@@ -293,6 +319,7 @@ export function Editor({
       lead,
       lowConfidenceTurn,
       state.focus,
+      togglePlayback,
     ],
   );
 
@@ -303,7 +330,6 @@ export function Editor({
     performance.mark("tandem:editor-ready");
   }, []);
 
-  const { first, last } = selection(state);
   const selectionLabel = first === last ? `turn ${first + 1}` : `turns ${first + 1}–${last + 1}`;
   const focusedSegment = state.assignments[state.focus] ?? UNALIGNED;
 
@@ -345,7 +371,19 @@ export function Editor({
           }}
           onCancel={focusTurns}
         />
+        {audioUrl && (
+          <PlaybackControl
+            playing={playing}
+            span={span}
+            selectionLabel={selectionLabel}
+            onPlay={togglePlayback}
+            onStop={stop}
+          />
+        )}
       </EditorToolbar>
+      {audioUrl && (
+        <audio ref={audioRef} src={audioUrl} preload="metadata" data-testid="recording" />
+      )}
       <div className="find-row">
         <FindBar
           model={model}
@@ -364,7 +402,7 @@ export function Editor({
         />
       </div>
       <MessageBar
-        notice={flash ?? state.notice}
+        notice={flash ?? playbackError ?? state.notice}
         proposal={state.proposal}
         onAccept={() => act({ type: "acceptProposal" })}
         onDismiss={() => {
@@ -386,10 +424,16 @@ export function Editor({
             first={first}
             last={last}
             query={query}
+            words={spokenWords}
+            playingTurn={playingTurn}
+            playingWord={playingWord}
             listRef={turnList}
             onSelect={(turn, extend) => {
               lead("turns");
               dispatch({ type: "select", turn, extend });
+              // Clicking a turn while listening goes there and plays it.
+              const clicked = playing && !extend ? selectionSpan(model.turns, turn, turn) : null;
+              if (clicked) play(clicked);
             }}
           />
         </section>

@@ -3,6 +3,7 @@ import { bandClass } from "./bands";
 import { labelText, type Comparison } from "./comparison";
 import { Highlight } from "./Highlight";
 import { formatTime, type TurnView } from "./model";
+import type { TimedWord } from "./playback";
 import { UNALIGNED } from "./state";
 
 interface TurnRowProps {
@@ -16,6 +17,12 @@ interface TurnRowProps {
   /** The first turn of its segment's run: a boundary is drawn above it. */
   runStart: boolean;
   query: string;
+  /** The recording is playing this turn. */
+  playing?: boolean;
+  /** Its recognised words with their times, shown while it plays so the word can follow. */
+  words?: readonly TimedWord[];
+  /** The word under the playhead, an index into `words`. */
+  playingWord?: number | null;
   measure: (element: Element | null) => void;
   onSelect: (turn: number, extend: boolean) => void;
 }
@@ -29,6 +36,9 @@ export const TurnRow = memo(function TurnRow({
   focused,
   runStart,
   query,
+  playing = false,
+  words,
+  playingWord = null,
   measure,
   onSelect,
 }: TurnRowProps) {
@@ -40,6 +50,7 @@ export const TurnRow = memo(function TurnRow({
     runStart && "run-start",
     changed && "changed",
     comparison?.disagreements[turn.index] && "disputed",
+    playing && "playing",
   ];
   const disputed = comparison?.disagreements[turn.index] ?? false;
   const assignment = segment === UNALIGNED ? "unaligned" : `§ ${segment + 1}`;
@@ -93,21 +104,34 @@ export const TurnRow = memo(function TurnRow({
           ))}
         </ul>
       )}
-      <p className="turn-text">
-        {turn.pieces.map((piece, index) =>
-          piece.unknown ? (
-            <span
-              key={index}
-              className="unknown-word"
-              title="Word the speech recogniser could not read"
-            >
-              {" … "}
+      {playing && words && words.length > 0 ? (
+        <p className="turn-text" data-testid="playing-words">
+          {words.map((word, index) => (
+            <span key={index}>
+              {index > 0 && " "}
+              <span className={index === playingWord ? "word playing-word" : "word"}>
+                {word.text}
+              </span>
             </span>
-          ) : (
-            <Highlight key={index} text={piece.text} query={query} />
-          ),
-        )}
-      </p>
+          ))}
+        </p>
+      ) : (
+        <p className="turn-text">
+          {turn.pieces.map((piece, index) =>
+            piece.unknown ? (
+              <span
+                key={index}
+                className="unknown-word"
+                title="Word the speech recogniser could not read"
+              >
+                {" … "}
+              </span>
+            ) : (
+              <Highlight key={index} text={piece.text} query={query} />
+            ),
+          )}
+        </p>
+      )}
     </div>
   );
 });

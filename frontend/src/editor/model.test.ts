@@ -61,6 +61,8 @@ const payload: EditorPayload = {
   assignees: [],
   annotations: [],
   excluded_sections: [],
+  audio_url: null,
+  turn_words: [],
 };
 
 describe("buildModel", () => {

@@ -5,6 +5,7 @@ import { TurnRow } from "./TurnRow";
 import { VirtualList, type VirtualListHandle } from "./VirtualList";
 import { runStarts } from "./linkedScroll";
 import { importanceBySegment, type SegmentView, type TurnView } from "./model";
+import type { TimedWord } from "./playback";
 import { UNALIGNED } from "./state";
 
 /** Line metrics of styles.css, so that first estimates are near the measured heights. */
@@ -28,6 +29,11 @@ interface TranscriptPaneProps {
   first: number;
   last: number;
   query: string;
+  /** Per turn, its words with their times (none when the transcript has no word times). */
+  words?: readonly (readonly TimedWord[])[];
+  /** The turn and word under the playhead while the recording plays. */
+  playingTurn?: number | null;
+  playingWord?: number | null;
   listRef: Ref<VirtualListHandle>;
   onSelect: (turn: number, extend: boolean) => void;
 }
@@ -41,6 +47,9 @@ export function TranscriptPane({
   first,
   last,
   query,
+  words,
+  playingTurn = null,
+  playingWord = null,
   listRef,
   onSelect,
 }: TranscriptPaneProps) {
@@ -71,6 +80,9 @@ export function TranscriptPane({
           focused={index === focus}
           runStart={starts.has(index)}
           query={query}
+          playing={index === playingTurn}
+          words={words?.[index]}
+          playingWord={index === playingTurn ? playingWord : null}
           measure={measure}
           onSelect={onSelect}
         />

@@ -32,6 +32,7 @@ export type Command =
   | "search"
   | "goTo"
   | "assignTo"
+  | "playSelection"
   | "help"
   | "escape";
 
@@ -180,6 +181,11 @@ export const SHORTCUTS: readonly Shortcut[] = [
     command: "assignTo",
     description: "Assign the selection to a segment by number",
     bindings: [{ key: "a" }],
+  },
+  {
+    command: "playSelection",
+    description: "Play the selected turns from the recording, or stop",
+    bindings: [{ key: "p" }],
   },
   { command: "help", description: "Show or hide this list", bindings: [{ key: "?" }] },
   {

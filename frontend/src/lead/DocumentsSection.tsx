@@ -4,11 +4,15 @@ import { Link } from "../app/router";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import {
   assignDocument,
+  deleteAudio,
   deleteDocument,
   fetchDocuments,
   fetchIterations,
+  putAudio,
   type LeadDocument,
 } from "./api";
+import { audioProblem, fileSize } from "./format";
+import { AUDIO_EXTENSIONS } from "./pairing";
 import { annotatorsOf, usernameOf, useProject } from "./ProjectContext";
 import { iterationPath } from "./routes";
 import { UploadPanel } from "./UploadPanel";
@@ -105,6 +109,7 @@ function DocumentTable({
             <th scope="col">Iteration</th>
             <th scope="col">Size</th>
             <th scope="col">Assignees</th>
+            <th scope="col">Recording</th>
             <th scope="col">
               <span className="visually-hidden">Delete</span>
             </th>
@@ -142,6 +147,13 @@ function DocumentTable({
                 />
               </td>
               <td>
+                <RecordingCell
+                  document={document}
+                  onChanged={onChanged}
+                  onError={(message) => setError(message && `${document.name}: ${message}`)}
+                />
+              </td>
+              <td>
                 <button
                   type="button"
                   className="link-button small"
@@ -169,6 +181,75 @@ function DocumentTable({
         </p>
       </ConfirmDialog>
     </>
+  );
+}
+
+/** The document's recording: its name and size, a file to add or replace it, and removal. */
+function RecordingCell({
+  document,
+  onChanged,
+  onError,
+}: {
+  document: LeadDocument;
+  onChanged: () => void;
+  /** A refusal in words, or null to clear the last one. */
+  onError: (message: string | null) => void;
+}) {
+  const { project } = useProject();
+  const [busy, setBusy] = useState(false);
+  const audio = document.audio;
+  const change = async (work: () => Promise<unknown>) => {
+    onError(null);
+    setBusy(true);
+    try {
+      await work();
+      onChanged();
+    } catch (reason) {
+      onError(audioProblem(reason));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const verb = audio ? "Replace" : "Add";
+  return (
+    <span className="recording" data-testid="recording">
+      {audio ? (
+        <span title={audio.content_type}>
+          {audio.name} ({fileSize(audio.size)})
+        </span>
+      ) : (
+        <span className="muted">none</span>
+      )}{" "}
+      <label className="link-button small">
+        {busy ? "Sending…" : verb}
+        <input
+          type="file"
+          className="visually-hidden"
+          accept={AUDIO_EXTENSIONS.join(",")}
+          aria-label={`${verb} the recording of ${document.name}`}
+          disabled={busy}
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            event.target.value = "";
+            if (file) void change(() => putAudio(project.id, document.id, file));
+          }}
+        />
+      </label>
+      {audio && (
+        <>
+          {" "}
+          <button
+            type="button"
+            className="link-button small"
+            disabled={busy}
+            aria-label={`Remove the recording of ${document.name}`}
+            onClick={() => void change(() => deleteAudio(project.id, document.id))}
+          >
+            Remove
+          </button>
+        </>
+      )}
+    </span>
   );
 }
 

@@ -1,6 +1,7 @@
 import { useState, type DragEvent } from "react";
 import { uploadDocument } from "./api";
 import {
+  AUDIO_EXTENSIONS,
   PAPER_EXTENSIONS,
   REPORT_EXTENSIONS,
   TRANSCRIPT_EXTENSIONS,
@@ -61,6 +62,7 @@ export function UploadPanel({
         name: upload.name,
         report: upload.report!,
         transcripts: upload.transcripts,
+        audio: upload.audio,
       });
       update({ jobId: job.id });
       onImported(); // the document is listed, importing, from now on
@@ -90,7 +92,9 @@ export function UploadPanel({
             ? "Drop papers (.pdf, TEI .xml, .md, .txt) and their talks' transcripts (.ctm parts, " +
               ".srt, .vtt, .json) here; files pair by name."
             : "Drop reports (.docx, .txt, .md) and transcripts (.ctm parts, .srt, .vtt, .json) " +
-              "here; files pair by name."}
+              "here; files pair by name."}{" "}
+          A recording (.wav, .mp3, .ogg, .opus, .m4a, .aac, .flac) may join its pair, for listening
+          in the editor.
         </p>
         <label className="button">
           Choose files…
@@ -101,6 +105,7 @@ export function UploadPanel({
             accept={[
               ...(papers ? PAPER_EXTENSIONS : REPORT_EXTENSIONS),
               ...TRANSCRIPT_EXTENSIONS,
+              ...AUDIO_EXTENSIONS,
             ].join(",")}
             onChange={(event) => {
               add(event.target.files);

@@ -105,14 +105,29 @@ export const removeFromIteration = (projectId: number, documentId: number) =>
 /** One document pair: answers with the import job to follow. */
 export function uploadDocument(
   projectId: number,
-  upload: { name: string; report: File; transcripts: File[] },
+  upload: { name: string; report: File; transcripts: File[]; audio?: File | null },
 ): Promise<Job> {
   const form = new FormData();
   form.append("name", upload.name);
   form.append("report", upload.report);
   for (const part of upload.transcripts) form.append("transcript", part);
+  if (upload.audio) form.append("audio", upload.audio);
   return apiRequest<Job>("POST", `${project(projectId)}documents/`, { body: form });
 }
+
+/** Adds or replaces the document's recording. */
+export function putAudio(projectId: number, documentId: number, audio: File) {
+  const form = new FormData();
+  form.append("audio", audio);
+  return apiRequest<Schema<"AudioOutput">>(
+    "PUT",
+    `${project(projectId)}documents/${documentId}/audio/`,
+    { body: form },
+  );
+}
+
+export const deleteAudio = (projectId: number, documentId: number) =>
+  apiRequest<void>("DELETE", `${project(projectId)}documents/${documentId}/audio/`);
 
 export const fetchJob = (projectId: number, jobId: number, signal?: AbortSignal) =>
   apiRequest<Job>("GET", `${project(projectId)}jobs/${jobId}/`, { signal });

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { Aligner, AlignerSetting } from "./api";
+import { ApiError } from "../api/client";
 import {
   alignmentOf,
+  audioProblem,
+  fileSize,
   describeParams,
   duration,
   percent,
@@ -102,5 +105,23 @@ describe("Table 1 columns", () => {
       "aligner diagonal, scoring.window_size 1",
     );
     expect(variedOf({ aligner: "diagonal" }, ["gapped.match_offset"], aligners)).toBe("—");
+  });
+});
+
+describe("recordings", () => {
+  it("sizes files in words", () => {
+    expect(fileSize(300)).toBe("1 KB");
+    expect(fileSize(840 * 1024)).toBe("840 KB");
+    expect(fileSize(12.5 * 1024 * 1024)).toBe("12.5 MB");
+  });
+
+  it("says why a recording was refused", () => {
+    const tooBig = new ApiError(413, "a.wav: the limit is 500 MB", {});
+    expect(audioProblem(tooBig)).toBe("Too large: a.wav: the limit is 500 MB");
+    const byProxy = new ApiError(413, "The server answered 413 Request Entity Too Large", null);
+    expect(audioProblem(byProxy)).toBe("The recording is too large for this server.");
+    const wrong = new ApiError(415, "a.mp3: this is not MP3 audio", {});
+    expect(audioProblem(wrong)).toBe("Not a recording Tandem plays: a.mp3: this is not MP3 audio");
+    expect(audioProblem(new Error("offline"))).toBe("offline");
   });
 });

@@ -1,4 +1,5 @@
 /** Numbers as the pages print them: percentages with one decimal, durations in words. */
+import { ApiError } from "../api/client";
 import type { Aligner } from "./api";
 
 export function percent(value: number | null | undefined): string {
@@ -10,6 +11,26 @@ export function duration(seconds: number): string {
   const minutes = Math.round(seconds / 60);
   if (minutes < 60) return `${minutes} min`;
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** A file size in words: "840 KB", "12.5 MB". */
+export function fileSize(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** Why a recording was refused, in words, whether or not the server's answer said it. */
+export function audioProblem(reason: unknown): string {
+  const message = reason instanceof Error ? reason.message : String(reason);
+  if (reason instanceof ApiError && reason.status === 413) {
+    return message.startsWith("The server answered")
+      ? "The recording is too large for this server."
+      : `Too large: ${message}`;
+  }
+  if (reason instanceof ApiError && reason.status === 415) {
+    return `Not a recording Tandem plays: ${message}`;
+  }
+  return message;
 }
 
 function valueText(value: unknown): string {

@@ -102,3 +102,22 @@ describe("the cases the engine's pairing passes too", () => {
     });
   });
 });
+
+describe("recordings", () => {
+  it("join their pair by name, and a pair takes one", () => {
+    expect(fileRole("a.MP3")).toBe("audio");
+    expect(fileRole("a.opus")).toBe("audio");
+    const [upload, twice] = planUploads(
+      describeFiles(files("a.docx", "a.srt", "a.wav", "b.md", "b.vtt", "b.ogg", "b.flac")),
+    );
+    expect(upload!.audio).toEqual({ name: "a.wav" });
+    expect(upload!.problem).toBeNull();
+    expect(twice!.problem).toMatch(/^Two recordings/);
+  });
+
+  it("are optional", () => {
+    const [upload] = planUploads(describeFiles(files("a.docx", "a.srt")));
+    expect(upload!.audio).toBeNull();
+    expect(upload!.problem).toBeNull();
+  });
+});

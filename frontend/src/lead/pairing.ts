@@ -1,8 +1,8 @@
 /**
  * Dropped files become (report, transcript) uploads by name stem, so a lead can drop a whole
  * folder at once: `council-2019.docx` goes with `council-2019.1.ctm` and `council-2019.2.ctm`,
- * `talk_report.md` with `talk_transcript.srt`. The lead corrects what the names get wrong
- * before anything is sent. The engine's command line pairs a folder the same way
+ * `talk_report.md` with `talk_transcript.srt`, and a recording (`council-2019.mp3`) joins its
+ * pair the same way. The lead corrects what the names get wrong before anything is sent. The engine's command line pairs a folder the same way
  * (workers/align/pairing.py); both pass tests/fixtures/pairing-cases.json.
  */
 
@@ -10,8 +10,20 @@ export const REPORT_EXTENSIONS = [".docx", ".txt", ".md"] as const;
 export const TRANSCRIPT_EXTENSIONS = [".ctm", ".srt", ".vtt", ".json"] as const;
 /** A talk project's reports are papers: Markdown, plain text, GROBID's TEI XML or a PDF. */
 export const PAPER_EXTENSIONS = [".md", ".txt", ".xml", ".tei", ".pdf"] as const;
+/** The document's recording, optional, for listening in the editor (backend/documents/uploads.py). */
+export const AUDIO_EXTENSIONS = [
+  ".wav",
+  ".mp3",
+  ".ogg",
+  ".oga",
+  ".opus",
+  ".m4a",
+  ".mp4",
+  ".aac",
+  ".flac",
+] as const;
 
-export type FileRole = "report" | "transcript" | "unreadable";
+export type FileRole = "report" | "transcript" | "audio" | "unreadable";
 
 export interface NamedFile {
   name: string;
@@ -31,6 +43,8 @@ export interface PlannedUpload<F extends NamedFile = File> {
   report: F | null;
   reports: number;
   transcripts: F[];
+  /** The recording, when one was dropped with the pair. */
+  audio: F | null;
   /** Why it cannot be sent as it is, or null when it can. */
   problem: string | null;
 }
@@ -45,6 +59,7 @@ export function fileRole(name: string, papers = false): FileRole {
   const reports: readonly string[] = papers ? PAPER_EXTENSIONS : REPORT_EXTENSIONS;
   if (reports.includes(ext)) return "report";
   if ((TRANSCRIPT_EXTENSIONS as readonly string[]).includes(ext)) return "transcript";
+  if ((AUDIO_EXTENSIONS as readonly string[]).includes(ext)) return "audio";
   return "unreadable";
 }
 
@@ -91,13 +106,19 @@ export function planUploads<F extends NamedFile>(dropped: DroppedFile<F>[]): Pla
       .filter((item) => item.role === "transcript")
       .map((item) => item.file)
       .sort(byNaturalName);
+    const recordings = items.filter((item) => item.role === "audio").map((item) => item.file);
     return {
       key,
       name: reports[0] ? documentNameOf(reports[0].name) : key,
       report: reports[0] ?? null,
       reports: reports.length,
       transcripts,
-      problem: problemOf(reports.length, transcripts),
+      audio: recordings[0] ?? null,
+      problem:
+        problemOf(reports.length, transcripts) ??
+        (recordings.length > 1
+          ? "Two recordings: a pair takes one; move the other to its own pair."
+          : null),
     };
   });
 }
