@@ -1,9 +1,9 @@
 """A podcast project from end to end in the browser, on the real worker (#16): the lead creates
 it and uploads an episode (a Whisper JSON of real ASR words, its description and its
 recording, made here); the import cuts 30-second windows; the lead reads the description's
-cleaning; the annotator listens to a window and corrects it; the lead downloads the salience
-labels, whose gold follows the annotator's submission, and reads the ROUGE rule's agreement
-with it on the dashboard."""
+cleaning; the annotator plays a window, which starts at that window's time, and corrects it;
+the lead downloads the salience labels, whose gold follows the annotator's submission, and
+reads the ROUGE rule's agreement with it on the dashboard."""
 
 import json
 import re
@@ -14,7 +14,9 @@ import pytest
 from backend.alignments.models import PreAlignment
 from backend.documents.models import Document
 from backend.projects.models import Membership, Project, Role
+from tests.audio import sine_wav
 from tests.browser.conftest import turn, wait_until_stored
+from tests.browser.test_audio_playback import wait_until_playing
 from tests.browser.test_lead_upload import drop
 from tests.browser.test_talk_project import sign_in_as
 from tests.podcasts.episodes import episode
@@ -47,13 +49,21 @@ def test_a_podcast_project_is_uploaded_windowed_labelled_corrected_and_exported(
     Membership.objects.create(project=project, user=team.annotator, role=Role.ANNOTATOR)
 
     page.goto(f"{live_server.url}/lead/projects/{project.pk}/documents")
-    drop(page, {"episode.json": cut.whisper_json, "episode.txt": cut.description.encode()})
+    drop(
+        page,
+        {
+            "episode.json": cut.whisper_json,
+            "episode.txt": cut.description.encode(),
+            "episode.wav": sine_wav(cut.seconds + 1),
+        },
+    )
     page.get_by_role("button", name="Upload 1 pair").click()
     upload = page.get_by_role("list", name="Uploads").get_by_test_id("upload")
     expect(upload.get_by_test_id("job")).to_have_attribute(
         "data-status", "succeeded", timeout=JOB_TIMEOUT_MS
     )
     document = Document.objects.get(project=project)
+    assert document.files.filter(role="audio").exists()
     windows = list(document.turns.order_by("position"))
     assert [int(window.start // 30) for window in windows] == list(range(len(windows)))
 
@@ -78,6 +88,12 @@ def test_a_podcast_project_is_uploaded_windowed_labelled_corrected_and_exported(
     annotator.get_by_role("link", name=document.name).click()
     annotator.get_by_test_id("editor").wait_for()
     turn(annotator, LISTENED).click()
+    annotator.keyboard.press("p")
+    at = wait_until_playing(annotator)
+    listened = windows[LISTENED]
+    assert listened.start <= at < listened.end
+    expect(turn(annotator, LISTENED)).to_have_class(re.compile(r"\bplaying\b"))
+    annotator.keyboard.press("p")
     if corrected == UNALIGNED:
         annotator.keyboard.press("u")
     else:

@@ -1,14 +1,10 @@
 """Podcast-shaped episodes cut from real public_meetings data: the first minutes of a
 meeting's ASR (its CTM words, with their times and confidences, also written as Whisper JSON)
 and, as the episode's description, the longest sentence of each report segment those minutes
-were written into; a WAV of the episode's length is made on the spot."""
+were written into."""
 
 import functools
-import io
 import json
-import math
-import struct
-import wave
 from dataclasses import dataclass
 
 from workers.align.corpus import load_public_meetings, raw_files
@@ -89,18 +85,3 @@ def _whisper_json(turns) -> bytes:
         for turn in turns
     ]
     return json.dumps({"language": "fr", "segments": segments}, ensure_ascii=False).encode()
-
-
-def wav(seconds: float, rate: int = 8000) -> bytes:
-    """A quiet 400 Hz tone: small (16 kB a second) and playable by any browser."""
-    period = rate // 400
-    cycle = struct.pack(
-        f"<{period}h", *(int(2000 * math.sin(2 * math.pi * n / period)) for n in range(period))
-    )
-    buffer = io.BytesIO()
-    with wave.open(buffer, "wb") as out:
-        out.setnchannels(1)
-        out.setsampwidth(2)
-        out.setframerate(rate)
-        out.writeframes(cycle * math.ceil(seconds * rate / period))
-    return buffer.getvalue()
