@@ -38,6 +38,7 @@ def test_plan(case: dict) -> None:
             "name": pair.name,
             "report": pair.report.name if pair.report else None,
             "transcripts": [path.name for path in pair.transcripts],
+            "audio": pair.audio.name if pair.audio else None,
         }
         for pair in plan
     ] == [{k: v for k, v in pair.items() if k != "problem"} for pair in case["pairs"]]

@@ -11,8 +11,10 @@ from backend.accounts.services import api_token_create
 from backend.audit.models import AuditEvent
 from backend.documents.models import OriginalFile
 from backend.documents.services import document_store_parsed
+from backend.documents.uploads import AUDIO_EXTENSIONS
 from tests.audio import HEADERS, named, sine_wav
 from workers.align.model import Report, Segment, Transcript, Turn, Word
+from workers.align.readers import RECORDING_EXTENSIONS
 
 WAV = sine_wav(1.0)
 REPORT_ROWS = Report(segments=(Segment("s0", "a report", ("a report",), "A", 0),), source="r.txt")
@@ -414,3 +416,7 @@ def test_adjudicating_listens_too(world, media):
     body = world.client("curator").get(adjudication).json()
 
     assert (body["audio_url"], body["turn_words"]) == (audio_url(world), [])
+
+
+def test_the_upload_takes_the_recordings_that_pairing_by_name_knows():
+    assert sorted(AUDIO_EXTENSIONS) == sorted(RECORDING_EXTENSIONS)

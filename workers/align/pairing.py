@@ -1,9 +1,11 @@
 """Files become (report, transcript) pairs by name, as the web upload pairs dropped files.
 
 `council-2019.docx` goes with `council-2019.1.ctm` and `council-2019.2.ctm`, `talk_report.md`
-with `talk_transcript.srt`: the extension, a `.ctm` part number and a trailing role word are
-ignored, case too. The upload page does this in the browser (frontend/src/lead/pairing.ts);
-both implementations are checked against the same cases, tests/fixtures/pairing-cases.json.
+with `talk_transcript.srt`, and a recording (`council-2019.mp3`) joins its pair: the
+extension, a `.ctm` part number and a trailing role word are ignored, case too. The engine
+aligns without the recording; it is named so that a folder pairs as the upload page pairs
+it. The upload page does this in the browser (frontend/src/lead/pairing.ts); both
+implementations are checked against the same cases, tests/fixtures/pairing-cases.json.
 """
 
 from __future__ import annotations
@@ -14,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Literal
 
-from workers.align.readers import REPORT_EXTENSIONS, TRANSCRIPT_EXTENSIONS
+from workers.align.readers import RECORDING_EXTENSIONS, REPORT_EXTENSIONS, TRANSCRIPT_EXTENSIONS
 
-FileRole = Literal["report", "transcript", "unreadable"]
+FileRole = Literal["report", "transcript", "audio", "unreadable"]
 
 _PART_NUMBER = re.compile(r"\.\d+$")
 _ROLE_WORD = re.compile(
@@ -35,6 +37,7 @@ class PlannedPair:
     report: Path | None
     reports: int
     transcripts: tuple[Path, ...]
+    audio: Path | None
     problem: str | None
 
 
@@ -48,6 +51,8 @@ def file_role(name: str) -> FileRole:
         return "report"
     if extension in TRANSCRIPT_EXTENSIONS:
         return "transcript"
+    if extension in RECORDING_EXTENSIONS:
+        return "audio"
     return "unreadable"
 
 
@@ -81,6 +86,7 @@ def plan_pairs(paths: Iterable[Path]) -> list[PlannedPair]:
         transcripts = sorted(
             (path for path in files if file_role(path.name) == "transcript"), key=_natural_order
         )
+        recordings = [path for path in files if file_role(path.name) == "audio"]
         plan.append(
             PlannedPair(
                 key=key,
@@ -88,7 +94,8 @@ def plan_pairs(paths: Iterable[Path]) -> list[PlannedPair]:
                 report=reports[0] if reports else None,
                 reports=len(reports),
                 transcripts=tuple(transcripts),
-                problem=_problem(len(reports), transcripts),
+                audio=recordings[0] if recordings else None,
+                problem=_problem(len(reports), transcripts, len(recordings)),
             )
         )
     return plan
@@ -99,7 +106,7 @@ def plan_folder(folder: Path) -> list[PlannedPair]:
     return plan_pairs(sorted((p for p in folder.iterdir() if p.is_file()), key=_natural_order))
 
 
-def _problem(reports: int, transcripts: list[Path]) -> str | None:
+def _problem(reports: int, transcripts: list[Path], recordings: int) -> str | None:
     if reports == 0:
         return "No report: add a .docx, .txt or .md file, or pair one here."
     if reports > 1:
@@ -109,4 +116,6 @@ def _problem(reports: int, transcripts: list[Path]) -> str | None:
     formats = {_extension(path.name) for path in transcripts}
     if len(formats) > 1 or (len(transcripts) > 1 and ".ctm" not in formats):
         return "Several transcripts: only .ctm recordings come in parts; keep one file otherwise."
+    if recordings > 1:
+        return "Two recordings: a pair takes one; move the other to its own pair."
     return None

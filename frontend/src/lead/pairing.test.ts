@@ -91,9 +91,16 @@ describe("the cases the engine's pairing passes too", () => {
         name: upload.name,
         report: upload.report?.name ?? null,
         transcripts: upload.transcripts.map((file) => file.name),
+        audio: upload.audio?.name ?? null,
       })),
     ).toEqual(
-      pairs.map(({ key, name, report, transcripts }) => ({ key, name, report, transcripts })),
+      pairs.map(({ key, name, report, transcripts, audio }) => ({
+        key,
+        name,
+        report,
+        transcripts,
+        audio,
+      })),
     );
     plan.forEach((upload, index) => {
       const expected = pairs[index]!.problem;

@@ -37,6 +37,7 @@ __all__ = [
     "DESCRIPTION_EXTENSIONS",
     "PAPER_EXTENSIONS",
     "PDF_MAGIC",
+    "RECORDING_EXTENSIONS",
     "REPORT_EXTENSIONS",
     "TRANSCRIPT_EXTENSIONS",
     "ArchiveLimits",
@@ -57,6 +58,9 @@ __all__ = [
 
 REPORT_EXTENSIONS = (".docx", ".txt", ".md")
 DESCRIPTION_EXTENSIONS = (".txt", ".md")
+RECORDING_EXTENSIONS = (".wav", ".mp3", ".ogg", ".oga", ".opus", ".m4a", ".mp4", ".aac", ".flac")
+"""A document's recording: no reader opens it (annotators listen to it), but pairing files
+by name must know it from an unreadable file."""
 TRANSCRIPT_EXTENSIONS = (".ctm", ".srt", ".vtt", ".json")
 PAPER_EXTENSIONS = (".md", ".txt", ".xml", ".tei", ".pdf", ".json")
 
