@@ -37,6 +37,7 @@ from backend.documents.uploads import (
 )
 from backend.jobs.apis import JobOutputSerializer
 from backend.projects.permissions import LEAD_OR_ADMIN, MEMBER_OR_ADMIN, sees_only_assigned
+from backend.projects.podcasts import MAX_WINDOW_SECONDS, MIN_WINDOW_SECONDS, TRANSCRIPT_UNITS
 from backend.projects.selectors import project_get, report_kind
 
 AUDIO_CHUNK_BYTES = 64 * 1024
@@ -108,9 +109,29 @@ class DocumentListApi(PaginatedApi):
     permission_classes = MEMBER_OR_ADMIN
     parser_classes = [MultiPartParser, FormParser, JSONParser]
 
-    class UploadInputSerializer(serializers.Serializer):
+    class UnitsSerializer(serializers.Serializer):
+        """The upload's form fields that choose the document's transcript units, instead of
+        the project's settings; the files are checked by check_upload."""
+
+        transcript_unit = serializers.ChoiceField(
+            choices=TRANSCRIPT_UNITS,
+            required=False,
+            help_text="This document's transcript units: the reader's turns, or fixed time "
+            "windows (a window length alone asks for windows).",
+        )
+        window_seconds = serializers.FloatField(
+            min_value=MIN_WINDOW_SECONDS,
+            max_value=MAX_WINDOW_SECONDS,
+            required=False,
+            help_text="This document's window length in seconds.",
+        )
+
+    class UploadInputSerializer(UnitsSerializer):
         name = serializers.CharField(max_length=300, required=False, allow_blank=True)
-        report = serializers.FileField(help_text="The report: .docx, .txt or .md.")
+        report = serializers.FileField(
+            help_text="The report: .docx, .txt or .md; a talk project's paper: .pdf, .xml, "
+            ".tei, .md or .txt; a podcast project's description: .txt or .md."
+        )
         transcript = serializers.ListField(
             child=serializers.FileField(),
             help_text="The transcript: .srt, .vtt, .json, or one or more .ctm parts.",
@@ -170,6 +191,8 @@ class DocumentListApi(PaginatedApi):
             request.FILES.getlist("transcript"),
             report_kind=report_kind(project),
         )
+        units = self.UnitsSerializer(data=request.POST.dict())
+        units.is_valid(raise_exception=True)
         audio = request.FILES.get("audio")
         job = document_upload(
             actor=request.user,
@@ -177,6 +200,7 @@ class DocumentListApi(PaginatedApi):
             name=str(request.POST.get("name", "")).strip()[:300],
             upload=upload,
             audio=check_audio(audio) if audio is not None else None,
+            units=units.validated_data,
         )
         response = Response(JobOutputSerializer(job).data, status=status.HTTP_202_ACCEPTED)
         response["Location"] = f"/api/v1/projects/{project_id}/jobs/{job.pk}/"

@@ -2,9 +2,9 @@
 
 import json
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
-from typing import cast
+from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile, File
@@ -50,18 +50,29 @@ UNCHANGED = object()
 
 
 def document_upload(
-    *, actor, project: Project, name: str, upload: CheckedUpload, audio: CheckedAudio | None = None
+    *,
+    actor,
+    project: Project,
+    name: str,
+    upload: CheckedUpload,
+    audio: CheckedAudio | None = None,
+    units: Mapping[str, Any] | None = None,
 ) -> Job:
-    """Store the files (and the recording, if sent) and queue their parsing. When the broker
-    cannot take the task, the document and its files are removed again and the job stays
-    behind, failed, as a record."""
+    """Store the files (and the recording, if sent) and queue their parsing; `units`, the
+    document's own `transcript_unit` and `window_seconds`, go to the import with the job.
+    When the broker cannot take the task, the document and its files are removed again and
+    the job stays behind, failed, as a record."""
     with transaction.atomic():
         document = Document.objects.create(
             project=project, name=name or upload.report.name, source="upload", created_by=actor
         )
         store_originals(document, upload.report, upload.transcripts, audio)
         job = job_create(
-            kind=Job.Kind.IMPORT_DOCUMENT, project=project, document=document, created_by=actor
+            kind=Job.Kind.IMPORT_DOCUMENT,
+            project=project,
+            document=document,
+            created_by=actor,
+            arguments={"units": dict(units)} if units else None,
         )
         record_event(
             actor=actor,
@@ -112,7 +123,7 @@ def document_import_run(*, job_id: int, task_id: str | None = None) -> None:
             report = _read_report(originals, language)
         job_report_progress(job_id=job_id, progress=0.4, message="report read")
         transcript = _read_transcript(originals, language)
-        windows = window_config(project)
+        windows = window_config(project, job.arguments.get("units"))
         if windows is not None:
             transcript = window_transcript(transcript, windows)
         require_content(report, transcript)

@@ -12,7 +12,7 @@ from backend.core.serializers import IdField
 from backend.iterations.gold import DEFAULT_TRUSTED_CONFIDENCE
 from backend.projects.models import Project, Role
 from backend.projects.permissions import LEAD_OR_ADMIN, MEMBER_OR_ADMIN, MayCreateProjectsOrReads
-from backend.projects.podcasts import TRANSCRIPT_UNITS
+from backend.projects.podcasts import MAX_WINDOW_SECONDS, MIN_WINDOW_SECONDS, TRANSCRIPT_UNITS
 from backend.projects.selectors import (
     membership_get,
     membership_list,
@@ -67,8 +67,8 @@ class ProjectSettingsSerializer(serializers.Serializer):
         "a transcript is imported.",
     )
     window_seconds = serializers.FloatField(
-        min_value=5.0,
-        max_value=600.0,
+        min_value=MIN_WINDOW_SECONDS,
+        max_value=MAX_WINDOW_SECONDS,
         required=False,
         help_text=f"A time window's length in seconds ({WindowConfig.seconds:g} when unset).",
     )

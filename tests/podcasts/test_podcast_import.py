@@ -2,6 +2,8 @@
 or CTM, real ASR words from public_meetings) and its description uploaded, imported as
 30-second windows and description sentences."""
 
+import json
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
@@ -19,12 +21,13 @@ def create_project(client: APIClient, **body) -> dict:
     return assert_matches_schema(response, "POST")
 
 
-def upload(client: APIClient, project_id: int, transcript: tuple[str, bytes]):
+def upload(client: APIClient, project_id: int, transcript: tuple[str, bytes], **units):
     return client.post(
         f"/api/v1/projects/{project_id}/documents/",
         {
             "report": SimpleUploadedFile("description.txt", episode().description.encode()),
             "transcript": [SimpleUploadedFile(*transcript)],
+            **units,
         },
         format="multipart",
     )
@@ -94,6 +97,41 @@ def test_an_untimed_transcript_fails_the_import_in_words(celery_worker_process):
     assert "episode.json" in job["error"]
     assert "time" in job["error"]
     assert Document.objects.get().status == Document.Status.IMPORT_FAILED
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("kind", "units", "expected"),
+    [
+        ("podcast", {"transcript_unit": "turns"}, "turns"),
+        ("meeting", {"window_seconds": "45"}, 45),
+        ("meeting", {"transcript_unit": "windows"}, 30),
+    ],
+)
+def test_an_upload_may_choose_its_own_units(celery_worker_process, kind, units, expected):
+    client = signed_in()
+    project = create_project(client, kind=kind, language="fr")
+    cut = episode()
+    response = upload(client, project["id"], ("episode.json", cut.whisper_json), **units)
+    job = wait_for(client, response["Location"])
+    assert job["status"] == "succeeded", job
+    document = Document.objects.get(pk=job["result"]["document"])
+    segments = len(json.loads(cut.whisper_json)["segments"])
+    windows = segments if expected == "turns" else window_of(cut.seconds, expected) + 1
+    assert document.turn_count == windows
+
+
+@pytest.mark.django_db
+def test_an_uploads_own_window_length_is_checked_before_anything_is_stored():
+    client = signed_in()
+    project = create_project(client, kind="podcast")
+    response = upload(
+        client, project["id"], ("episode.json", episode().whisper_json), window_seconds=1
+    )
+    assert response.status_code == 400
+    assert "window_seconds" in str(response.json())
+    assert not Document.objects.exists()
 
 
 @pytest.mark.django_db

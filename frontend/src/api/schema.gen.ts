@@ -1681,11 +1681,27 @@ export interface components {
        */
       audio: string;
     };
+    /**
+     * @description The upload's form fields that choose the document's transcript units, instead of
+     *     the project's settings; the files are checked by check_upload.
+     */
     DocumentListApiUploadInput: {
+      /**
+       * @description This document's transcript units: the reader's turns, or fixed time windows (a window length alone asks for windows).
+       *
+       *     * `turns` - turns
+       *     * `windows` - windows
+       */
+      transcript_unit?: components["schemas"]["TranscriptUnitEnum"];
+      /**
+       * Format: double
+       * @description This document's window length in seconds.
+       */
+      window_seconds?: number;
       name?: string;
       /**
        * Format: uri
-       * @description The report: .docx, .txt or .md.
+       * @description The report: .docx, .txt or .md; a talk project's paper: .pdf, .xml, .tei, .md or .txt; a podcast project's description: .txt or .md.
        */
       report: string;
       /** @description The transcript: .srt, .vtt, .json, or one or more .ctm parts. */
