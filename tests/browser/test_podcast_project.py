@@ -49,6 +49,7 @@ def test_a_podcast_project_is_uploaded_windowed_labelled_corrected_and_exported(
     Membership.objects.create(project=project, user=team.annotator, role=Role.ANNOTATOR)
 
     page.goto(f"{live_server.url}/lead/projects/{project.pk}/documents")
+    expect(page.get_by_role("heading", name="Upload episodes")).to_be_visible()
     drop(
         page,
         {

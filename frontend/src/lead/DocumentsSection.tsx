@@ -41,7 +41,7 @@ export function DocumentsSection() {
   );
   return (
     <>
-      <UploadPanel projectId={project.id} papers={project.kind === "talk"} onImported={reload} />
+      <UploadPanel projectId={project.id} kind={project.kind} onImported={reload} />
       <section aria-labelledby="documents-heading" className="lead-section">
         <h2 id="documents-heading">Documents</h2>
         {loaded.state === "loading" && <p aria-busy="true">Loading documents…</p>}

@@ -1,9 +1,8 @@
 import { useState, type DragEvent } from "react";
-import { uploadDocument } from "./api";
+import { uploadDocument, type ProjectKind } from "./api";
 import {
   AUDIO_EXTENSIONS,
-  PAPER_EXTENSIONS,
-  REPORT_EXTENSIONS,
+  REPORTS,
   TRANSCRIPT_EXTENSIONS,
   describeFiles,
   planUploads,
@@ -13,18 +12,36 @@ import {
 import { UploadProgress, type UploadTask } from "./UploadProgress";
 import { messageOf } from "./useLoad";
 
+const HEADINGS: Record<ProjectKind, string> = {
+  meeting: "Upload document pairs",
+  talk: "Upload papers and talks",
+  podcast: "Upload episodes",
+};
+
+const INSTRUCTIONS: Record<ProjectKind, string> = {
+  meeting:
+    "Drop reports (.docx, .txt, .md) and transcripts (.ctm parts, .srt, .vtt, .json) here; " +
+    "files pair by name.",
+  talk:
+    "Drop papers (.pdf, TEI .xml, .md, .txt) and their talks' transcripts (.ctm parts, .srt, " +
+    ".vtt, .json) here; files pair by name.",
+  podcast:
+    "Drop descriptions (.txt, .md) and timed transcripts (Whisper .json, .ctm parts, .srt, " +
+    ".vtt) here; files pair by name, and transcripts are cut into time windows.",
+};
+
 /**
  * Drop files (or choose them), check the pairing, send: each pair is its own request and
  * import job, so one bad file fails alone with the server's words while the others import.
  */
 export function UploadPanel({
   projectId,
-  papers,
+  kind,
   onImported,
 }: {
   projectId: number;
-  /** A talk project: the reports are papers (.pdf, .xml, .md, .txt). */
-  papers: boolean;
+  /** The project's: what its reports are (reports, papers or descriptions). */
+  kind: ProjectKind;
   onImported: () => void;
 }) {
   const [dropped, setDropped] = useState<DroppedFile[]>([]);
@@ -33,7 +50,7 @@ export function UploadPanel({
 
   const add = (files: FileList | null) => {
     if (files && files.length > 0)
-      setDropped((current) => [...current, ...describeFiles([...files], papers)]);
+      setDropped((current) => [...current, ...describeFiles([...files], kind)]);
   };
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
@@ -76,7 +93,7 @@ export function UploadPanel({
 
   return (
     <section aria-labelledby="upload-heading" className="lead-section">
-      <h2 id="upload-heading">{papers ? "Upload papers and talks" : "Upload document pairs"}</h2>
+      <h2 id="upload-heading">{HEADINGS[kind]}</h2>
       <div
         className={`drop-zone${dragging ? " dragging" : ""}`}
         data-testid="drop-zone"
@@ -88,13 +105,8 @@ export function UploadPanel({
         onDrop={onDrop}
       >
         <p>
-          {papers
-            ? "Drop papers (.pdf, TEI .xml, .md, .txt) and their talks' transcripts (.ctm parts, " +
-              ".srt, .vtt, .json) here; files pair by name."
-            : "Drop reports (.docx, .txt, .md) and transcripts (.ctm parts, .srt, .vtt, .json) " +
-              "here; files pair by name."}{" "}
-          A recording (.wav, .mp3, .ogg, .opus, .m4a, .aac, .flac) may join its pair, for listening
-          in the editor.
+          {INSTRUCTIONS[kind]} A recording (.wav, .mp3, .ogg, .opus, .m4a, .aac, .flac) may join its
+          pair, for listening in the editor.
         </p>
         <label className="button">
           Choose files…
@@ -103,7 +115,7 @@ export function UploadPanel({
             multiple
             className="visually-hidden"
             accept={[
-              ...(papers ? PAPER_EXTENSIONS : REPORT_EXTENSIONS),
+              ...REPORTS[kind].extensions,
               ...TRANSCRIPT_EXTENSIONS,
               ...AUDIO_EXTENSIONS,
             ].join(",")}

@@ -29,10 +29,12 @@ describe("fileRole", () => {
     expect(fileRole("a.DOCX")).toBe("report");
     expect(fileRole("a.vtt")).toBe("transcript");
     expect(fileRole("a.pdf")).toBe("unreadable");
-    expect(fileRole("a.pdf", true)).toBe("report");
-    expect(fileRole("a.xml", true)).toBe("report");
-    expect(fileRole("a.docx", true)).toBe("unreadable");
+    expect(fileRole("a.pdf", "talk")).toBe("report");
+    expect(fileRole("a.xml", "talk")).toBe("report");
+    expect(fileRole("a.docx", "talk")).toBe("unreadable");
     expect(fileRole("noextension")).toBe("unreadable");
+    expect(fileRole("a.md", "podcast")).toBe("report");
+    expect(fileRole("a.docx", "podcast")).toBe("unreadable");
   });
 });
 

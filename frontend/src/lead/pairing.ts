@@ -6,10 +6,21 @@
  * (workers/align/pairing.py); both pass tests/fixtures/pairing-cases.json.
  */
 
+import type { ProjectKind } from "./api";
+
 export const REPORT_EXTENSIONS = [".docx", ".txt", ".md"] as const;
 export const TRANSCRIPT_EXTENSIONS = [".ctm", ".srt", ".vtt", ".json"] as const;
 /** A talk project's reports are papers: Markdown, plain text, GROBID's TEI XML or a PDF. */
 export const PAPER_EXTENSIONS = [".md", ".txt", ".xml", ".tei", ".pdf"] as const;
+/** A podcast project's reports are descriptions: plain text or Markdown. */
+export const DESCRIPTION_EXTENSIONS = [".txt", ".md"] as const;
+
+/** What a project's reports are, by its kind, and the files its upload takes as reports. */
+export const REPORTS: Record<ProjectKind, { noun: string; extensions: readonly string[] }> = {
+  meeting: { noun: "report", extensions: REPORT_EXTENSIONS },
+  talk: { noun: "paper", extensions: PAPER_EXTENSIONS },
+  podcast: { noun: "description", extensions: DESCRIPTION_EXTENSIONS },
+};
 /** The document's recording, optional, for listening in the editor (backend/documents/uploads.py). */
 export const AUDIO_EXTENSIONS = [
   ".wav",
@@ -54,10 +65,9 @@ function extension(name: string): string {
   return dot < 0 ? "" : name.slice(dot).toLowerCase();
 }
 
-export function fileRole(name: string, papers = false): FileRole {
+export function fileRole(name: string, kind: ProjectKind = "meeting"): FileRole {
   const ext = extension(name);
-  const reports: readonly string[] = papers ? PAPER_EXTENSIONS : REPORT_EXTENSIONS;
-  if (reports.includes(ext)) return "report";
+  if (REPORTS[kind].extensions.includes(ext)) return "report";
   if ((TRANSCRIPT_EXTENSIONS as readonly string[]).includes(ext)) return "transcript";
   if ((AUDIO_EXTENSIONS as readonly string[]).includes(ext)) return "audio";
   return "unreadable";
@@ -81,11 +91,14 @@ export function stemOf(name: string): string {
   return documentNameOf(name).toLowerCase();
 }
 
-/** `papers`: the project is a talk project, whose reports are papers. */
-export function describeFiles<F extends NamedFile>(files: F[], papers = false): DroppedFile<F>[] {
+/** `kind`: the project's, which says what its reports are. */
+export function describeFiles<F extends NamedFile>(
+  files: F[],
+  kind: ProjectKind = "meeting",
+): DroppedFile<F>[] {
   return files.map((file) => ({
     file,
-    role: fileRole(file.name, papers),
+    role: fileRole(file.name, kind),
     key: stemOf(file.name),
   }));
 }
