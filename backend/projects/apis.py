@@ -28,6 +28,7 @@ from backend.projects.services import (
     project_update,
 )
 from backend.projects.talks import DEFAULT_REPORT_UNIT, REPORT_UNITS
+from backend.tuning.selectors import DEFAULT_LEARNED_DECISION
 from workers.align.salience import SalienceConfig
 from workers.align.windows import WindowConfig
 
@@ -92,6 +93,13 @@ class ProjectSettingsSerializer(serializers.Serializer):
         help_text="The editor marks a turn whose pre-alignment confidence is below this "
         f"({DEFAULT_LOW_CONFIDENCE} when unset); with a parameter set that carries a learned "
         "decision the confidence is the calibrated probability that the turn is right.",
+    )
+    learned_decision = serializers.BooleanField(
+        required=False,
+        help_text="Each tuning run fits the engine's learned decision on its gold (per-turn "
+        "corrections, kept only when they beat the path on held-out gold, and a calibrated "
+        f"confidence), carried into pre-alignment by the promoted set "
+        f"({'on' if DEFAULT_LEARNED_DECISION else 'off'} when unset).",
     )
 
     def to_internal_value(self, data):

@@ -25,6 +25,7 @@ from backend.alignments.services.annotations import annotation_apply, annotation
 from backend.curation.adjudication import adjudication_apply, adjudication_complete
 from backend.curation.models import GoldState
 from backend.curation.selectors import adjudication_state, gold_decision
+from backend.dashboards.selectors import NO_RELIABILITY, reliability_by_iteration
 from backend.documents.models import Document
 from backend.documents.public_meetings import (
     corpus_meeting_import,
@@ -64,6 +65,9 @@ class IterationOutcome:
     segment_accuracy: list[float]
     word_accuracy: list[float]
     windowdiff: list[float]
+    calibration: dict[str, Any] = field(default_factory=dict)
+    """How far the pre-alignment's confidence was from the share of its turns the gold kept
+    (the dashboard's reliability figures for the iteration)."""
     tuning: dict[str, Any] = field(default_factory=dict)
     agreement: dict[str, Any] = field(default_factory=dict)
 
@@ -81,6 +85,7 @@ class IterationOutcome:
                 "word_accuracy": mean(self.word_accuracy),
                 "windowdiff": mean(self.windowdiff),
             },
+            "calibration": self.calibration,
             "per_document_accuracy": dict(
                 zip(self.documents, self.human_turn_accuracy, strict=True)
             ),
@@ -117,6 +122,9 @@ class Simulation:
     """Share of each batch two annotators correct (drawn with the run's seed)."""
     overlook: float = 0.0
     """Probability that an annotator leaves a wrong pre-aligned turn as it is."""
+    learned_decision: bool = True
+    """Whether tuning fits the engine's learned decision (the project setting), so that the
+    loop can be measured with and without it."""
     say: Callable[[str], None] = print
     _project: Project | None = None
     lead: Any = None
@@ -156,6 +164,7 @@ class Simulation:
             creator=self.lead,
             name=f"bootstrap simulation, seed {self.seed}, {stamp}",
             description=f"simulate_bootstrap --batches {','.join(map(str, self.sizes))}",
+            settings={"learned_decision": self.learned_decision},
         )
         Membership.objects.bulk_create(
             Membership(project=self.project, user=user, role=Role.ANNOTATOR)
@@ -215,6 +224,11 @@ class Simulation:
         self.say(
             f"iteration {index}: human-evaluated accuracy mean {figures['mean_accuracy']:.2f} %, "
             f"median {figures['median_accuracy']:.2f} %"
+            + (
+                f"; expected calibration error {error:.3f}"
+                if (error := outcome.calibration["expected_calibration_error"]) is not None
+                else ""
+            )
         )
         if agreement["documents"]:
             overall = agreement["overall"]
@@ -301,6 +315,9 @@ class Simulation:
             for record in iteration.records.select_related("document")
         }
         ordered = [records[source_of(meeting_id)] for meeting_id in batch]
+        reliability = reliability_by_iteration(project_id=self.project.pk).get(
+            iteration.pk, NO_RELIABILITY
+        )
         return IterationOutcome(
             index=index,
             documents=batch,
@@ -310,6 +327,10 @@ class Simulation:
             segment_accuracy=[record.segment_accuracy for record in ordered],
             word_accuracy=[record.word_accuracy for record in ordered],
             windowdiff=[record.windowdiff for record in ordered],
+            calibration={
+                "turns": reliability["turns"],
+                "expected_calibration_error": reliability["expected_calibration_error"],
+            },
         )
 
     def _wait(self, job_id: int, what: str) -> None:

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.db.models import F, QuerySet
 
 from backend.core.errors import InvalidInput, NotFound
@@ -18,6 +20,15 @@ number of documents scored are better high; rank, grid position and WindowDiff b
 CANDIDATE_ORDERINGS = [*HIGHER_IS_BETTER, *(f"-{name}" for name in HIGHER_IS_BETTER)]
 """`?ordering=<name>` lists the best first for that figure, `-<name>` the worst first, on
 every endpoint that lists candidates."""
+
+DEFAULT_LEARNED_DECISION = True
+"""A tuning run fits the engine's learned decision (corrections kept only when they beat the
+path on held-out gold, and a calibrated confidence) unless the project switches it off, for
+example to compare the loop with and without it."""
+
+
+def learns_decision(project_settings: dict[str, Any]) -> bool:
+    return bool(project_settings.get("learned_decision", DEFAULT_LEARNED_DECISION))
 
 
 def tuning_run_list(*, project_id: int) -> QuerySet[TuningRun]:

@@ -43,6 +43,7 @@ from backend.jobs.services import (
 from backend.projects.models import Project
 from backend.tuning import plan
 from backend.tuning.models import TuningCandidate, TuningRun, TuningSlice
+from backend.tuning.selectors import learns_decision
 from backend.vectors.services import vectors_for, vectors_load
 from workers.align import tune
 from workers.align.params import AlignmentParams
@@ -282,9 +283,9 @@ def _finish(run: TuningRun, job: Job, ranked: list[tuple[int, tune.SettingResult
 def _learn(run: TuningRun, candidate: TuningCandidate) -> dict[str, Any] | None:
     """Fit the engine's learned decision for the best candidate on the run's gold and store
     it on the candidate; a summary for the job's result (None for an aligner other than the
-    turn path, whose evidence the decision reads)."""
+    turn path, whose evidence the decision reads, and for a project that switched it off)."""
     params = AlignmentParams.from_dict(candidate.params)
-    if not isinstance(params.path, TurnSettings):
+    if not isinstance(params.path, TurnSettings) or not learns_decision(run.project.settings):
         return None
     vectors = vectors_load(vectors_id=run.word_vectors_id) if run.word_vectors_id else None
     gold = [_gold_meeting(run, document_id) for document_id in run.gold_document_ids]

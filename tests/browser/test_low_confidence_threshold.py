@@ -1,5 +1,5 @@
-"""The lead sets the probability below which the editor marks a turn low-confidence; the
-annotator's editor marks exactly the turns below it."""
+"""The lead sets the probability below which the editor marks a turn low-confidence (and may
+switch off learning from gold); the annotator's editor marks exactly the turns below it."""
 
 import pytest
 from playwright.sync_api import expect
@@ -25,6 +25,16 @@ def test_the_leads_threshold_decides_which_turns_the_editor_marks(
     page.get_by_role("button", name="Save project").click()
     expect(page.get_by_role("status")).to_have_text("Saved.")
     assert Project.objects.get(pk=team.project.pk).settings == {"low_confidence_below": THRESHOLD}
+    learning = page.get_by_label("Learn from gold at each tuning run")
+    expect(learning).to_be_checked()
+    learning.uncheck()
+    with page.expect_response(lambda response: response.request.method == "PATCH") as saved:
+        page.get_by_role("button", name="Save project").click()
+    assert saved.value.ok
+    assert Project.objects.get(pk=team.project.pk).settings == {
+        "low_confidence_below": THRESHOLD,
+        "learned_decision": False,
+    }
 
     page.context.clear_cookies()
     sign_in(page, live_server)

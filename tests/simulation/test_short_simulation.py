@@ -80,6 +80,14 @@ def test_two_iterations_tune_on_earlier_gold_only_and_record_what_annotators_kep
     assert accuracy[0]["summary"]["human_turn_accuracy"]["mean"] == pytest.approx(
         sum(outcomes[0].human_turn_accuracy) / 2
     )
+    for row, outcome in zip(accuracy, outcomes, strict=True):
+        assert outcome.calibration == {
+            "turns": row["reliability"]["turns"],
+            "expected_calibration_error": row["reliability"]["expected_calibration_error"],
+        }
+        assert outcome.calibration["turns"] == sum(
+            len(simulation.meetings[meeting_id].reference) for meeting_id in outcome.documents
+        )
     corpus = lead.get(f"{base}/corpus/").json()
     assert [row["gold_documents"] for row in corpus["iterations"]] == [2, 3]
     candidates = lead.get(f"{base}/tuning/", {"ordering": "segment_accuracy"}).json()

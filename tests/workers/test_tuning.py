@@ -189,3 +189,36 @@ def test_a_turn_path_run_learns_from_its_gold_and_pre_alignment_applies_it(
     labels, probability = LearnedDecision.from_dict(parameter_set.learned).decide(evidence)
     assert stored.labels == labels.tolist()
     assert stored.confidences == pytest.approx(probability.tolist())
+
+
+@pytest.mark.worker
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_project_that_switches_the_learned_decision_off_tunes_without_it(
+    celery_worker_process,
+):
+    project, lead, documents = gold_project(2)
+    client = APIClient()
+    client.force_login(lead)
+    settings_url = f"/api/v1/projects/{project.pk}/"
+    refused = client.patch(settings_url, {"settings": {"learned_decision": "maybe"}}, format="json")
+    assert refused.status_code == 400
+    assert "learned_decision" in str(refused.json())
+    switched = client.patch(settings_url, {"settings": {"learned_decision": False}}, format="json")
+    assert switched.status_code == 200, switched.json()
+    assert switched.json()["settings"]["learned_decision"] is False
+
+    run = tuning_start(
+        actor=lead,
+        project=project,
+        gold_documents=documents,
+        grid={"aligner": ["turns"], "turns.match_offset": [0.2, 0.3]},
+        stages=[{"documents": 2, "keep": 0.0}],
+    )
+    job = wait_for_job(run.job_id)
+
+    assert job.status == Job.Status.SUCCEEDED, job.error
+    assert job.result["learned"] is None
+    assert not TuningCandidate.objects.filter(run=run, learned__isnull=False).exists()
+    best = TuningCandidate.objects.filter(run=run, is_incumbent=False).order_by("rank").first()
+    assert tuning_candidate_parameter_set(actor=lead, candidate=best).learned is None

@@ -2627,6 +2627,8 @@ export interface components {
        * @description The editor marks a turn whose pre-alignment confidence is below this (0.4 when unset); with a parameter set that carries a learned decision the confidence is the calibrated probability that the turn is right.
        */
       low_confidence_below?: number;
+      /** @description Each tuning run fits the engine's learned decision on its gold (per-turn corrections, kept only when they beat the path on held-out gold, and a calibrated confidence), carried into pre-alignment by the promoted set (on when unset). */
+      learned_decision?: boolean;
     };
     PublicMeetingsEntry: {
       /** @description The current pre-alignment. */

@@ -21,15 +21,19 @@ function ProjectForm() {
   const [name, setName] = useState(project.name);
   const [description, setDescription] = useState(project.description);
   const [lowBelow, setLowBelow] = useState(project.settings.low_confidence_below?.toString() ?? "");
+  const [learns, setLearns] = useState(project.settings.learned_decision ?? true);
   const [notice, setNotice] = useState<{ error: boolean; text: string } | null>(null);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     try {
-      // Settings are replaced whole: keep the others, and an empty threshold means the default.
+      // Settings are replaced whole: keep the others; an empty threshold and learning on are the
+      // defaults, left unset.
       const settings = { ...project.settings };
       delete settings.low_confidence_below;
       if (lowBelow.trim()) settings.low_confidence_below = Number(lowBelow);
+      delete settings.learned_decision;
+      if (!learns) settings.learned_decision = false;
       await updateProject(project.id, { name: name.trim(), description, settings });
       setNotice({ error: false, text: "Saved." });
       reload();
@@ -69,6 +73,15 @@ function ProjectForm() {
         value={lowBelow}
         onChange={(event) => setLowBelow(event.target.value)}
       />
+      <label>
+        <input
+          type="checkbox"
+          checked={learns}
+          onChange={(event) => setLearns(event.target.checked)}
+        />{" "}
+        Learn from gold at each tuning run: per-turn corrections (kept only when they beat the
+        aligner on held-out gold) and a confidence that reads as a probability
+      </label>
       <button type="submit" className="primary" disabled={!name.trim()}>
         Save project
       </button>

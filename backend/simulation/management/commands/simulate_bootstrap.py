@@ -56,6 +56,12 @@ class Command(BaseCommand):
             help="Probability that an annotator leaves a wrong pre-aligned turn as it is, each "
             f"annotator independently; {DEFAULT_OVERLOOK} with --double-annotation, else 0.",
         )
+        parser.add_argument(
+            "--no-learned-decision",
+            action="store_true",
+            help="Tune without fitting the engine's learned decision (the project setting "
+            "learned_decision off), to measure the loop with and without it.",
+        )
         parser.add_argument("--job-timeout", type=float, default=3600.0, help="Seconds per job.")
 
     def handle(self, *args, **options) -> None:
@@ -77,6 +83,7 @@ class Command(BaseCommand):
                     pool=_pool(options["meetings"]),
                     double_share=share,
                     overlook=overlook,
+                    learned_decision=not options["no_learned_decision"],
                     say=lambda line: self.stdout.write(line),
                 )
                 outcomes = simulation.run()
@@ -88,6 +95,7 @@ class Command(BaseCommand):
             "batches": sizes,
             "double_annotation": share,
             "overlook": overlook,
+            "learned_decision": simulation.learned_decision,
             "project": simulation.project.pk,
             "iterations": [outcome.as_dict() for outcome in outcomes],
         }
