@@ -28,6 +28,13 @@ def gold_by_document(*, document_ids: Iterable[int]) -> dict[int, Gold]:
     return {gold.document_id: gold for gold in Gold.objects.filter(document_id__in=document_ids)}
 
 
+def gold_rules(*, document_ids: Iterable[int]) -> dict[int, str]:
+    """Which rule made each gold document's gold, without reading the labels."""
+    return dict(
+        Gold.objects.filter(document_id__in=document_ids).values_list("document_id", "rule")
+    )
+
+
 def document_submissions(*, document_id: int) -> list[Annotation]:
     """Every submitted annotation of the document, in submission order."""
     return list(

@@ -10,26 +10,35 @@ agreement is its annotators' (`backend.agreement`), on the submissions the gold 
 """
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from backend.agreement.selectors import DocumentCoding, document_codings, figures_dict
 from backend.alignments.models import PreAlignment
 from backend.alignments.selectors import current_pre_alignments
 from backend.core.ids import batches
-from backend.curation.selectors import gold_by_document
+from backend.curation.models import Gold, GoldRule
+from backend.curation.selectors import gold_by_document, gold_rules
 from backend.documents.models import Document, ReportSegment, TranscriptTurn
+from backend.exports.unit_counts import DocumentCounts, unit_counts
 from backend.ratings.selectors import latest_rated_study, study_estimate
 from workers.align.agreement import CodedDocument, agreement
+from workers.align.model import UNALIGNED
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.shape import (
     FILTERS,
     AlignedDocument,
     Origin,
+    PairFigures,
     SegmentRow,
     TurnRow,
     candidates,
+    cleaning_of,
+    failed_filters,
+    pair_confidence,
 )
 from workers.align.pairs.split import SPLITS, Split
 
@@ -71,7 +80,22 @@ class GoldCoding:
     agreement: float | None
 
 
-def gold_codings(*, document_ids: Sequence[int]) -> dict[int, GoldCoding]:
+def gold_codings(*, golds: Mapping[int, Gold], every_annotator: bool) -> dict[int, GoldCoding]:
+    """The codings of gold documents that have an agreement (more than one annotator's
+    submission counted), or of every gold document when `every_annotator` (an export that
+    lists each annotator's labels): coding means reading every submission."""
+    return _codings(
+        [pk for pk, gold in golds.items() if every_annotator or _has_agreement(gold.rule)]
+    )
+
+
+def _has_agreement(rule: str) -> bool:
+    return rule != GoldRule.SINGLE_ANNOTATOR
+
+
+def _codings(document_ids: Sequence[int]) -> dict[int, GoldCoding]:
+    if not document_ids:
+        return {}
     codings = document_codings(documents=Document.objects.filter(pk__in=document_ids))
     return {coding.document_id: _gold_coding(coding) for coding in codings}
 
@@ -119,44 +143,80 @@ def split_of_head(head: DocumentHead, options: ExportOptions) -> Split:
     return options.split_of(head.meeting)
 
 
-def aligned_documents(
+@dataclass(frozen=True)
+class DocumentAlignment:
+    """What an export reads from one document besides its texts."""
+
+    head: DocumentHead
+    split: Split
+    origin: Origin
+    labels: Sequence[int]
+    confidences: Sequence[float]
+    gold_rule: str | None
+    coding: GoldCoding | None
+
+
+def alignment_batches(
     *, project_id: int, options: ExportOptions, splits: Sequence[Split] = SPLITS
-) -> Iterator[AlignedDocument]:
+) -> Iterator[list[DocumentAlignment]]:
     """Documents with gold, and, when automatic pairs are included, the others that have a
-    pre-alignment; only those whose meeting falls in `splits`."""
+    pre-alignment; only those whose meeting falls in `splits`; a batch at a time."""
     for heads in head_batches(project_id=project_id):
         heads = [head for head in heads if split_of_head(head, options) in splits]
         ids = [head.id for head in heads]
         golds = gold_by_document(document_ids=ids)
-        codings = gold_codings(document_ids=list(golds))
+        codings = gold_codings(golds=golds, every_annotator=options.annotator_labels)
         automatic = current_pre_alignments(
             document_ids=[pk for pk in ids if pk not in golds] if options.include_automatic else []
         )
-        exported = [head for head in heads if head.id in golds or head.id in automatic]
-        exported_ids = [head.id for head in exported]
-        segments = segment_rows(document_ids=exported_ids)
-        turns = turn_rows(document_ids=exported_ids)
-        for head in exported:
-            gold, coding = golds.get(head.id), codings.get(head.id)
+        batch = []
+        for head in heads:
+            gold = golds.get(head.id)
             origin: Origin
             if gold is not None:
                 origin, labels, confidences, rule = "gold", gold.labels, [], gold.rule
-            else:
+            elif head.id in automatic:
                 pre_alignment = automatic[head.id]
                 origin, labels, rule = "automatic", pre_alignment.labels, None
                 confidences = pre_alignment.confidences
+            else:
+                continue
+            batch.append(
+                DocumentAlignment(
+                    head=head,
+                    split=split_of_head(head, options),
+                    origin=origin,
+                    labels=labels,
+                    confidences=confidences,
+                    gold_rule=rule,
+                    coding=codings.get(head.id),
+                )
+            )
+        yield batch
+
+
+def aligned_documents(
+    *, project_id: int, options: ExportOptions, splits: Sequence[Split] = SPLITS
+) -> Iterator[AlignedDocument]:
+    """The exported documents (see `alignment_batches`) with their texts."""
+    for batch in alignment_batches(project_id=project_id, options=options, splits=splits):
+        ids = [alignment.head.id for alignment in batch]
+        segments = segment_rows(document_ids=ids)
+        turns = turn_rows(document_ids=ids)
+        for alignment in batch:
+            head, coding = alignment.head, alignment.coding
             yield AlignedDocument(
                 id=head.id,
                 name=head.name,
                 meeting=head.meeting,
                 iteration=head.iteration,
-                split=split_of_head(head, options),
-                origin=origin,
-                labels=labels,
-                confidences=confidences,
+                split=alignment.split,
+                origin=alignment.origin,
+                labels=alignment.labels,
+                confidences=alignment.confidences,
                 segments=segments[head.id],
                 turns=turns[head.id],
-                gold_rule=rule,
+                gold_rule=alignment.gold_rule,
                 agreement=coding.agreement if coding else None,
                 annotator_labels=coding.coded.labels if coding else {},
             )
@@ -172,25 +232,101 @@ def export_records(
                 yield candidate.record
 
 
+@dataclass(frozen=True)
+class PairOutcome:
+    """Where one candidate pair went: the first filter that dropped it, or its split."""
+
+    origin: str
+    split: Split
+    meeting: str
+    rejected_by: str | None
+
+
 def export_preview(*, project_id: int, options: ExportOptions) -> dict[str, Any]:
-    """How many pairs each filter keeps, applied in order, and where the kept ones go."""
+    """How many pairs each filter keeps, applied in order, and where the kept ones go.
+
+    The filters read only each pair's lengths, confidence and agreement: the lengths are
+    sums of the stored counts of its turns and of its segment (`unit_counts`), so no text
+    is read or cleaned. `tests/exports/test_preview_counts.py` holds this equal to filtering
+    the export's own records."""
+    cleaning = cleaning_of(options)
     documents: Counter[str] = Counter()
+    outcomes: Counter[PairOutcome] = Counter()
+    for batch in alignment_batches(project_id=project_id, options=options):
+        counts = unit_counts(
+            document_ids=[alignment.head.id for alignment in batch], cleaning=cleaning
+        )
+        for alignment in batch:
+            documents[alignment.origin] += 1
+            head = alignment.head
+            figures = _pair_figures(alignment, counts[head.id], options)
+            for rejected_by, pairs in Counter(failed_filters(figures, options)).items():
+                outcome = PairOutcome(alignment.origin, alignment.split, head.meeting, rejected_by)
+                outcomes[outcome] += pairs
+    return preview_summary(
+        project_id=project_id, options=options, documents=documents, outcomes=outcomes
+    )
+
+
+def _pair_figures(
+    alignment: DocumentAlignment, counts: DocumentCounts, options: ExportOptions
+) -> PairFigures:
+    """What the filters read of the document's pairs, in segment order: each pair's turns'
+    counts summed, its segment's counts, and its confidence where a filter reads it (an
+    automatic pair's, under a confidence threshold; NaN elsewhere)."""
+    labels = np.asarray(alignment.labels, dtype=np.int64)
+    aligned = np.flatnonzero(labels != UNALIGNED)
+    in_pairs = aligned[np.argsort(labels[aligned], kind="stable")]
+    positions, starts = np.unique(labels[in_pairs], return_index=True)
+    sources = (
+        np.add.reduceat(counts.turns[in_pairs], starts, axis=0)
+        if len(in_pairs)
+        else np.zeros((0, 2), dtype=np.int64)
+    )
+    targets = counts.segments[positions]
+    confidences = (
+        [
+            pair_confidence(alignment.origin, alignment.confidences, turns.tolist())
+            for turns in np.split(in_pairs, starts[1:])
+        ]
+        if alignment.origin == "automatic" and options.min_confidence > 0 and len(in_pairs)
+        else [None] * len(positions)
+    )
+    return PairFigures(
+        automatic=alignment.origin == "automatic",
+        agreement=alignment.coding.agreement if alignment.coding else None,
+        confidence=np.array(
+            [np.nan if value is None else value for value in confidences], dtype=np.float64
+        ),
+        source_words=sources[:, 0],
+        source_sentences=sources[:, 1],
+        target_words=targets[:, 0],
+        target_sentences=targets[:, 1],
+    )
+
+
+def preview_summary(
+    *,
+    project_id: int,
+    options: ExportOptions,
+    documents: Counter[str],
+    outcomes: Counter[PairOutcome],
+) -> dict[str, Any]:
+    """The preview of exported documents by origin and their pairs' outcomes (how many
+    pairs had each)."""
     found: Counter[str] = Counter()
     removed: Counter[str] = Counter()
     kept: Counter[str] = Counter()
     split_pairs: Counter[str] = Counter()
     split_meetings: dict[str, set[str]] = {split: set() for split in SPLITS}
-    for document in aligned_documents(project_id=project_id, options=options):
-        documents[document.origin] += 1
-        for candidate in candidates(document, options):
-            origin = candidate.record["origin"]
-            found[origin] += 1
-            if candidate.rejected_by is not None:
-                removed[candidate.rejected_by] += 1
-                continue
-            kept[origin] += 1
-            split_pairs[document.split] += 1
-            split_meetings[document.split].add(document.meeting)
+    for outcome, pairs in outcomes.items():
+        found[outcome.origin] += pairs
+        if outcome.rejected_by is not None:
+            removed[outcome.rejected_by] += pairs
+            continue
+        kept[outcome.origin] += pairs
+        split_pairs[outcome.split] += pairs
+        split_meetings[outcome.split].add(outcome.meeting)
     remaining = found.total()
     steps = []
     for name in FILTERS:
@@ -236,8 +372,9 @@ def corpus_agreement(*, project_id: int, options: ExportOptions) -> dict[str, An
     or more of them annotated (the agreement filter applied), overall and per pair."""
     kept = []
     for heads in head_batches(project_id=project_id):
-        golds = gold_by_document(document_ids=[head.id for head in heads])
-        for coding in gold_codings(document_ids=list(golds)).values():
+        rules = gold_rules(document_ids=[head.id for head in heads])
+        shared = [pk for pk, rule in rules.items() if _has_agreement(rule)]
+        for coding in _codings(shared).values():
             if coding.agreement is not None and coding.agreement >= options.min_agreement:
                 kept.append(coding.coded)
     report = agreement(kept)

@@ -9,6 +9,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import numpy as np
+
 from workers.align.model import UNALIGNED
 from workers.align.pairs.cleaning import Cleaning, CleanText, clean
 from workers.align.pairs.options import ExportOptions
@@ -110,20 +112,25 @@ def record_fields(options: ExportOptions) -> tuple[str, ...]:
     return (*FIELDS, ANNOTATOR_LABELS) if options.annotator_labels else FIELDS
 
 
-def candidates(document: AlignedDocument, options: ExportOptions) -> Iterator[Candidate]:
-    cleaning = Cleaning(
+def cleaning_of(options: ExportOptions) -> Cleaning:
+    return Cleaning(
         remove_tags=options.remove_tags,
         remove_speaker_names=options.remove_speaker_names,
         remove_headings=options.remove_headings,
         remove_unk=options.remove_unk,
     )
+
+
+def candidates(document: AlignedDocument, options: ExportOptions) -> Iterator[Candidate]:
+    cleaning = cleaning_of(options)
     assigned: dict[int, list[int]] = {}
     for turn, label in enumerate(document.labels):
         if label != UNALIGNED:
             assigned.setdefault(label, []).append(turn)
+    records = []
     for position in sorted(assigned):
         turns = [document.turns[index] for index in assigned[position]]
-        confidence = _confidence(document, assigned[position])
+        confidence = pair_confidence(document.origin, document.confidences, assigned[position])
         source = _clean_turns(turns, cleaning)
         target = clean(document.segments[position].text, cleaning)
         record = _record(document, document.segments[position], turns, confidence, source, target)
@@ -132,15 +139,21 @@ def candidates(document: AlignedDocument, options: ExportOptions) -> Iterator[Ca
                 {"annotator": name, "labels": [labels[turn] for turn in assigned[position]]}
                 for name, labels in document.annotator_labels.items()
             ]
-        yield Candidate(record, _first_failed_filter(record, options))
+        records.append(record)
+    rejections = failed_filters(PairFigures.of_records(document.origin, records), options)
+    for record, rejected_by in zip(records, rejections, strict=True):
+        yield Candidate(record, rejected_by)
 
 
-def _confidence(document: AlignedDocument, turns: list[int]) -> float | None:
-    if document.origin == "gold":
+def pair_confidence(
+    origin: Origin, confidences: Sequence[float], turns: Sequence[int]
+) -> float | None:
+    """A gold pair's is GOLD_CONFIDENCE; an automatic pair's its least confident turn's."""
+    if origin == "gold":
         return GOLD_CONFIDENCE
-    if not document.confidences:
+    if not confidences:
         return None
-    return round(min(document.confidences[turn] for turn in turns), 6)
+    return round(min(confidences[turn] for turn in turns), 6)
 
 
 def _clean_turns(turns: list[TurnRow], cleaning: Cleaning) -> CleanText:
@@ -189,26 +202,61 @@ def _record(
     }
 
 
-def _first_failed_filter(record: dict[str, Any], options: ExportOptions) -> str | None:
-    """The agreement filter drops gold whose annotators agreed on fewer turns than asked;
-    gold of one annotator and automatic pairs have no agreement and pass it. Gold pairs pass
-    the confidence filter whatever the threshold: it selects automatic pairs. An automatic
-    pair without a confidence passes only a threshold of 0."""
-    agreement = record["agreement"]
-    if agreement is not None and agreement < options.min_agreement:
-        return "min_agreement"
-    if record["origin"] == "automatic" and options.min_confidence > 0:
-        confidence = record["confidence"]
-        if confidence is None or confidence < options.min_confidence:
-            return "min_confidence"
-    words = (record["source_words"], record["target_words"])
-    sentences = (record["source_sentences"], record["target_sentences"])
-    if min(words) < options.min_words:
-        return "min_words"
-    if max(words) > options.max_words:
-        return "max_words"
-    if min(sentences) < options.min_sentences:
-        return "min_sentences"
-    if max(sentences) > options.max_sentences:
-        return "max_sentences"
-    return None
+@dataclass(frozen=True)
+class PairFigures:
+    """What the filters read of one document's pairs, an entry a pair: the export builds it
+    from its records, the preview from stored counts without reading texts."""
+
+    automatic: bool
+    agreement: float | None
+    confidence: np.ndarray
+    """float64; NaN for a pair without a confidence."""
+    source_words: np.ndarray
+    source_sentences: np.ndarray
+    target_words: np.ndarray
+    target_sentences: np.ndarray
+
+    @classmethod
+    def of_records(cls, origin: Origin, records: Sequence[Mapping[str, Any]]) -> "PairFigures":
+        def column(name: str) -> np.ndarray:
+            return np.array([record[name] for record in records], dtype=np.int64)
+
+        return cls(
+            automatic=origin == "automatic",
+            agreement=records[0]["agreement"] if records else None,
+            confidence=np.array(
+                [np.nan if r["confidence"] is None else r["confidence"] for r in records],
+                dtype=np.float64,
+            ),
+            source_words=column("source_words"),
+            source_sentences=column("source_sentences"),
+            target_words=column("target_words"),
+            target_sentences=column("target_sentences"),
+        )
+
+
+def failed_filters(figures: PairFigures, options: ExportOptions) -> list[str | None]:
+    """Per pair, the first of FILTERS it fails, or None. The agreement filter drops gold
+    whose annotators agreed on fewer turns than asked; gold of one annotator and automatic
+    pairs have no agreement and pass it. Gold pairs pass the confidence filter whatever the
+    threshold: it selects automatic pairs. An automatic pair without a confidence passes only
+    a threshold of 0. One document's pairs at a time, so a preview of thousands of documents
+    tests arrays, not records."""
+    passed = len(FILTERS)
+    failed = np.full(len(figures.source_words), passed, dtype=np.int64)
+
+    def fails(name: str, condition: np.ndarray | bool) -> None:
+        failed[(failed == passed) & condition] = FILTERS.index(name)
+
+    if figures.agreement is not None and figures.agreement < options.min_agreement:
+        fails("min_agreement", True)
+    if figures.automatic and options.min_confidence > 0:
+        fails("min_confidence", ~(figures.confidence >= options.min_confidence))
+    words = (figures.source_words, figures.target_words)
+    sentences = (figures.source_sentences, figures.target_sentences)
+    fails("min_words", np.minimum(*words) < options.min_words)
+    fails("max_words", np.maximum(*words) > options.max_words)
+    fails("min_sentences", np.minimum(*sentences) < options.min_sentences)
+    fails("max_sentences", np.maximum(*sentences) > options.max_sentences)
+    outcomes: tuple[str | None, ...] = (*FILTERS, None)
+    return [outcomes[index] for index in failed.tolist()]
