@@ -21,6 +21,7 @@ from workers.align.learned import (
     TO_CANDIDATE,
     TO_NEXT,
     TO_UNALIGNED,
+    Isotonic,
     LearnedDecision,
     TurnEvidence,
     apply_corrections,
@@ -74,6 +75,47 @@ def test_isotonic_equals_its_naive_definition_and_is_monotone(pairs):
     np.testing.assert_allclose(calibration(scores), naive_isotonic(scores, outcomes))
     grid = np.linspace(-1.0, 4.0, 101)
     assert np.all(np.diff(calibration(grid)) >= 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 12), st.integers(0, 1)),
+        min_size=1,
+        max_size=40,
+    )
+)
+def test_the_interpolated_map_passes_through_each_blocks_centre_and_keeps_scores_apart(pairs):
+    scores = np.array([s / 4.0 for s, _ in pairs])
+    outcomes = np.array([o for _, o in pairs], dtype=np.float64)
+    step = fit_isotonic(scores, outcomes)
+    interpolated = step.interpolating()
+    fitted = naive_isotonic(scores, outcomes)
+    for start, end, value, centre in zip(
+        step.thresholds,
+        [*step.thresholds[1:], np.inf],
+        step.values,
+        step.centres,
+        strict=True,
+    ):
+        block = (scores >= start) & (scores < end)
+        assert centre == pytest.approx(scores[block].mean())
+        assert fitted[block] == pytest.approx(np.full(block.sum(), value))
+        assert interpolated(np.array([centre]))[0] == pytest.approx(value)
+    grid = np.linspace(-1.0, 4.0, 101)
+    assert np.all(np.diff(interpolated(grid)) >= 0)
+    inside = np.linspace(step.centres[0], step.centres[-1], 50)
+    if len(step.values) > 1:
+        assert np.all(np.diff(interpolated(inside)) > 0)
+
+
+def test_a_map_stored_without_centres_reads_as_the_step_map_it_was():
+    step = fit_isotonic(np.array([0.1, 0.2, 0.4, 0.8]), np.array([0.0, 1.0, 0.0, 1.0]))
+    stored = {"thresholds": step.thresholds.tolist(), "values": step.values.tolist()}
+    again = Isotonic.from_dict(stored)
+    assert not again.interpolate
+    scores = np.linspace(0.0, 1.0, 21)
+    np.testing.assert_array_equal(again(scores), step(scores))
 
 
 def test_auroc_and_calibration_error_by_hand():
@@ -161,6 +203,8 @@ def test_calibrated_confidence_is_monotone_in_the_correctness_score():
     model = fit_decision([synthetic_document(rng, 150, informative=True) for _ in range(4)])
     assert np.all(np.diff(model.calibration.values) > 0)
     assert np.all(np.diff(model.calibration.thresholds) > 0)
+    assert np.all(np.diff(model.calibration.centres) > 0)
+    assert model.calibration.interpolate
 
 
 def test_decision_round_trips_through_json():

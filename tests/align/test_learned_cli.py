@@ -40,7 +40,10 @@ def test_tune_learn_stores_a_decision_that_align_applies(tmp_path, capsys):
     vectors = corpus_vectors(load_public_meetings(), params.vectors)
     labels, probability = learned.decide(turn_evidence(meeting, params, vectors)[1])
     np.testing.assert_array_equal([entry["confidence"] for entry in entries], probability.round(4))
-    assert set(probability) <= set(learned.calibration.values)
+    values = learned.calibration.values
+    assert learned.calibration.interpolate
+    assert values.min() <= probability.min()
+    assert probability.max() <= values.max()
     heuristic = align_meeting(meeting, params, vectors).confidence
     assert not np.allclose(probability, heuristic)
     segments = [segment.id for segment in meeting.report.segments]

@@ -247,26 +247,49 @@ def fit_softmax(features: np.ndarray, targets: np.ndarray, n_classes: int) -> So
 
 @dataclass(frozen=True)
 class Isotonic:
-    """A non-decreasing step map from score to probability: at `thresholds[i]` and above
-    (up to the next threshold) the probability is `values[i]`; below the first, `values[0]`."""
+    """A non-decreasing map from score to probability, from the blocks of pool adjacent
+    violators: block i holds the scores from `thresholds[i]` up to the next threshold, and
+    its mean outcome is `values[i]` and mean score `centres[i]`.
+
+    As a step map (`interpolate` false) a score gets its block's value. Interpolated (the
+    centred isotonic regression of Oron and Flournoy), the map passes through each block's
+    (centre, value) and is linear between them, flat beyond the first and last centre: the
+    values strictly increase, so turns a score tells apart stay apart instead of tying in
+    wide steps, which costs the ranking (AUROC) nothing inside the centres' range."""
 
     thresholds: np.ndarray
     values: np.ndarray
+    centres: np.ndarray
+    interpolate: bool = False
 
     def __call__(self, scores: np.ndarray) -> np.ndarray:
         if len(self.values) == 0:
             return np.full(len(scores), 0.5)
+        if self.interpolate:
+            return np.interp(scores, self.centres, self.values)
         index = np.searchsorted(self.thresholds, scores, side="right") - 1
         return self.values[np.clip(index, 0, len(self.values) - 1)]
 
+    def interpolating(self) -> Isotonic:
+        return Isotonic(self.thresholds, self.values, self.centres, interpolate=True)
+
     def as_dict(self) -> dict[str, Any]:
-        return {"thresholds": self.thresholds.tolist(), "values": self.values.tolist()}
+        return {
+            "thresholds": self.thresholds.tolist(),
+            "values": self.values.tolist(),
+            "centres": self.centres.tolist(),
+            "interpolate": self.interpolate,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Isotonic:
+        """A map stored before centres existed reads as the step map it was fitted as."""
+        thresholds = np.asarray(data["thresholds"], dtype=np.float64)
         return cls(
-            np.asarray(data["thresholds"], dtype=np.float64),
+            thresholds,
             np.asarray(data["values"], dtype=np.float64),
+            np.asarray(data.get("centres", thresholds), dtype=np.float64),
+            bool(data.get("interpolate", False)),
         )
 
 
@@ -276,27 +299,33 @@ def fit_isotonic(scores: np.ndarray, outcomes: np.ndarray) -> Isotonic:
     scores = np.asarray(scores, dtype=np.float64)
     outcomes = np.asarray(outcomes, dtype=np.float64)
     if len(scores) == 0:
-        return Isotonic(np.zeros(0), np.zeros(0))
+        return Isotonic(np.zeros(0), np.zeros(0), np.zeros(0))
     unique, inverse = np.unique(scores, return_inverse=True)
     sums = np.bincount(inverse, weights=outcomes)
     counts = np.bincount(inverse).astype(np.float64)
+    score_sums = np.bincount(inverse, weights=scores)
     block_sums: list[float] = []
     block_counts: list[float] = []
+    block_score_sums: list[float] = []
     block_starts: list[int] = []
     for position in range(len(unique)):
         block_sums.append(sums[position])
         block_counts.append(counts[position])
+        block_score_sums.append(score_sums[position])
         block_starts.append(position)
         while (
             len(block_sums) > 1
             and block_sums[-2] / block_counts[-2] >= block_sums[-1] / block_counts[-1]
         ):
             merged_sum, merged_count = block_sums.pop(), block_counts.pop()
+            merged_scores = block_score_sums.pop()
             block_sums[-1] += merged_sum
             block_counts[-1] += merged_count
+            block_score_sums[-1] += merged_scores
             block_starts.pop()
     values = np.asarray(block_sums) / np.asarray(block_counts)
-    return Isotonic(unique[np.asarray(block_starts)], values)
+    centres = np.asarray(block_score_sums) / np.asarray(block_counts)
+    return Isotonic(unique[np.asarray(block_starts)], values, centres)
 
 
 @dataclass(frozen=True)
@@ -474,9 +503,9 @@ def fit_calibration(
     }
     if len(keys) > 1 and held_out["learned_auroc"] > held_out["heuristic_auroc"]:
         correctness = fit_softmax(np.concatenate(rows), outcomes.astype(np.int64), 2)
-        calibration = fit_isotonic(np.concatenate(learned), outcomes)
+        calibration = fit_isotonic(np.concatenate(learned), outcomes).interpolating()
         return LearnedDecision(corrections, threshold, correctness, calibration, held_out)
-    calibration = fit_isotonic(np.concatenate(heuristic), outcomes)
+    calibration = fit_isotonic(np.concatenate(heuristic), outcomes).interpolating()
     return LearnedDecision(corrections, threshold, None, calibration, held_out)
 
 
