@@ -10,18 +10,16 @@ editor loads), each with `--users` concurrent clients, and prints the figures as
 """
 
 import argparse
-import csv
-import importlib.util
 import json
 import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backend.settings")
+
+from bench.locust_run import latency, require_locust, run_locust  # noqa: E402
 
 LARGEST_MEETING = "199073d27fc61f6a76cb1f9c1d977aa6"
 PROJECT_NAME = "Bench: largest public meeting"
@@ -59,41 +57,25 @@ def prepare(users: int) -> dict:
     }
 
 
-def run_phase(tag: str, args, setup_file: Path, out_dir: Path) -> dict:
-    prefix = out_dir / tag
-    command = [
-        sys.executable, "-m", "locust", "-f", str(ROOT / "bench" / "locustfile.py"),
-        "--headless", "--only-summary", "--tags", tag,
-        "-u", str(args.users), "-r", str(args.users), "-t", f"{args.duration}s",
-        "--host", args.host, "--csv", str(prefix), "--stop-timeout", "10",
-    ]  # fmt: skip
-    env = {
-        **os.environ,
-        "TANDEM_BENCH_SETUP": str(setup_file),
-        "TANDEM_BENCH_WAIT_MIN": str(args.wait_min),
-        "TANDEM_BENCH_WAIT_MAX": str(args.wait_max),
-    }
-    finished = subprocess.run(command, env=env, check=False, capture_output=True, text=True)
-    stats = Path(f"{prefix}_stats.csv")
-    if not stats.exists():
-        sys.exit(
-            f"locust wrote no figures for the {tag!r} phase (exit code {finished.returncode}):\n"
-            + (finished.stderr.strip() or finished.stdout.strip())[-2000:]
-        )
-    with stats.open() as handle:
-        rows = {row["Name"]: row for row in csv.DictReader(handle)}
+def run_phase(tag: str, args, setup: dict) -> dict:
+    rows = run_locust(
+        user_class="Annotator",
+        setup=setup,
+        host=args.host,
+        users=args.users,
+        spawn_rate=args.spawn_rate or args.users,
+        duration=args.duration,
+        think_time=(args.wait_min, args.wait_max),
+        tag=tag,
+    )
     name = "bulk update" if tag == "update" else "editor load"
     row = rows[name]
+    figures = latency(row)
     return {
-        "requests": int(row["Request Count"]),
-        "errors": int(row["Failure Count"]),
+        **figures,
         "requests_per_second": round(float(row["Requests/s"]), 1),
-        "median_ms": float(row["50%"]),
-        "p95_ms": float(row["95%"]),
-        "p99_ms": float(row["99%"]),
-        "max_ms": round(float(row["Max Response Time"]), 1),
         "target_p95_ms": TARGETS_MS[name],
-        "meets_target": float(row["95%"]) <= TARGETS_MS[name] and int(row["Failure Count"]) == 0,
+        "meets_target": figures["p95_ms"] <= TARGETS_MS[name] and figures["errors"] == 0,
     }
 
 
@@ -104,26 +86,24 @@ def main() -> None:
     parser.add_argument("--duration", type=int, default=60, help="seconds per phase")
     parser.add_argument("--wait-min", type=float, default=0.5, help="think time, seconds")
     parser.add_argument("--wait-max", type=float, default=1.5)
+    parser.add_argument(
+        "--spawn-rate",
+        type=float,
+        help="clients started per second (all at once, --users per second, by default)",
+    )
     args = parser.parse_args()
-    if importlib.util.find_spec("locust") is None:
-        sys.exit(
-            "bench/api_load.py drives the load with locust, a test tool: install the test "
-            "tools first (scripts/test does, or `.venv/bin/pip install -r requirements-dev.txt`)."
-        )
+    require_locust("bench/api_load.py")
 
     setup = prepare(args.users)
-    with tempfile.TemporaryDirectory() as folder:
-        out_dir = Path(folder)
-        setup_file = out_dir / "setup.json"
-        setup_file.write_text(json.dumps(setup))
-        figures = {
-            "users": args.users,
-            "duration_s_per_phase": args.duration,
-            "think_time_s": [args.wait_min, args.wait_max],
-            "document": {"meeting": LARGEST_MEETING, "turns": setup["turns"]},
-            "bulk_update": run_phase("update", args, setup_file, out_dir),
-            "editor_load": run_phase("editor", args, setup_file, out_dir),
-        }
+    figures = {
+        "users": args.users,
+        "spawn_rate": args.spawn_rate or args.users,
+        "duration_s_per_phase": args.duration,
+        "think_time_s": [args.wait_min, args.wait_max],
+        "document": {"meeting": LARGEST_MEETING, "turns": setup["turns"]},
+        "bulk_update": run_phase("update", args, setup),
+        "editor_load": run_phase("editor", args, setup),
+    }
     print(json.dumps(figures, indent=2))
 
 

@@ -1,8 +1,11 @@
-"""Locust users for bench/api_load.py: annotators with their own token and annotation.
+"""Locust users for the benches: annotators (bench/api_load.py) and leads
+(bench/many_documents.py --clients).
 
-`editor` users load the largest public_meetings document's editor payload; `update` users
-send bulk assignment edits, keeping the version they edited from (a 409 would be a
-failure: each user owns its annotation, so none is expected)."""
+`Annotator`, with its own token and annotation: `editor` loads the largest public_meetings
+document's editor payload; `update` sends bulk assignment edits, keeping the version it
+edited from (a 409 would be a failure: each user owns its annotation, so none is expected).
+`Lead` reads, one after another in a random order, the list, dashboard and preview
+endpoints of a project of thousands of documents."""
 
 import json
 import os
@@ -12,14 +15,17 @@ from pathlib import Path
 from locust import FastHttpUser, between, tag, task
 
 SETUP = json.loads(Path(os.environ["TANDEM_BENCH_SETUP"]).read_text())
-_next_user = iter(range(len(SETUP["tokens"])))
+_next_user = iter(range(len(SETUP.get("tokens", []))))
+
+
+THINK_TIME = between(
+    float(os.environ.get("TANDEM_BENCH_WAIT_MIN", "0.5")),
+    float(os.environ.get("TANDEM_BENCH_WAIT_MAX", "1.5")),
+)
 
 
 class Annotator(FastHttpUser):
-    wait_time = between(
-        float(os.environ.get("TANDEM_BENCH_WAIT_MIN", "0.5")),
-        float(os.environ.get("TANDEM_BENCH_WAIT_MAX", "1.5")),
-    )
+    wait_time = THINK_TIME
 
     def on_start(self) -> None:
         index = next(_next_user)
@@ -61,3 +67,22 @@ class Annotator(FastHttpUser):
                 self.version = response.json()["version"]
             else:
                 response.failure(f"status {response.status_code}: {response.text[:200]}")
+
+
+class Lead(FastHttpUser):
+    wait_time = THINK_TIME
+
+    def on_start(self) -> None:
+        self.headers = {"Authorization": f"Token {SETUP['lead_token']}"}
+
+    @task
+    def read_a_page(self) -> None:
+        endpoint = random.choice(SETUP["lead_endpoints"])
+        with self.client.get(
+            SETUP["project_url"] + endpoint,
+            headers=self.headers,
+            name=endpoint,
+            catch_response=True,
+        ) as response:
+            if response.status_code != 200:
+                response.failure(f"status {response.status_code}")

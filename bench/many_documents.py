@@ -4,10 +4,15 @@ and confidences), then times every list, dashboard and export endpoint a lead's 
 one request at a time (medians of `--repeat`), with each response's size.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/tandem_bench DJANGO_SECRET_KEY=bench \\
-        .venv/bin/python -m bench.many_documents [--documents 2000] [--repeat 3]
+        .venv/bin/python -m bench.many_documents [--documents 2000] [--repeat 3] \\
+        [--reuse] [--clients 50 --host http://127.0.0.1:8090 [--duration 60]]
 
-It migrates the database it is given and builds a fresh project there (about a minute for
-2,000 documents on PostgreSQL). Without DATABASE_URL it works in SQLite in a temporary folder.
+It migrates the database it is given and builds a fresh project there (about a minute and a
+half for 2,000 documents on PostgreSQL), or with `--reuse` takes the latest one it built of
+that size. With `--clients`, locust's `Lead` users (bench/locustfile.py) then read the lead's
+pages' endpoints (every one above but the two pair downloads) from a live server on the same
+database (scripts/web, gunicorn), and the figures per endpoint are added. Without
+DATABASE_URL it works in SQLite in a temporary folder.
 """
 
 from __future__ import annotations
@@ -66,7 +71,7 @@ def build_project(count: int):
     from workers.align.corpus import load_public_meetings, smallest_meetings
 
     lead = get_user_model().objects.create_user(f"bench-{uuid.uuid4().hex[:8]}", password=None)
-    project = Project.objects.create(name=f"Bench: {count} documents")
+    project = Project.objects.create(name=project_name(count))
     Membership.objects.create(project=project, user=lead, role=Role.LEAD)
     meetings = load_public_meetings(smallest_meetings(SMALLEST_MEETINGS))
     engine = parameter_set_get_or_create(
@@ -93,6 +98,57 @@ def build_project(count: int):
     return project, lead
 
 
+DOWNLOADS = ("exports/pairs.jsonl", "exports/pairs.jsonl?include_automatic=true")
+"""Streams of tens of megabytes: timed one at a time, left out of the concurrent phase."""
+
+
+def latest_project(count: int):
+    from backend.projects.models import Membership, Project, Role
+
+    project = Project.objects.filter(name=project_name(count)).order_by("-pk").first()
+    if project is None:
+        sys.exit(f"--reuse: no project {project_name(count)!r} in this database yet")
+    lead = Membership.objects.filter(project=project, role=Role.LEAD).first()
+    assert lead is not None
+    return project, lead.user
+
+
+def project_name(count: int) -> str:
+    return f"Bench: {count} documents"
+
+
+def concurrent(args, project, lead) -> dict:
+    from backend.accounts.services import api_token_create
+    from bench.locust_run import latency, run_locust
+
+    endpoints = [
+        url
+        for url in ENDPOINTS
+        if url not in DOWNLOADS and not any(url.startswith(prefix) for prefix in args.skip)
+    ]
+    rows = run_locust(
+        user_class="Lead",
+        setup={
+            "project_url": f"/api/v1/projects/{project.pk}/",
+            "lead_endpoints": endpoints,
+            "lead_token": api_token_create(user=lead, name="bench")[1],
+        },
+        host=args.host,
+        users=args.clients,
+        spawn_rate=args.spawn_rate or args.clients,
+        duration=args.duration,
+        think_time=(0.5, 1.5),
+    )
+    return {
+        "clients": args.clients,
+        "spawn_rate": args.spawn_rate or args.clients,
+        "duration_s": args.duration,
+        "skipped": args.skip,
+        "endpoints": {url: latency(rows[url]) for url in endpoints if url in rows},
+        "all": latency(rows["Aggregated"]),
+    }
+
+
 def timed(client, url: str, repeat: int) -> dict:
     seconds, size, status = [], 0, 0
     for _ in range(repeat):
@@ -112,7 +168,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--documents", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--reuse", action="store_true", help="take the latest project built")
+    parser.add_argument("--clients", type=int, help="then this many concurrent leads")
+    parser.add_argument("--host", default="http://127.0.0.1:8000", help="the live server")
+    parser.add_argument("--duration", type=int, default=60, help="seconds, with --clients")
+    parser.add_argument("--spawn-rate", type=float, help="leads started per second")
+    parser.add_argument(
+        "--skip",
+        default="",
+        type=lambda text: [prefix for prefix in text.split(",") if prefix],
+        help="with --clients, leave out the endpoints starting with these, comma-separated "
+        "(e.g. exports/preview)",
+    )
     args = parser.parse_args()
+    if args.clients:
+        from bench.locust_run import require_locust
+
+        require_locust("bench/many_documents.py --clients")
     import django
 
     django.setup()
@@ -122,23 +194,21 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     started = time.perf_counter()
-    project, lead = build_project(args.documents)
+    project, lead = latest_project(args.documents) if args.reuse else build_project(args.documents)
     built = time.perf_counter() - started
     client = APIClient()
     client.force_login(lead)
     prefix = f"/api/v1/projects/{project.pk}/"
-    print(
-        json.dumps(
-            {
-                "documents": args.documents,
-                "database": connection.vendor,
-                "cpu_count": os.cpu_count(),
-                "build_seconds": round(built, 1),
-                "one_client": {url: timed(client, prefix + url, args.repeat) for url in ENDPOINTS},
-            },
-            indent=2,
-        )
-    )
+    figures = {
+        "documents": args.documents,
+        "database": connection.vendor,
+        "cpu_count": os.cpu_count(),
+        "build_seconds": None if args.reuse else round(built, 1),
+        "one_client": {url: timed(client, prefix + url, args.repeat) for url in ENDPOINTS},
+    }
+    if args.clients:
+        figures["concurrent"] = concurrent(args, project, lead)
+    print(json.dumps(figures, indent=2))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,75 @@
+"""Running bench/locustfile.py headless and reading its figures, for the benches that put
+a live server under load (api_load.py, many_documents.py --clients)."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+LOCUSTFILE = Path(__file__).resolve().parent / "locustfile.py"
+
+
+def require_locust(bench: str) -> None:
+    if importlib.util.find_spec("locust") is None:
+        sys.exit(
+            f"{bench} drives the load with locust, a test tool: install the test tools first "
+            "(scripts/test does, or `.venv/bin/pip install -r requirements-dev.txt`)."
+        )
+
+
+def run_locust(
+    *,
+    user_class: str,
+    setup: dict,
+    host: str,
+    users: int,
+    spawn_rate: float,
+    duration: int,
+    think_time: tuple[float, float],
+    tag: str | None = None,
+) -> dict[str, dict[str, str]]:
+    """Locust's statistics rows by request name (and "Aggregated"), as its CSV gives them."""
+    with tempfile.TemporaryDirectory() as folder:
+        setup_file = Path(folder) / "setup.json"
+        setup_file.write_text(json.dumps(setup))
+        prefix = Path(folder) / "figures"
+        command = [
+            sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), user_class,
+            "--headless", "--only-summary",
+            "-u", str(users), "-r", str(spawn_rate), "-t", f"{duration}s",
+            "--host", host, "--csv", str(prefix), "--stop-timeout", "10",
+            *(["--tags", tag] if tag else []),
+        ]  # fmt: skip
+        env = {
+            **os.environ,
+            "TANDEM_BENCH_SETUP": str(setup_file),
+            "TANDEM_BENCH_WAIT_MIN": str(think_time[0]),
+            "TANDEM_BENCH_WAIT_MAX": str(think_time[1]),
+        }
+        finished = subprocess.run(command, env=env, check=False, capture_output=True, text=True)
+        stats = Path(f"{prefix}_stats.csv")
+        if not stats.exists():
+            sys.exit(
+                f"locust wrote no figures ({user_class}{f', {tag}' if tag else ''}; exit code "
+                f"{finished.returncode}):\n"
+                + (finished.stderr.strip() or finished.stdout.strip())[-2000:]
+            )
+        with stats.open() as handle:
+            return {row["Name"]: row for row in csv.DictReader(handle)}
+
+
+def latency(row: dict[str, str]) -> dict[str, float | int]:
+    return {
+        "requests": int(row["Request Count"]),
+        "errors": int(row["Failure Count"]),
+        "median_ms": float(row["50%"]),
+        "p95_ms": float(row["95%"]),
+        "p99_ms": float(row["99%"]),
+        "max_ms": round(float(row["Max Response Time"]), 1),
+    }
