@@ -23,6 +23,7 @@ import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -149,18 +150,54 @@ def concurrent(args, project, lead) -> dict:
     }
 
 
+class PeakRss:
+    """The process's resident memory sampled every few milliseconds while the block runs:
+    requests are served in this process, so the peak over the RSS before is what serving one
+    cost (the response is counted chunk by chunk, never held)."""
+
+    PAGE = os.sysconf("SC_PAGE_SIZE")
+
+    def __enter__(self) -> PeakRss:
+        self.before = self.peak = self._rss()
+        self._running = True
+        self._sampler = threading.Thread(target=self._sample, daemon=True)
+        self._sampler.start()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._running = False
+        self._sampler.join()
+
+    def _sample(self) -> None:
+        while self._running:
+            self.peak = max(self.peak, self._rss())
+            time.sleep(0.005)
+
+    def _rss(self) -> int:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * self.PAGE
+
+    @property
+    def growth_mib(self) -> float:
+        return round((self.peak - self.before) / 2**20, 1)
+
+
 def timed(client, url: str, repeat: int) -> dict:
-    seconds, size, status = [], 0, 0
+    seconds, growth, size, status = [], [], 0, 0
     for _ in range(repeat):
-        started = time.perf_counter()
-        response = client.get(url)
-        content = b"".join(response.streaming_content) if response.streaming else response.content
-        seconds.append(time.perf_counter() - started)
-        size, status = len(content), response.status_code
+        with PeakRss() as memory:
+            started = time.perf_counter()
+            response = client.get(url)
+            chunks = response.streaming_content if response.streaming else [response.content]
+            size = sum(len(chunk) for chunk in chunks)
+            seconds.append(time.perf_counter() - started)
+        growth.append(memory.growth_mib)
+        status = response.status_code
     return {
         "status": status,
         "median_ms": round(1000 * statistics.median(seconds), 1),
         "bytes": size,
+        "peak_rss_growth_mib": max(growth),
     }
 
 
@@ -199,6 +236,7 @@ def main() -> None:
     client = APIClient()
     client.force_login(lead)
     prefix = f"/api/v1/projects/{project.pk}/"
+    client.get(prefix)  # the process's first request loads every view: not a figure
     figures = {
         "documents": args.documents,
         "database": connection.vendor,
