@@ -60,17 +60,23 @@ def naive_isotonic(scores: np.ndarray, outcomes: np.ndarray) -> np.ndarray:
     return np.array([fitted[value] for value in scores.tolist()])
 
 
-@settings(max_examples=200, deadline=None)
-@given(
-    st.lists(
-        st.tuples(st.integers(0, 12), st.integers(0, 1)),
-        min_size=1,
-        max_size=40,
-    )
+SCORED_OUTCOMES = st.lists(
+    st.tuples(st.integers(0, 12), st.integers(0, 1)), min_size=1, max_size=40
 )
+"""(score, outcome) pairs: scores on a coarse grid, so that ties happen."""
+
+
+def scores_and_outcomes(pairs: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    return (
+        np.array([score / 4.0 for score, _ in pairs]),
+        np.array([outcome for _, outcome in pairs], dtype=np.float64),
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(SCORED_OUTCOMES)
 def test_isotonic_equals_its_naive_definition_and_is_monotone(pairs):
-    scores = np.array([s / 4.0 for s, _ in pairs])
-    outcomes = np.array([o for _, o in pairs], dtype=np.float64)
+    scores, outcomes = scores_and_outcomes(pairs)
     calibration = fit_isotonic(scores, outcomes)
     np.testing.assert_allclose(calibration(scores), naive_isotonic(scores, outcomes))
     grid = np.linspace(-1.0, 4.0, 101)
@@ -78,16 +84,9 @@ def test_isotonic_equals_its_naive_definition_and_is_monotone(pairs):
 
 
 @settings(max_examples=200, deadline=None)
-@given(
-    st.lists(
-        st.tuples(st.integers(0, 12), st.integers(0, 1)),
-        min_size=1,
-        max_size=40,
-    )
-)
+@given(SCORED_OUTCOMES)
 def test_the_interpolated_map_passes_through_each_blocks_centre_and_keeps_scores_apart(pairs):
-    scores = np.array([s / 4.0 for s, _ in pairs])
-    outcomes = np.array([o for _, o in pairs], dtype=np.float64)
+    scores, outcomes = scores_and_outcomes(pairs)
     step = fit_isotonic(scores, outcomes)
     interpolated = step.interpolating()
     fitted = naive_isotonic(scores, outcomes)
