@@ -30,7 +30,11 @@ from backend.alignments.services.pre_alignments import parameter_set_create, pre
 from backend.core.errors import Conflict
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.core.serializers import CountField, IdField
-from backend.documents.selectors import document_get, documents_by_ids, documents_in_iteration
+from backend.documents.selectors import (
+    document_get_for_write,
+    documents_by_ids,
+    documents_in_iteration,
+)
 from backend.jobs.apis import JobOutputSerializer, accepted
 from backend.projects.permissions import (
     LEAD_OR_ADMIN,
@@ -96,7 +100,7 @@ class _AnnotationWriteApi(APIView):
     permission_classes = MEMBER_OR_ADMIN
 
     def _document(self, request: Request, project_id: int, document_id: int):
-        return document_get(
+        return document_get_for_write(
             project_id=project_id,
             document_id=document_id,
             user=request.user,

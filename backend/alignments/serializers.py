@@ -7,7 +7,7 @@ import dataclasses
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from backend.core.serializers import dataclass_serializer
+from backend.core.serializers import StoredListField, dataclass_serializer
 from backend.documents.models import Document
 from workers.align.params import ALIGNERS, SHARED
 from workers.align.settings import SETTING_KINDS
@@ -44,8 +44,8 @@ class AnnotationOutputSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     annotator = serializers.IntegerField(source="annotator_id")
     pre_alignment = serializers.IntegerField(source="pre_alignment_id", allow_null=True)
-    assignments = serializers.ListField(child=serializers.IntegerField())
-    changed = serializers.ListField(child=serializers.BooleanField())
+    assignments = StoredListField(child=serializers.IntegerField())
+    changed = StoredListField(child=serializers.BooleanField())
     seconds_spent = serializers.IntegerField()
     submitted_at = serializers.DateTimeField(allow_null=True)
 

@@ -61,6 +61,15 @@ def dataclass_serializer(kind: type, *, required: bool = True) -> type[serialize
     return type(f"{kind.__name__}Serializer", (serializers.Serializer,), declared)
 
 
+class StoredListField(serializers.ListField):
+    """An output list read from one of our own JSON columns, whose items already have the
+    child's type: passed on as it is, since converting each of a long document's thousands of
+    items one by one cost a save more than its SQL. The child still gives the schema."""
+
+    def to_representation(self, data):
+        return list(data)
+
+
 class KeyedSerializer(serializers.Serializer):
     """A JSON object whose keys are names and whose values all have `child_class`'s shape;
     the schema shows it as such a map (`backend.core.schema`)."""

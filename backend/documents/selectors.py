@@ -56,12 +56,33 @@ def document_list(
 
 
 def document_get(*, project_id: int, document_id: int, user, only_assigned: bool) -> Document:
+    """The document as its pages show it: with its recording and the caller's annotation."""
+    documents = _visible_document(project_id, document_id, user, only_assigned)
+    return _found(
+        with_callers_annotation(with_recording(documents), user).first(), project_id, document_id
+    )
+
+
+def document_get_for_write(
+    *, project_id: int, document_id: int, user, only_assigned: bool
+) -> Document:
+    """The document an edit is written to, with its project and iteration in the same query:
+    a save is the editor's most frequent request, and the prefetches `document_get` adds
+    for pages cost it a third of its queries."""
+    documents = _visible_document(project_id, document_id, user, only_assigned)
+    return _found(documents.select_related("project", "iteration").first(), project_id, document_id)
+
+
+def _visible_document(
+    project_id: int, document_id: int, user, only_assigned: bool
+) -> QuerySet[Document]:
     documents = Document.objects.filter(project_id=project_id, pk=document_id)
     if only_assigned:
         documents = documents.filter(assignees=user)
-    document = with_callers_annotation(
-        with_recording(documents.defer("segments_json", "turns_json")), user
-    ).first()
+    return documents.defer("segments_json", "turns_json")
+
+
+def _found(document: Document | None, project_id: int, document_id: int) -> Document:
     if document is None:
         raise NotFound(f"Project {project_id} has no document {document_id} you can see.")
     return document

@@ -275,3 +275,30 @@ def test_submit_adds_the_time_spent_since_the_last_save(world, annotator):
     assert submitted.status_code == 200
     assert submitted.json()["seconds_spent"] == 42
     assert Annotation.objects.get().seconds_spent == 42
+
+
+def test_each_saves_answer_is_the_annotation_as_stored(world, annotator):
+    version = 0
+    for first_turn, seconds in ((0, 5), (1, 7), (0, 11)):
+        answer = edit(
+            annotator,
+            world,
+            version,
+            {"action": "unalign", "first_turn": first_turn, "last_turn": first_turn},
+            seconds_spent=seconds,
+        )
+        assert answer.status_code == 200
+        stored = Annotation.objects.get()
+        assert answer.json() | {"submitted_at": None} == {
+            "id": stored.pk,
+            "version": stored.version,
+            "annotator": stored.annotator_id,
+            "pre_alignment": stored.pre_alignment_id,
+            "assignments": stored.assignments,
+            "changed": stored.changed,
+            "seconds_spent": stored.seconds_spent,
+            "submitted_at": None,
+        }
+        version = stored.version
+    assert (stored.version, stored.seconds_spent) == (3, 23)
+    assert stored.changed[:2] == [True, True]

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from backend.alignments.models import Annotation
@@ -142,8 +142,10 @@ def check_annotation_open(*, document: Document, annotator) -> None:
             f"UTC: its gold is recorded and tuned on, so {document.name} takes no more "
             "annotations. Nothing was saved; ask a lead if this document needs another look."
         )
-    assignees = document.assignees.all()
-    if assignees.exists() and not assignees.filter(pk=annotator.pk).exists():
+    assignees = document.assignees.aggregate(
+        every=Count("pk"), callers=Count("pk", filter=Q(pk=annotator.pk))
+    )
+    if assignees["every"] and not assignees["callers"]:
         raise Forbidden(
             f"{document.name} is assigned to someone else: you see their work read-only. "
             "A lead or curator corrects it through an adjudication."
@@ -261,20 +263,29 @@ def _save(annotator, document, annotation, version, assignments, baseline, secon
         except IntegrityError:
             _stale(annotator, document, sent=version)
     else:
+        edited = {
+            "assignments": assignments,
+            "changed": changed,
+            "version": version + 1,
+            "updated_at": timezone.now(),
+        }
         updated = Annotation.objects.filter(pk=annotation.pk, version=version).update(
-            assignments=assignments,
-            changed=changed,
-            seconds_spent=F("seconds_spent") + seconds,
-            version=version + 1,
-            updated_at=timezone.now(),
+            seconds_spent=F("seconds_spent") + seconds, **edited
         )
         if not updated:
             _stale(annotator, document, sent=version)
-        annotation.refresh_from_db()
-    Document.objects.filter(
-        pk=document.pk, status__in=[Document.Status.IMPORTED, Document.Status.PRE_ALIGNED]
-    ).update(status=Document.Status.IN_ANNOTATION)
+        # The row was at `version` when updated, so it held the seconds read with it.
+        for field, value in edited.items():
+            setattr(annotation, field, value)
+        annotation.seconds_spent += seconds
+    if document.status in NOT_YET_IN_ANNOTATION:
+        Document.objects.filter(pk=document.pk, status__in=NOT_YET_IN_ANNOTATION).update(
+            status=Document.Status.IN_ANNOTATION
+        )
     return annotation
+
+
+NOT_YET_IN_ANNOTATION = (Document.Status.IMPORTED, Document.Status.PRE_ALIGNED)
 
 
 def _stale(annotator, document: Document, sent: int | None = None):
