@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import importlib.util
 import json
+import math
 import os
 import subprocess
 import sys
@@ -33,8 +34,10 @@ def run_locust(
     duration: int,
     think_time: tuple[float, float],
     tag: str | None = None,
+    request_log: Path | None = None,
 ) -> dict[str, dict[str, str]]:
-    """Locust's statistics rows by request name (and "Aggregated"), as its CSV gives them."""
+    """Locust's statistics rows by request name (and "Aggregated"), as its CSV gives them;
+    with `request_log`, each request also gets a line there (`requests_after`)."""
     with tempfile.TemporaryDirectory() as folder:
         setup_file = Path(folder) / "setup.json"
         setup_file.write_text(json.dumps(setup))
@@ -51,6 +54,7 @@ def run_locust(
             "TANDEM_BENCH_SETUP": str(setup_file),
             "TANDEM_BENCH_WAIT_MIN": str(think_time[0]),
             "TANDEM_BENCH_WAIT_MAX": str(think_time[1]),
+            **({"TANDEM_BENCH_REQUEST_LOG": str(request_log)} if request_log else {}),
         }
         finished = subprocess.run(command, env=env, check=False, capture_output=True, text=True)
         stats = Path(f"{prefix}_stats.csv")
@@ -73,3 +77,27 @@ def latency(row: dict[str, str]) -> dict[str, float | int]:
         "p99_ms": float(row["99%"]),
         "max_ms": round(float(row["Max Response Time"]), 1),
     }
+
+
+def requests_after(request_log: Path, name: str, warm_up: float) -> dict[str, float | int]:
+    """`latency`'s figures for the requests named `name` sent once `warm_up` seconds have
+    passed since the first request of the run: the steady state, without the queue that
+    every client's first request makes when all of them start in the same second."""
+    rows = [line.split("\t") for line in request_log.read_text().splitlines()]
+    first = min(float(row[0]) for row in rows)
+    kept = [row for row in rows if row[1] == name and float(row[0]) >= first + warm_up]
+    times = sorted(float(row[2]) for row in kept)
+    if not times:
+        sys.exit(f"no {name!r} request was sent after the first {warm_up} s: run longer")
+    return {
+        "requests": len(times),
+        "errors": sum(int(row[3]) for row in kept),
+        "median_ms": round(_nearest_rank(times, 0.50), 1),
+        "p95_ms": round(_nearest_rank(times, 0.95), 1),
+        "p99_ms": round(_nearest_rank(times, 0.99), 1),
+        "max_ms": round(times[-1], 1),
+    }
+
+
+def _nearest_rank(ordered: list[float], quantile: float) -> float:
+    return ordered[max(0, math.ceil(quantile * len(ordered)) - 1)]

@@ -12,10 +12,23 @@ import os
 import random
 from pathlib import Path
 
-from locust import FastHttpUser, between, tag, task
+from locust import FastHttpUser, between, events, tag, task
 
 SETUP = json.loads(Path(os.environ["TANDEM_BENCH_SETUP"]).read_text())
 _next_user = iter(range(len(SETUP.get("tokens", []))))
+_REQUEST_LOG = os.environ.get("TANDEM_BENCH_REQUEST_LOG")
+
+if _REQUEST_LOG:
+    # Open as long as locust runs: it exits with the process.
+    _request_log = open(_REQUEST_LOG, "w", buffering=1)  # noqa: SIM115
+
+    @events.request.add_listener
+    def _log_request(name, response_time, start_time, exception, **_) -> None:
+        """One line a request (sent at, name, milliseconds, failed), so that the bench can
+        tell the clients' simultaneous start from the steady state."""
+        _request_log.write(
+            f"{start_time:.4f}\t{name}\t{response_time:.3f}\t{int(bool(exception))}\n"
+        )
 
 
 THINK_TIME = between(
