@@ -15,6 +15,7 @@ from backend.core.errors import Conflict, InvalidInput, NotFound
 from backend.curation.services import gold_refresh
 from backend.documents.models import Document, OriginalFile, ReportSegment, TranscriptTurn
 from backend.documents.uploads import CheckedAudio, CheckedFile, CheckedUpload, archive_limits
+from backend.exports.unit_counts import unit_counts_reset
 from backend.iterations.models import Iteration
 from backend.jobs.models import Job
 from backend.jobs.services import (
@@ -220,6 +221,7 @@ def document_store_parsed(
     document.status = Document.Status.IMPORTED
     document.import_error = ""
     document.save()
+    unit_counts_reset(document_id=document.pk)
     transaction.on_commit(partial(vectors_refresh_soon, project_id=document.project_id))
 
 

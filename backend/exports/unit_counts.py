@@ -1,6 +1,6 @@
 """Words and sentences per transcript turn and report segment under an export's cleaning,
 stored once per document and cleaning (`UnitCounts`): what the export preview sums instead
-of cleaning texts."""
+of cleaning texts. Storing a document's texts resets them (`unit_counts_reset`)."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
@@ -49,6 +49,14 @@ def unit_counts(*, document_ids: Sequence[int], cleaning: Cleaning) -> dict[int,
         pk: DocumentCounts(_from_bytes(turns), _from_bytes(segments))
         for pk, (turns, segments) in stored.items()
     }
+
+
+def unit_counts_reset(*, document_id: int) -> None:
+    """Counts for a document's texts as just stored: what was stored for earlier texts goes,
+    and the counts the export page previews with (no cleaning option) are stored now, so a
+    project's first preview sums instead of cleaning every text."""
+    UnitCounts.objects.filter(document_id=document_id).delete()
+    unit_counts(document_ids=[document_id], cleaning=Cleaning())
 
 
 STORED = np.dtype("<i4")

@@ -11,6 +11,7 @@ import pytest
 from backend.curation.models import GoldState
 from backend.curation.selectors import gold_decision
 from backend.documents.models import Document
+from backend.documents.services import document_store_parsed
 from backend.exports.models import UnitCounts
 from backend.exports.selectors import (
     PairOutcome,
@@ -24,7 +25,7 @@ from tests.domain import make_user
 from tests.exports.conftest import corpus_final_labels, submit_gold
 from tests.exports.test_agreement_exports import doubly  # noqa: F401 (a fixture)
 from tests.exports.test_filters import give_confidences
-from workers.align.model import UNALIGNED
+from workers.align.model import UNALIGNED, Report, Segment, Transcript, Turn
 from workers.align.pairs import shape
 from workers.align.pairs.cleaning import Cleaning, clean
 from workers.align.pairs.options import ExportOptions
@@ -110,3 +111,35 @@ def test_stored_counts_are_each_units_cleaned_words_and_sentences(corpus):
         cleaned = [clean(text, cleaning) for text in texts]
         assert measured.tolist() == [[text.words, text.sentences] for text in cleaned]
     assert cleaning_of(ExportOptions(remove_speaker_names=True, remove_unk=True)) == cleaning
+
+
+@pytest.mark.django_db
+def test_storing_texts_stores_the_pages_counts_and_drops_those_of_earlier_texts(corpus):
+    document: Document = corpus.pre_aligned
+    stored_at_import = UnitCounts.objects.filter(document=document)
+    assert list(stored_at_import.values_list("cleaning", flat=True)) == [""]
+    unit_counts(document_ids=[document.pk], cleaning=Cleaning(remove_tags=True))
+
+    document_store_parsed(
+        document=document,
+        report=Report(
+            segments=(Segment("s1", "deux mots", ("deux mots",), None, 0),), source="test"
+        ),
+        transcript=Transcript(
+            turns=(
+                Turn("t1", "un. deux trois", ("un", "deux trois"), None, None, None, 0),
+                Turn("t2", "<unk> quatre", ("<unk> quatre",), None, None, None, 1),
+            ),
+            source="test",
+        ),
+    )
+
+    stored = UnitCounts.objects.get(document=document)
+    assert stored.cleaning == ""
+    counts = unit_counts(document_ids=[document.pk], cleaning=Cleaning())[document.pk]
+    for texts, measured in (
+        (["un. deux trois", "<unk> quatre"], counts.turns),
+        (["deux mots"], counts.segments),
+    ):
+        cleaned = [clean(text, Cleaning()) for text in texts]
+        assert measured.tolist() == [[text.words, text.sentences] for text in cleaned]
