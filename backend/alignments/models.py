@@ -54,6 +54,12 @@ class PreAlignment(models.Model):
     params = models.JSONField(default=dict, blank=True)
     engine_version = models.CharField(max_length=64, blank=True)
     computed_at = models.DateTimeField()
+    pair_confidences = models.BinaryField(
+        null=True,
+        editable=False,
+        help_text="Each automatic pair's confidence, ascending, as little-endian float64 "
+        "(`automatic_pair_confidences`); null without confidences.",
+    )
 
     class Meta:
         ordering = ["document", "-computed_at", "-id"]

@@ -36,9 +36,16 @@ def current_pre_alignment(*, document: Document) -> PreAlignment | None:
 
 
 def current_pre_alignments(*, document_ids: Sequence[int]) -> dict[int, PreAlignment]:
-    """Per document that has one, the proposal under its project's promoted parameter set,
-    else its latest one. Two queries whatever the number of documents: the choice is made
-    on ids and dates, and only the chosen rows' labels are read."""
+    """Per document that has one, its current proposal (`current_pre_alignment_ids`); two
+    queries whatever the number of documents, and only the chosen rows' labels are read."""
+    chosen = current_pre_alignment_ids(document_ids=document_ids)
+    rows = PreAlignment.objects.in_bulk(list(chosen.values()))
+    return {document_id: rows[pk] for document_id, pk in chosen.items()}
+
+
+def current_pre_alignment_ids(*, document_ids: Sequence[int]) -> dict[int, int]:
+    """Per document that has one, the id of the proposal under its project's promoted
+    parameter set, else of its latest one: chosen on ids and dates alone."""
     latest: dict[int, int] = {}
     under_promoted: dict[int, int] = {}
     for pk, document_id, parameter_set_id, promoted_id in (
@@ -51,9 +58,7 @@ def current_pre_alignments(*, document_ids: Sequence[int]) -> dict[int, PreAlign
         latest.setdefault(document_id, pk)
         if parameter_set_id is not None and parameter_set_id == promoted_id:
             under_promoted.setdefault(document_id, pk)
-    chosen = {**latest, **under_promoted}
-    rows = PreAlignment.objects.in_bulk(list(chosen.values()))
-    return {document_id: rows[pk] for document_id, pk in chosen.items()}
+    return {**latest, **under_promoted}
 
 
 def annotation_state(*, document: Document, annotator) -> dict[str, Any]:

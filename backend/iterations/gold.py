@@ -9,11 +9,14 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
-from backend.alignments.selectors import current_pre_alignments
+from backend.alignments.models import PreAlignment
+from backend.alignments.pair_confidences import stored_pair_confidences
+from backend.alignments.selectors import current_pre_alignment_ids
 from backend.core.ids import batches
 from backend.documents.models import Document
 from backend.iterations.models import AccuracyRecord
 from workers.align.model import UNALIGNED
+from workers.align.pairs.shape import pairs_reaching
 
 DEFAULT_TRUSTED_CONFIDENCE = 0.8
 """A pre-aligned report segment counts as a trusted automatic pair when every turn assigned
@@ -56,7 +59,8 @@ def gold_documents(*, project_id: int) -> list[Document]:
 
 def corpus_counts(*, project, trusted_confidence: float | None = None) -> CorpusCounts:
     """Gold pairs are report segments that gold assigns at least one turn; trusted pairs are
-    the same among the other documents' current pre-alignments, when confident enough."""
+    the same among the other documents' current pre-alignments, when confident enough: what
+    an export with that `min_confidence` keeps of them before its length filters."""
     threshold = (
         trusted_confidence
         if trusted_confidence is not None
@@ -74,11 +78,12 @@ def corpus_counts(*, project, trusted_confidence: float | None = None) -> Corpus
         .values_list("pk", flat=True)
     )
     for batch in batches(candidates):
-        for pre_alignment in current_pre_alignments(document_ids=batch).values():
-            if not pre_alignment.confidences:
-                continue
+        chosen = current_pre_alignment_ids(document_ids=batch).values()
+        for stored in PreAlignment.objects.filter(
+            pk__in=chosen, pair_confidences__isnull=False
+        ).values_list("pair_confidences", flat=True):
             automatic_documents += 1
-            trusted += trusted_pairs(pre_alignment.labels, pre_alignment.confidences, threshold)
+            trusted += pairs_reaching(stored_pair_confidences(stored), threshold)
     return CorpusCounts(
         gold_documents=len(gold_labels),
         gold_pairs=sum(aligned_segments(labels) for labels in gold_labels.values()),
@@ -89,11 +94,3 @@ def corpus_counts(*, project, trusted_confidence: float | None = None) -> Corpus
 
 def aligned_segments(labels: Sequence[int]) -> int:
     return len({label for label in labels if label != UNALIGNED})
-
-
-def trusted_pairs(labels: Sequence[int], confidences: Sequence[float], threshold: float) -> int:
-    weakest: dict[int, float] = {}
-    for label, confidence in zip(labels, confidences, strict=True):
-        if label != UNALIGNED:
-            weakest[label] = min(weakest.get(label, 1.0), confidence)
-    return sum(1 for value in weakest.values() if value >= threshold)

@@ -4,9 +4,8 @@ old layout wrote and back again, on the real database."""
 import uuid
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
+from tests.migrations import migrate_around
 from workers.align.params import AlignmentParams
 from workers.align.tune import expand_grid
 
@@ -58,31 +57,9 @@ NESTED_GRID = {
 NOT_THE_ENGINES = {"source": "public_meetings `initial` side"}
 
 
-def _migrate(before: bool):
-    """Every app at its latest migration, or, `before`, at its latest one that does not need
-    MIGRATION (the alignments app just before it, apps whose later migrations build on it
-    before those)."""
-    executor = MigrationExecutor(connection)
-    graph = executor.loader.graph
-
-    def without_migration(node):
-        while MIGRATION in graph.forwards_plan(node):
-            node = next(
-                parent.key for parent in graph.node_map[node].parents if parent.key[0] == node[0]
-            )
-        return node
-
-    targets = [without_migration(node) if before else node for node in graph.leaf_nodes()]
-    leaf = next(node for node in graph.leaf_nodes() if node[0] == MIGRATION[0])
-    assert MIGRATION in graph.forwards_plan(leaf), "the test must follow the alignments app"
-    assert ("alignments", "0002_initial") in targets or not before
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 @pytest.fixture
 def old_rows():
-    apps = _migrate(before=True)
+    apps = migrate_around(MIGRATION, before=True)
     project = apps.get_model("projects", "Project").objects.create(name="old")
     parameter_sets = apps.get_model("alignments", "ParameterSet").objects
     turns = parameter_sets.create(project=project, name="turns", params=FLAT_TURNS)
@@ -116,12 +93,12 @@ def old_rows():
         "candidate": candidate.pk,
         "iteration": iteration.pk,
     }
-    _migrate(before=False)
+    migrate_around(MIGRATION, before=False)
 
 
 @pytest.mark.django_db(transaction=True)
 def test_stored_parameters_move_into_sections_and_back(old_rows):
-    apps = _migrate(before=False)
+    apps = migrate_around(MIGRATION, before=False)
 
     def stored(app, model, pk, field):
         return getattr(apps.get_model(app, model).objects.get(pk=old_rows[pk]), field)
@@ -137,7 +114,7 @@ def test_stored_parameters_move_into_sections_and_back(old_rows):
     assert AlignmentParams.from_dict(NESTED_DP).path.normalisation == "rows"
     assert len(expand_grid(AlignmentParams(), NESTED_GRID)) == 2 * (2 * 2 + 2 * 2 * 2)
 
-    apps = _migrate(before=True)
+    apps = migrate_around(MIGRATION, before=True)
 
     assert stored("alignments", "ParameterSet", "dp", "params") == FLAT_DP
     assert stored("tuning", "TuningRun", "run", "grid") == FLAT_GRID

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from backend.alignments.models import ParameterSet, PreAlignment
+from backend.alignments.pair_confidences import pair_confidences_to_store
 from backend.audit.services import record_event
 from backend.core.errors import InvalidInput
 from backend.documents.models import Document
@@ -103,6 +104,7 @@ def pre_alignment_record(
     """Store (or replace) the proposal for this document and parameter set. `confidences`
     may be empty when the source gives none (e.g. the corpus's own initial alignment)."""
     labels = [int(label) for label in labels]
+    confidences = [float(value) for value in confidences]
     _check_labels(labels, document, what="labels")
     if confidences and len(confidences) != document.turn_count:
         raise InvalidInput(
@@ -113,10 +115,11 @@ def pre_alignment_record(
         parameter_set=parameter_set,
         defaults={
             "labels": labels,
-            "confidences": [float(value) for value in confidences],
+            "confidences": confidences,
             "params": params if params is not None else _params_of(parameter_set),
             "engine_version": engine_version,
             "computed_at": timezone.now(),
+            "pair_confidences": pair_confidences_to_store(labels, confidences),
         },
     )
     Document.objects.filter(pk=document.pk, status=Document.Status.IMPORTED).update(

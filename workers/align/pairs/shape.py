@@ -156,6 +156,23 @@ def pair_confidence(
     return round(min(confidences[turn] for turn in turns), 6)
 
 
+def automatic_pair_confidences(labels: Sequence[int], confidences: Sequence[float]) -> np.ndarray:
+    """(pairs,) float64, ascending: `pair_confidence` of each automatic pair of a
+    pre-alignment (each report segment given a turn), computed once when the pre-alignment
+    is stored, so that counting the pairs that reach a threshold is a binary search
+    (`pairs_reaching`) instead of reading every turn's label and confidence again."""
+    weakest: dict[int, float] = {}
+    for label, value in zip(labels, confidences, strict=True):
+        if label != UNALIGNED:
+            weakest[label] = min(weakest.get(label, value), value)
+    return np.sort(np.array([round(value, 6) for value in weakest.values()], dtype=np.float64))
+
+
+def pairs_reaching(pair_confidences: np.ndarray, threshold: float) -> int:
+    """How many of `automatic_pair_confidences`' pairs have at least `threshold`."""
+    return len(pair_confidences) - int(np.searchsorted(pair_confidences, threshold, side="left"))
+
+
 def _clean_turns(turns: list[TurnRow], cleaning: Cleaning) -> CleanText:
     """A turn boundary ends a sentence, so each turn is measured on its own."""
     parts = [clean(turn.text, cleaning) for turn in turns]
