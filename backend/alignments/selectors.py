@@ -43,9 +43,10 @@ def current_pre_alignments(*, document_ids: Sequence[int]) -> dict[int, PreAlign
     return {document_id: rows[pk] for document_id, pk in chosen.items()}
 
 
-def current_pre_alignment_ids(*, document_ids: Sequence[int]) -> dict[int, int]:
+def current_pre_alignment_ids(*, document_ids: Sequence[int] | QuerySet) -> dict[int, int]:
     """Per document that has one, the id of the proposal under its project's promoted
-    parameter set, else of its latest one: chosen on ids and dates alone."""
+    parameter set, else of its latest one: chosen on ids and dates alone. `document_ids`
+    may be a query of ids, read as a subquery: one query for a project of any size."""
     latest: dict[int, int] = {}
     under_promoted: dict[int, int] = {}
     for pk, document_id, parameter_set_id, promoted_id in (

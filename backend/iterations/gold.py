@@ -70,18 +70,23 @@ def corpus_counts(*, project, trusted_confidence: float | None = None) -> Corpus
     for record in gold_records(project_id=project.pk):
         gold_labels.setdefault(record.document_id, record.gold_labels)
     automatic_documents, trusted = 0, 0
-    candidates = list(
+    documents = (
         Document.objects.filter(project=project)
-        .exclude(pk__in=gold_labels)
         .exclude(status__in=[Document.Status.IMPORTING, Document.Status.IMPORT_FAILED])
-        .order_by("pk")
-        .values_list("pk", flat=True)
+        .values("pk")
     )
-    for batch in batches(candidates):
-        chosen = current_pre_alignment_ids(document_ids=batch).values()
-        for stored in PreAlignment.objects.filter(
-            pk__in=chosen, pair_confidences__isnull=False
-        ).values_list("pair_confidences", flat=True):
+    chosen = [
+        pk
+        for document_id, pk in current_pre_alignment_ids(document_ids=documents).items()
+        if document_id not in gold_labels
+    ]
+    for batch in batches(chosen):
+        stored_rows = PreAlignment.objects.filter(pk__in=batch).values_list(
+            "pair_confidences", flat=True
+        )
+        for stored in stored_rows:
+            if stored is None:
+                continue  # no confidences: its pairs are not automatic ones
             automatic_documents += 1
             trusted += pairs_reaching(stored_pair_confidences(stored), threshold)
     return CorpusCounts(
