@@ -199,6 +199,7 @@ def main() -> None:
     for name, measure in GOALS.items():
         if args.only in (None, name):
             figures[name] = measure()
+            print(f"[bench.scale] {name}: {json.dumps(figures[name])}", file=sys.stderr)
     if args.json:
         print(json.dumps(figures, indent=2))
         return
