@@ -33,6 +33,7 @@ FEATURES = (
     "evidence_previous_segment",
     "evidence_next_segment",
     "path_margin",
+    "state_margin_per_word",
     "best_anywhere_over_chosen",
     "unaligned_gain_per_word",
     "evidence_over_gain",
@@ -104,11 +105,13 @@ def turn_features(
     unaligned_gain: float,
     speakers: Sequence[str | None],
     heuristic_confidence: np.ndarray,
+    state_margin: np.ndarray,
 ) -> np.ndarray:
     """The (turns, len(FEATURES)) matrix. `evidence_per_word` is (turns, 3): the path's
     per-word evidence for the candidate segment, the one before and the one after
     (EVIDENCE_FLOOR where there is none); `best_anywhere` the best per-word evidence over the
-    whole report."""
+    whole report; `state_margin` what the best path loses if the turn is labelled otherwise
+    (`turn_margins.state_margins`)."""
     n = len(labels)
     words = np.asarray(words, dtype=np.float64)
     chosen, before, after = evidence_per_word.T
@@ -133,9 +136,10 @@ def turn_features(
         before,
         after,
         chosen - np.maximum(before, after),
+        _signed_log(np.asarray(state_margin, dtype=np.float64) / np.maximum(words, 1.0)),
         best_anywhere - chosen,
         np.log1p(gain_per_word),
-        np.sign(total_evidence) * np.log1p(np.abs(total_evidence)),
+        _signed_log(total_evidence),
         np.log1p(words),
         np.arange(n) / max(n - 1, 1),
         change_before,
@@ -151,6 +155,12 @@ def turn_features(
     return np.column_stack([np.asarray(c, dtype=np.float64) for c in columns]).reshape(
         n, len(FEATURES)
     )
+
+
+def _signed_log(values: np.ndarray) -> np.ndarray:
+    """Keeps the sign and the order of magnitude: margins run from a fraction of a word to
+    thousands of words times similarity, and a linear model would read only the largest."""
+    return np.sign(values) * np.log1p(np.abs(values))
 
 
 def correction_targets(evidence: TurnEvidence, reference: np.ndarray) -> np.ndarray:

@@ -38,6 +38,7 @@ from workers.align.scoring.similarity import ScoringParams, SentenceScorer, sent
 from workers.align.scoring.vectors import TrainingSettings, train_vectors
 from workers.align.talk import TalkDecoding, decode_talk, spoken_words, turn_vote
 from workers.align.turn_dp import SegmentView, TurnSettings, best_turn_labels
+from workers.align.turn_margins import state_margins
 
 
 @dataclass(frozen=True)
@@ -327,6 +328,9 @@ def turn_evidence(
         settings.unaligned_gain,
         [turn.speaker for turn in meeting.transcript.turns],
         result.confidence,
+        state_margins(
+            view.weighted_maxima, settings, result.labels, charge, view.segment_has_sentences
+        ),
     )
     evidence = TurnEvidence(
         labels=result.labels,
