@@ -7,7 +7,7 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
-from backend.alignments.models import Annotation, PreAlignment
+from backend.alignments.models import Annotation, ParameterSet, PreAlignment
 from backend.documents.selectors import document_meeting
 from backend.iterations.models import Iteration
 from backend.jobs.models import Job
@@ -189,6 +189,25 @@ def test_a_turn_path_run_learns_from_its_gold_and_pre_alignment_applies_it(
     labels, probability = LearnedDecision.from_dict(parameter_set.learned).decide(evidence)
     assert stored.labels == labels.tolist()
     assert stored.confidences == pytest.approx(probability.tolist())
+
+    # A decision an older engine fitted (before the state margin) is refused by name, and the
+    # job stores nothing rather than a pre-alignment the decision was not made for.
+    older = {**parameter_set.learned}
+    older["features"] = [f for f in older["features"] if f != "state_margin_per_word"]
+    stale = ParameterSet.objects.create(
+        project=project, name="fitted by an older engine", params=best.params, learned=older
+    )
+    refused = client.post(
+        f"/api/v1/projects/{project.pk}/pre-alignments/",
+        {"parameter_set": stale.pk, "documents": [documents[1].pk]},
+        format="json",
+    )
+    assert refused.status_code == 202, refused.json()
+    failed = wait_for_job(refused.json()["id"])
+    assert failed.status == Job.Status.FAILED
+    assert "missing: state_margin_per_word" in failed.error
+    assert "tuning run" in failed.error
+    assert not PreAlignment.objects.filter(parameter_set=stale).exists()
 
 
 @pytest.mark.worker

@@ -380,10 +380,14 @@ class LearnedDecision:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> LearnedDecision:
-        if list(data.get("features", [])) != list(FEATURES):
+        fitted_on = list(data.get("features", []))
+        if fitted_on != list(FEATURES):
+            missing = [name for name in FEATURES if name not in fitted_on]
+            unknown = [name for name in fitted_on if name not in FEATURES]
             raise ValueError(
-                "this calibration was fitted on other features "
-                f"({data.get('features')}); refit it with this engine"
+                "it was fitted on other features than this engine computes (missing: "
+                f"{', '.join(missing) or 'none'}; unknown: {', '.join(unknown) or 'none'}); "
+                "a new tuning run (or `tune --learn`) fits one for this engine"
             )
         return cls(
             None if data["corrections"] is None else Softmax.from_dict(data["corrections"]),
