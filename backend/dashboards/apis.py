@@ -58,6 +58,11 @@ class ReliabilitySerializer(serializers.Serializer):
     expected_calibration_error = serializers.FloatField(
         allow_null=True, help_text="Count-weighted mean gap between predicted and observed."
     )
+    auroc = serializers.FloatField(
+        allow_null=True,
+        help_text="Probability that a turn the gold kept has a higher confidence than one it "
+        "changed (ties count half); null when the gold kept all turns or none.",
+    )
     bins = ReliabilityBinSerializer(many=True, help_text="Ten equal bins; empty ones left out.")
 
 

@@ -19,7 +19,7 @@ from backend.iterations.models import AccuracyRecord, Iteration
 from backend.iterations.selectors import RECORD_METRICS
 from backend.jobs.models import Job
 from backend.tuning.models import TuningRun
-from workers.align.learned import expected_calibration_error, reliability
+from workers.align.learned import auroc, expected_calibration_error, reliability
 
 
 def accuracy_by_iteration(*, project_id: int) -> list[dict[str, Any]]:
@@ -57,13 +57,20 @@ def accuracy_by_iteration(*, project_id: int) -> list[dict[str, Any]]:
     ]
 
 
-NO_RELIABILITY: dict[str, Any] = {"turns": 0, "expected_calibration_error": None, "bins": []}
+NO_RELIABILITY: dict[str, Any] = {
+    "turns": 0,
+    "expected_calibration_error": None,
+    "auroc": None,
+    "bins": [],
+}
 
 
 def reliability_by_iteration(*, project_id: int) -> dict[int, dict[str, Any]]:
     """Per closed iteration, how far the pre-alignment's confidence was from the share of
     turns the gold kept: per bin of confidence its mean, the observed share and the count,
-    and the count-weighted gap (expected calibration error). A document whose pre-alignment
+    and the count-weighted gap (expected calibration error); and how well the confidence
+    ranks the turns the gold kept above the others (AUROC, null when the gold kept all or
+    none: a ranking needs both). A document whose pre-alignment
     was recomputed after its record was written is left out: its confidences no longer
     belong to the labels the record scored."""
     outcomes: dict[int, tuple[list[float], list[bool]]] = defaultdict(lambda: ([], []))
@@ -89,15 +96,19 @@ def reliability_by_iteration(*, project_id: int) -> dict[int, dict[str, Any]]:
             p == g for p, g in zip(record.pre_alignment_labels, record.gold_labels, strict=True)
         ]
     return {
-        iteration_id: {
-            "turns": len(confidences),
-            "expected_calibration_error": expected_calibration_error(
-                np.asarray(confidences), np.asarray(right)
-            ),
-            "bins": reliability(np.asarray(confidences), np.asarray(right)),
-        }
+        iteration_id: _reliability(np.asarray(confidences), np.asarray(right))
         for iteration_id, (confidences, right) in outcomes.items()
         if confidences
+    }
+
+
+def _reliability(confidences: np.ndarray, right: np.ndarray) -> dict[str, Any]:
+    ranking = auroc(confidences, right)
+    return {
+        "turns": len(confidences),
+        "expected_calibration_error": expected_calibration_error(confidences, right),
+        "auroc": None if np.isnan(ranking) else ranking,
+        "bins": reliability(confidences, right),
     }
 
 

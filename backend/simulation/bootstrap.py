@@ -229,6 +229,11 @@ class Simulation:
                 if (error := outcome.calibration["expected_calibration_error"]) is not None
                 else ""
             )
+            + (
+                f", confidence AUROC {ranking:.3f}"
+                if (ranking := outcome.calibration["auroc"]) is not None
+                else ""
+            )
         )
         if agreement["documents"]:
             overall = agreement["overall"]
@@ -330,6 +335,7 @@ class Simulation:
             calibration={
                 "turns": reliability["turns"],
                 "expected_calibration_error": reliability["expected_calibration_error"],
+                "auroc": reliability["auroc"],
             },
         )
 

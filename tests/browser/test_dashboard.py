@@ -15,7 +15,7 @@ from backend.iterations.models import AccuracyRecord
 from backend.tuning.models import TuningCandidate
 from tests.browser.conftest import sign_in
 from tests.browser.lead_builders import TINY_GRID, closed_iteration, import_meetings
-from workers.align.learned import expected_calibration_error
+from workers.align.learned import auroc, expected_calibration_error
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -85,9 +85,13 @@ def test_dashboard_shows_each_iterations_accuracy_tuning_effort_and_corpus(
             for shown, gold in zip(record.pre_alignment_labels, record.gold_labels, strict=True)
         ]
         error = expected_calibration_error(np.asarray(confidences), np.asarray(right))
+        ranking = auroc(np.asarray(confidences), np.asarray(right))
+        summary = f"calibration error {100 * error:.1f}%"
+        if not np.isnan(ranking):
+            summary += f", AUROC {ranking:.2f}"
         expect(
             reliability.get_by_role("rowheader", name=f"#{number} (calibration error")
-        ).to_have_text(f"#{number} (calibration error {100 * error:.1f}%)")
+        ).to_have_text(f"#{number} ({summary})")
     expect(
         page.get_by_role("img", name=re.compile("Observed share of turns right"))
     ).to_be_visible()

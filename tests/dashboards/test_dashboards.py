@@ -227,13 +227,16 @@ def test_accuracy_gives_each_closed_iteration_a_reliability_diagram(world, two_i
     assert rows[first.number]["reliability"] == {
         "turns": 30,
         "expected_calibration_error": pytest.approx(0.3),
+        "auroc": 0.5,
         "bins": [
             {"low": 0.5, "high": 0.6, "predicted": 0.5, "observed": pytest.approx(0.8), "count": 30}
         ],
     }
     assert rows[second.number]["reliability"]["bins"][0]["observed"] == 1.0
+    assert rows[second.number]["reliability"]["auroc"] is None, "no turn to rank below another"
     assert rows[world.iteration.number]["reliability"] == {
         "turns": 0,
         "expected_calibration_error": None,
+        "auroc": None,
         "bins": [],
     }

@@ -84,6 +84,7 @@ def test_two_iterations_tune_on_earlier_gold_only_and_record_what_annotators_kep
         assert outcome.calibration == {
             "turns": row["reliability"]["turns"],
             "expected_calibration_error": row["reliability"]["expected_calibration_error"],
+            "auroc": row["reliability"]["auroc"],
         }
         assert outcome.calibration["turns"] == sum(
             len(simulation.meetings[meeting_id].reference) for meeting_id in outcome.documents

@@ -2802,6 +2802,11 @@ export interface components {
        * @description Count-weighted mean gap between predicted and observed.
        */
       expected_calibration_error: number | null;
+      /**
+       * Format: double
+       * @description Probability that a turn the gold kept has a higher confidence than one it changed (ties count half); null when the gold kept all turns or none.
+       */
+      auroc: number | null;
       /** @description Ten equal bins; empty ones left out. */
       bins: components["schemas"]["ReliabilityBin"][];
     };

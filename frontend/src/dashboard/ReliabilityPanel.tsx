@@ -9,6 +9,14 @@ const x = (value: number) => MARGIN + value * PLOT;
 const y = (value: number) => SIZE - MARGIN - value * PLOT;
 const share = (value: number | null) => (value === null ? "—" : `${(100 * value).toFixed(1)}%`);
 
+/** Calibration says whether 0.6 means six in ten; the AUROC says whether the confidence puts
+ * the turns to correct first at all (0.5: no better than chance), which a lead needs to
+ * trust the editor's low-confidence marks. */
+export function reliabilitySummary(reliability: IterationAccuracy["reliability"]): string {
+  const error = `calibration error ${share(reliability.expected_calibration_error)}`;
+  return reliability.auroc === null ? error : `${error}, AUROC ${reliability.auroc.toFixed(2)}`;
+}
+
 /** Does a pre-alignment's confidence mean what it says? Per closed iteration, each bin's mean
  * confidence against the share of its turns the gold kept: on the diagonal, a lead can read
  * 0.6 as "six in ten such turns are right". */
@@ -78,7 +86,7 @@ export function ReliabilityPanel({ iterations }: { iterations: IterationAccuracy
                   <tr key={`${row.iteration}-${bin.low}`}>
                     <th scope="row">
                       {position === 0
-                        ? `#${row.number} (calibration error ${share(row.reliability.expected_calibration_error)})`
+                        ? `#${row.number} (${reliabilitySummary(row.reliability)})`
                         : ""}
                     </th>
                     <td>
