@@ -151,17 +151,12 @@ class TurnSettings:
             raise ValueError(f"baseline_quantile must be in [0, 1], got {self.baseline_quantile}")
 
 
-def best_turn_labels(
-    evidence: np.ndarray,
-    settings: TurnSettings,
-    charge: np.ndarray | None = None,
-    matchable: np.ndarray | None = None,
-) -> np.ndarray:
-    """Per turn, its segment or UNALIGNED, for the evidence (n_turns, n_segments) less
-    `charge` (n_turns,) per turn, -inf in the segments that are not `matchable`
-    (n_segments,): how `SegmentView` hands its sums over without a second (turns, segments)
-    matrix. An empty report leaves every turn unaligned."""
-    settings.validate()
+def checked_path_inputs(
+    evidence: np.ndarray, charge: np.ndarray | None, matchable: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The turn path's inputs as its kernels take them (contiguous float64 evidence and
+    charge, a bool per segment; no charge and every segment matchable when not given), or a
+    ValueError naming the one that is wrong."""
     evidence = np.ascontiguousarray(evidence, dtype=np.float64)
     if evidence.ndim != 2:
         raise ValueError(f"evidence must be (turns, segments), got shape {evidence.shape}")
@@ -178,6 +173,22 @@ def best_turn_labels(
     )
     if matchable.shape != (n_segments,):
         raise ValueError(f"matchable needs one flag per segment ({n_segments})")
+    return evidence, charge, matchable
+
+
+def best_turn_labels(
+    evidence: np.ndarray,
+    settings: TurnSettings,
+    charge: np.ndarray | None = None,
+    matchable: np.ndarray | None = None,
+) -> np.ndarray:
+    """Per turn, its segment or UNALIGNED, for the evidence (n_turns, n_segments) less
+    `charge` (n_turns,) per turn, -inf in the segments that are not `matchable`
+    (n_segments,): how `SegmentView` hands its sums over without a second (turns, segments)
+    matrix. An empty report leaves every turn unaligned."""
+    settings.validate()
+    evidence, charge, matchable = checked_path_inputs(evidence, charge, matchable)
+    n_turns, n_segments = evidence.shape
     labels = np.full(n_turns, UNALIGNED, dtype=np.int64)
     if n_turns == 0 or n_segments == 0:
         return labels

@@ -25,7 +25,7 @@ import numba
 import numpy as np
 
 from workers.align.model import UNALIGNED
-from workers.align.turn_dp import TurnSettings
+from workers.align.turn_dp import TurnSettings, checked_path_inputs
 
 MARGIN_CAP = 1e9
 """A margin against a state no path reaches (every segment unmatchable) is infinite; capped
@@ -117,25 +117,11 @@ def state_margins(
     when the path prefers the label, negative for a label the path did not choose (abstention
     may unalign a turn the path matched). Arguments as `turn_dp.best_turn_labels`."""
     settings.validate()
-    evidence = np.ascontiguousarray(evidence, dtype=np.float64)
-    if evidence.ndim != 2:
-        raise ValueError(f"evidence must be (turns, segments), got shape {evidence.shape}")
+    evidence, charge, matchable = checked_path_inputs(evidence, charge, matchable)
     n_turns, n_segments = evidence.shape
-    if np.isnan(evidence).any() or np.isposinf(evidence).any():
-        raise ValueError("evidence must not contain NaN or +inf (-inf marks an impossible match)")
     labels = np.ascontiguousarray(labels, dtype=np.int64)
     if labels.shape != (n_turns,) or np.any((labels < UNALIGNED) | (labels >= n_segments)):
         raise ValueError(f"labels must be {n_turns} segments in [0, {n_segments}) or UNALIGNED")
-    charge = np.zeros(n_turns) if charge is None else np.ascontiguousarray(charge, np.float64)
-    if charge.shape != (n_turns,) or not np.isfinite(charge).all():
-        raise ValueError(f"charge must be {n_turns} finite numbers, one per turn")
-    matchable = (
-        np.ones(n_segments, dtype=np.bool_)
-        if matchable is None
-        else np.ascontiguousarray(matchable, dtype=np.bool_)
-    )
-    if matchable.shape != (n_segments,):
-        raise ValueError(f"matchable needs one flag per segment ({n_segments})")
     margins = np.zeros(n_turns, dtype=np.float64)
     if n_turns == 0 or n_segments == 0:
         return margins
