@@ -293,3 +293,21 @@ def test_gold_the_path_gets_all_right_stores_json_without_nan():
     assert json.loads(stored)["held_out"]["heuristic_auroc"] is None
     again = LearnedDecision.from_dict(json.loads(stored))
     np.testing.assert_array_equal(again.decide(documents[0][0])[1], np.ones(60))
+
+
+def test_the_paths_own_labels_have_non_negative_state_margins_on_real_meetings(two_meetings):
+    """Without abstention every label is the path's own choice, so no other state of a turn
+    lies on a better path; with it, a turn abstention unaligned has a negative margin."""
+    meetings, params, vectors = two_meetings
+    settings = {"abstention.min_words": 0, "abstention.min_support": None}
+    column = FEATURES.index("state_margin_per_word")
+    for meeting in meetings:
+        _, kept = turn_evidence(meeting, params.with_changes(settings), vectors)
+        assert (kept.features[:, column] >= 0).all()
+        assert (kept.features[:, column] > 0).any()
+        _, abstaining = turn_evidence(
+            meeting, params.with_changes({**settings, "abstention.min_words": 1000}), vectors
+        )
+        assert (abstaining.labels == UNALIGNED).all()
+        moved = kept.labels != UNALIGNED
+        assert (abstaining.features[moved, column] < 0).all()
