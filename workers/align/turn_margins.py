@@ -46,9 +46,12 @@ def _state_margins_kernel(
     (a segment or UNALIGNED): margins (n_turns,) gets, per turn, the best path through its
     label less the best path through any other state.
 
-    match and gap (n_turns, n_segments) float64 are the forward M and X, filled here; the
-    backward pass keeps one row of BM and BX (updated in place from the last segment down,
-    so that the suffix maximum reads each cell before it is overwritten).
+    match and gap (n_turns, n_segments) float64 are the forward M and X, filled here (the
+    path's own forward pass keeps one row, so that aligning without a learned decision stays
+    within its memory bound; the recurrence is run again here, at the cost of the path's
+    time, only where margins are asked for); the backward pass keeps one row of BM and BX
+    (updated in place from the last segment down, so that the suffix maximum reads each cell
+    before it is overwritten).
     """
     n_turns, n_segments = sums.shape
     for t in range(n_turns):
@@ -138,4 +141,4 @@ def state_margins(
         gap,
         margins,
     )
-    return np.clip(np.nan_to_num(margins, nan=0.0), -MARGIN_CAP, MARGIN_CAP)
+    return np.clip(margins, -MARGIN_CAP, MARGIN_CAP)
