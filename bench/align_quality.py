@@ -78,6 +78,7 @@ def learned_figures(meetings: list[Meeting], vectors, fold_a: list[str], fold_b:
     kept = {
         f"trained_on_fold_{name}": {
             "corrections_kept": model.corrections is not None,
+            "second_opinions_kept": model.with_opinions is not None,
             "held_out_inside_training": model.held_out,
         }
         for name, model in zip("ba", models, strict=True)
@@ -102,6 +103,8 @@ def learned_figures(meetings: list[Meeting], vectors, fold_a: list[str], fold_b:
             "auroc_fold_a": auroc(scores[fold_of_turn], right[fold_of_turn]),
             "auroc_fold_b": auroc(scores[~fold_of_turn], right[~fold_of_turn]),
             "ece": expected_calibration_error(scores, right),
+            "ece_fold_a": expected_calibration_error(scores[fold_of_turn], right[fold_of_turn]),
+            "ece_fold_b": expected_calibration_error(scores[~fold_of_turn], right[~fold_of_turn]),
             "auroc_corrected_reference": auroc(scores[keep], right[keep]),
             "ece_corrected_reference": expected_calibration_error(scores[keep], right[keep]),
             "reliability": reliability(scores, right),

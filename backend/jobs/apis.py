@@ -27,6 +27,12 @@ class LearnedResultSerializer(serializers.Serializer):
         help_text="What the calibrated confidence maps: the engine's own confidence or a "
         "logistic model over the turn's evidence, whichever ranked held-out turns better.",
     )
+    second_opinions_kept = serializers.BooleanField(
+        required=False,
+        help_text="Whether a score that also reads the other aligners' labels ranked held-out "
+        "turns better still and maps the confidence of documents that have them. Absent from "
+        "runs that finished before it existed.",
+    )
     held_out = serializers.DictField(
         child=serializers.FloatField(allow_null=True),
         help_text="The figures, cross-fitted inside the gold, the choices were made on.",

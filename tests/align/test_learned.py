@@ -18,6 +18,7 @@ from workers.align.learned import (
     CORRECTION_THRESHOLDS,
     FEATURES,
     KEEP,
+    SECOND_OPINIONS,
     TO_CANDIDATE,
     TO_NEXT,
     TO_UNALIGNED,
@@ -34,6 +35,7 @@ from workers.align.learned import (
 )
 from workers.align.model import UNALIGNED
 from workers.align.params import load_params
+from workers.align import pipeline
 from workers.align.pipeline import align_meeting, corpus_vectors, turn_evidence
 
 
@@ -311,3 +313,84 @@ def test_the_paths_own_labels_have_non_negative_state_margins_on_real_meetings(t
         assert (abstaining.labels == UNALIGNED).all()
         moved = kept.labels != UNALIGNED
         assert (abstaining.features[moved, column] < 0).all()
+
+
+def opinionated_documents(rng: np.random.Generator, opinions_know: bool):
+    """Gold whose path errors no correction reaches, a feature that half knows which labels
+    are right, and other aligners that either agree exactly with the right labels (and
+    disagree with the wrong ones) or always with the path, which tells nothing."""
+    documents = []
+    for _ in range(5):
+        evidence, _ = synthetic_document(rng, 150, informative=False)
+        right = rng.random(len(evidence.labels)) < 0.7
+        reference = np.where(right, evidence.labels, evidence.labels + 5)
+        features = rng.normal(size=evidence.features.shape)
+        features[:, 0] = right + 1.5 * rng.normal(size=len(right))
+        opinions = np.stack([evidence.labels] * len(SECOND_OPINIONS))
+        if opinions_know:
+            opinions[:, ~right] = reference[~right]
+        evidence = replace(evidence, features=features, opinions=opinions)
+        documents.append((evidence, reference))
+    return documents
+
+
+def test_second_opinions_are_kept_only_when_they_rank_held_out_turns_better():
+    rng = np.random.default_rng(7)
+    knowing = fit_decision(opinionated_documents(rng, opinions_know=True))
+    assert knowing.with_opinions is not None
+    assert knowing.held_out["second_opinions_auroc"] > knowing.held_out["learned_auroc"]
+    assert knowing.summary()["second_opinions_kept"]
+    telling_nothing = fit_decision(opinionated_documents(rng, opinions_know=False))
+    assert telling_nothing.correctness is not None
+    held_out = telling_nothing.held_out
+    assert held_out["second_opinions_auroc"] == held_out["learned_auroc"]
+    assert telling_nothing.with_opinions is None
+    assert not telling_nothing.summary()["second_opinions_kept"]
+
+
+def test_a_document_without_second_opinions_gets_the_other_score():
+    rng = np.random.default_rng(8)
+    documents = opinionated_documents(rng, opinions_know=True)
+    model = fit_decision(documents)
+    evidence, reference = documents[0]
+    with_them = model.decide(evidence)[1]
+    without = model.decide(replace(evidence, opinions=None))[1]
+    without_opinions = replace(model, with_opinions=None)
+    np.testing.assert_array_equal(without, without_opinions.decide(evidence)[1])
+    right = evidence.labels == reference
+    assert auroc(with_them, right) > auroc(without, right)
+    lacking = [*documents[1:], (replace(evidence, opinions=None), reference)]
+    assert fit_decision(lacking).with_opinions is None
+
+
+def test_second_opinions_round_trip_and_other_aligners_are_refused():
+    rng = np.random.default_rng(9)
+    documents = opinionated_documents(rng, opinions_know=True)
+    model = fit_decision(documents)
+    stored = json.loads(json.dumps(model.as_dict()))
+    again = LearnedDecision.from_dict(stored)
+    for ours, theirs in zip(model.decide(documents[0][0]), again.decide(documents[0][0]), strict=True):
+        np.testing.assert_array_equal(ours, theirs)
+    before_opinions = {key: value for key, value in stored.items() if key != "second_opinions"}
+    assert LearnedDecision.from_dict(before_opinions).with_opinions is None
+    stored["second_opinions"]["aligners"] = ["diagonal"]
+    with pytest.raises(ValueError, match="second opinions came from diagonal"):
+        LearnedDecision.from_dict(stored)
+
+
+def test_second_opinions_are_the_other_aligners_labels_on_real_meetings(two_meetings, monkeypatch):
+    meetings, params, vectors = two_meetings
+    meeting = meetings[0]
+    _, evidence = turn_evidence(meeting, params, vectors)
+    assert evidence.opinions is not None
+    assert evidence.opinions.shape == (len(SECOND_OPINIONS), len(meeting.transcript.turns))
+    for row, aligner in zip(evidence.opinions, SECOND_OPINIONS, strict=True):
+        other = align_meeting(meeting, params.with_changes({"aligner": aligner}), vectors)
+        np.testing.assert_array_equal(row, other.labels)
+    assert not all(np.array_equal(row, evidence.labels) for row in evidence.opinions)
+    kept = np.flatnonzero(np.arange(len(evidence.labels)) % 2 == 0)
+    mask = np.zeros(len(evidence.labels), dtype=bool)
+    mask[kept] = True
+    np.testing.assert_array_equal(evidence.only(mask).opinions, evidence.opinions[:, kept])
+    monkeypatch.setattr(pipeline, "SECOND_OPINION_MAX_CELLS", 0)
+    assert turn_evidence(meeting, params, vectors)[1].opinions is None

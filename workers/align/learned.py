@@ -63,6 +63,10 @@ coefficients finite when a correction never occurs in a training set."""
 INNER_FOLDS = 3
 CORRECTION_THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9)
 """Probabilities a correction may need before it applies; the training gold picks one."""
+SECOND_OPINIONS = ("hmm", "gapped", "dp")
+"""The engine's other aligners, whose labels for the same turns the correctness score may
+read: where independent paths agree with a label it is more often right, and they err on
+other turns than the turn path does (a committee's disagreement)."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,8 @@ class TurnEvidence:
 
     `candidate` is the segment a correction refers to: the turn's own, or for a turn the
     path left unaligned the best segment between its aligned neighbours' (-1 without one).
+    `opinions` is (len(SECOND_OPINIONS), turns): each other aligner's labels, or None for a
+    document too large to align again (`pipeline.second_opinions`).
     """
 
     labels: np.ndarray
@@ -78,6 +84,7 @@ class TurnEvidence:
     n_segments: int
     features: np.ndarray
     word_counts: np.ndarray
+    opinions: np.ndarray | None = None
 
     def only(self, turns: np.ndarray) -> TurnEvidence:
         """The evidence of some turns (a boolean mask), for training on gold whose other
@@ -89,6 +96,7 @@ class TurnEvidence:
             self.n_segments,
             self.features[turns],
             self.word_counts[turns],
+            None if self.opinions is None else self.opinions[:, turns],
         )
 
 
@@ -339,6 +347,31 @@ def fit_isotonic(scores: np.ndarray, outcomes: np.ndarray) -> Isotonic:
 
 
 @dataclass(frozen=True)
+class OpinionScore:
+    """A correctness score that also reads the second opinions, with its own map."""
+
+    correctness: Softmax
+    calibration: Isotonic
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "aligners": list(SECOND_OPINIONS),
+            "correctness": self.correctness.as_dict(),
+            "calibration": self.calibration.as_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> OpinionScore:
+        if list(data["aligners"]) != list(SECOND_OPINIONS):
+            raise ValueError(
+                f"its second opinions came from {', '.join(data['aligners'])}, not this "
+                f"engine's {', '.join(SECOND_OPINIONS)}; a new tuning run (or `tune --learn`) "
+                "fits one for this engine"
+            )
+        return cls(Softmax.from_dict(data["correctness"]), Isotonic.from_dict(data["calibration"]))
+
+
+@dataclass(frozen=True)
 class LearnedDecision:
     """A fitted correction model (None when it did not beat the path on held-out gold) and
     the calibration of the final labels' correctness."""
@@ -352,11 +385,19 @@ class LearnedDecision:
     calibration: Isotonic
     held_out: dict[str, float]
     """The inner cross-fitted figures the keep-or-refuse choice was made on."""
+    with_opinions: OpinionScore | None = None
+    """The score for documents whose second opinions were computed, when it ranked held-out
+    turns better than the score above; a document without them (too large to align again)
+    gets the score above."""
 
     def decide(self, evidence: TurnEvidence) -> tuple[np.ndarray, np.ndarray]:
         """Final labels and the calibrated probability that each is right."""
         chosen = _chosen_corrections(self.corrections, self.threshold, evidence)
         labels = apply_corrections(evidence, chosen)
+        if self.with_opinions is not None and evidence.opinions is not None:
+            features = _opinion_features(evidence, labels)
+            score = self.with_opinions.correctness.probabilities(features)[:, 1]
+            return labels, self.with_opinions.calibration(score)
         return labels, self.calibration(_correctness_score(self.correctness, evidence, labels))
 
     def summary(self) -> dict[str, Any]:
@@ -365,6 +406,7 @@ class LearnedDecision:
             "corrections_kept": self.corrections is not None,
             "threshold": self.threshold,
             "calibration_score": "engine" if self.correctness is None else "logistic",
+            "second_opinions_kept": self.with_opinions is not None,
             "held_out": _json_safe(self.held_out),
         }
 
@@ -375,11 +417,13 @@ class LearnedDecision:
             "threshold": self.threshold,
             "correctness": None if self.correctness is None else self.correctness.as_dict(),
             "calibration": self.calibration.as_dict(),
+            "second_opinions": None if self.with_opinions is None else self.with_opinions.as_dict(),
             "held_out": _json_safe(self.held_out),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> LearnedDecision:
+        """A decision stored before second opinions existed reads without them."""
         fitted_on = list(data.get("features", []))
         if fitted_on != list(FEATURES):
             missing = [name for name in FEATURES if name not in fitted_on]
@@ -389,6 +433,7 @@ class LearnedDecision:
                 f"{', '.join(missing) or 'none'}; unknown: {', '.join(unknown) or 'none'}); "
                 "a new tuning run (or `tune --learn`) fits one for this engine"
             )
+        opinions = data.get("second_opinions")
         return cls(
             None if data["corrections"] is None else Softmax.from_dict(data["corrections"]),
             float(data["threshold"]),
@@ -398,6 +443,7 @@ class LearnedDecision:
                 name: float("nan") if value is None else float(value)
                 for name, value in data.get("held_out", {}).items()
             },
+            None if opinions is None else OpinionScore.from_dict(opinions),
         )
 
 
@@ -412,6 +458,19 @@ def _correctness_features(evidence: TurnEvidence, labels: np.ndarray) -> np.ndar
     moved = labels != evidence.labels
     return np.column_stack(
         [evidence.features, moved, moved & (labels == UNALIGNED), labels == UNALIGNED]
+    )
+
+
+def _opinion_features(evidence: TurnEvidence, labels: np.ndarray) -> np.ndarray:
+    """The correctness features and, per other aligner, whether it gives the same label and
+    whether it leaves the turn unaligned."""
+    assert evidence.opinions is not None
+    return np.column_stack(
+        [
+            _correctness_features(evidence, labels),
+            (evidence.opinions == labels).T,
+            (evidence.opinions == UNALIGNED).T,
+        ]
     )
 
 
@@ -491,16 +550,53 @@ def fit_calibration(
     confidence when that ranks turns better cross-fitted inside these documents (a linear
     model can fall short of the heuristic on documents unlike its training ones); the map is
     fitted on the chosen score's out-of-fold values, so it is calibrated for documents the
-    score did not see."""
+    score did not see. When every training document has its second opinions, a logistic
+    model that also reads them is kept beside, for the documents that have them, if it ranks
+    the same held-out turns better still: the gold, not a guess, says whether they help."""
     finals = [
         apply_corrections(e, _chosen_corrections(corrections, threshold, e)) for e, _ in documents
     ]
-    rows = [_correctness_features(e, lab) for (e, _), lab in zip(documents, finals, strict=True)]
     right = [lab == ref for (_, ref), lab in zip(documents, finals, strict=True)]
+    outcomes = np.concatenate(right) if right else np.zeros(0, dtype=bool)
+    rows = [_correctness_features(e, lab) for (e, _), lab in zip(documents, finals, strict=True)]
     heuristic = [e.features[:, FEATURES.index("heuristic_confidence")] for e, _ in documents]
-    learned = [np.zeros(len(r)) for r in right]
-    keys = [str(i) for i in range(len(documents))]
-    for test in cv_folds(keys, min(inner_folds, len(documents)), seed) if len(keys) > 1 else []:
+    learned = _out_of_fold_correctness(rows, right, inner_folds, seed)
+    held_out = {
+        **held_out,
+        "heuristic_auroc": auroc(np.concatenate(heuristic), outcomes),
+        "learned_auroc": auroc(np.concatenate(learned), outcomes),
+    }
+    can_learn = len(documents) > 1
+    if can_learn and held_out["learned_auroc"] > held_out["heuristic_auroc"]:
+        correctness = fit_softmax(np.concatenate(rows), outcomes.astype(np.int64), 2)
+        calibration = fit_isotonic(np.concatenate(learned), outcomes).interpolating()
+    else:
+        correctness = None
+        calibration = fit_isotonic(np.concatenate(heuristic), outcomes).interpolating()
+    with_opinions = None
+    if can_learn and all(e.opinions is not None for e, _ in documents):
+        opinion_rows = [
+            _opinion_features(e, lab) for (e, _), lab in zip(documents, finals, strict=True)
+        ]
+        scores = np.concatenate(_out_of_fold_correctness(opinion_rows, right, inner_folds, seed))
+        held_out["second_opinions_auroc"] = auroc(scores, outcomes)
+        chosen_auroc = held_out["heuristic_auroc" if correctness is None else "learned_auroc"]
+        if held_out["second_opinions_auroc"] > chosen_auroc:
+            with_opinions = OpinionScore(
+                fit_softmax(np.concatenate(opinion_rows), outcomes.astype(np.int64), 2),
+                fit_isotonic(scores, outcomes).interpolating(),
+            )
+    return LearnedDecision(corrections, threshold, correctness, calibration, held_out, with_opinions)
+
+
+def _out_of_fold_correctness(
+    rows: Sequence[np.ndarray], right: Sequence[np.ndarray], inner_folds: int, seed: int
+) -> list[np.ndarray]:
+    """Per document, the probability that each label is right from a logistic model fitted on
+    the other inner folds' documents (zeros when there is one document)."""
+    scores = [np.zeros(len(r)) for r in right]
+    keys = [str(i) for i in range(len(rows))]
+    for test in cv_folds(keys, min(inner_folds, len(keys)), seed) if len(keys) > 1 else []:
         train = [int(k) for k in keys if k not in test]
         model = fit_softmax(
             np.concatenate([rows[i] for i in train]),
@@ -508,19 +604,8 @@ def fit_calibration(
             2,
         )
         for k in test:
-            learned[int(k)] = model.probabilities(rows[int(k)])[:, 1]
-    outcomes = np.concatenate(right) if right else np.zeros(0, dtype=bool)
-    held_out = {
-        **held_out,
-        "heuristic_auroc": auroc(np.concatenate(heuristic), outcomes),
-        "learned_auroc": auroc(np.concatenate(learned), outcomes),
-    }
-    if len(keys) > 1 and held_out["learned_auroc"] > held_out["heuristic_auroc"]:
-        correctness = fit_softmax(np.concatenate(rows), outcomes.astype(np.int64), 2)
-        calibration = fit_isotonic(np.concatenate(learned), outcomes).interpolating()
-        return LearnedDecision(corrections, threshold, correctness, calibration, held_out)
-    calibration = fit_isotonic(np.concatenate(heuristic), outcomes).interpolating()
-    return LearnedDecision(corrections, threshold, None, calibration, held_out)
+            scores[int(k)] = model.probabilities(rows[int(k)])[:, 1]
+    return scores
 
 
 def _chosen_corrections(

@@ -26,6 +26,7 @@ from workers.align.hmm import HmmSettings
 from workers.align.layout import SentenceLayout, sentence_layout
 from workers.align.learned import (
     EVIDENCE_FLOOR,
+    SECOND_OPINIONS,
     LearnedDecision,
     TurnEvidence,
     fit_decision,
@@ -289,6 +290,32 @@ def align_meeting(
     return align_scores(scores, layout, params, blocking)
 
 
+SECOND_OPINION_MAX_CELLS = 400_000_000
+"""Transcript words times report sentences above which a document gets no second opinions:
+the HMM keeps a byte per word and report sentence (and the sentence paths their whole
+similarity matrix), 400 MB at this size, where the turn path reads its similarities in
+blocks. Every public_meetings meeting is below it (the largest 306 million); a day-long
+recording is not, and is then scored without them."""
+
+
+def second_opinions(
+    meeting: Meeting, params: AlignmentParams, vectors: KeyedVectors | None
+) -> np.ndarray | None:
+    """(len(SECOND_OPINIONS), turns): the labels of the engine's other aligners, each with
+    its default path settings on the same scoring and vectors, or None for a document above
+    SECOND_OPINION_MAX_CELLS. Defaults, not tuned settings, so that the opinions cost no
+    tuning and stay independent of the path they judge."""
+    report_sentences = sum(len(segment.sentences) for segment in meeting.report.segments)
+    words = sum(turn.word_count for turn in meeting.transcript.turns)
+    if words * report_sentences > SECOND_OPINION_MAX_CELLS:
+        return None
+    labels = [
+        align_meeting(meeting, params.with_changes({"aligner": aligner}), vectors).labels
+        for aligner in SECOND_OPINIONS
+    ]
+    return np.stack(labels).reshape(len(SECOND_OPINIONS), len(meeting.transcript.turns))
+
+
 def turn_evidence(
     meeting: Meeting,
     params: AlignmentParams,
@@ -296,7 +323,8 @@ def turn_evidence(
     blocking: Blocking = DEFAULT_BLOCKING,
 ) -> tuple[AlignmentResult, TurnEvidence]:
     """The turn path's alignment and what it computed about each turn, which
-    `learned.LearnedDecision` learns from and corrects: the same labels as `align_meeting`."""
+    `learned.LearnedDecision` learns from and corrects (with the other aligners' labels,
+    `second_opinions`): the same labels as `align_meeting`."""
     settings = params.path
     if not isinstance(settings, TurnSettings):
         raise ValueError(f"learned decisions read the turn path's evidence, not {params.aligner}")
@@ -338,6 +366,7 @@ def turn_evidence(
         n_segments=view.n_segments,
         features=features,
         word_counts=np.asarray([turn.word_count for turn in meeting.transcript.turns]),
+        opinions=second_opinions(meeting, params, vectors),
     )
     return result, evidence
 

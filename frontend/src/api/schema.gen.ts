@@ -2244,6 +2244,8 @@ export interface components {
        *     * `logistic` - logistic
        */
       calibration_score: components["schemas"]["CalibrationScoreEnum"];
+      /** @description Whether a score that also reads the other aligners' labels ranked held-out turns better still and maps the confidence of documents that have them. Absent from runs that finished before it existed. */
+      second_opinions_kept?: boolean;
       /** @description The figures, cross-fitted inside the gold, the choices were made on. */
       held_out: {
         [key: string]: number | null;
