@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from workers.align import pipeline
 from workers.align.corpus import load_public_meetings
 from workers.align.folds import defaults_file
 from workers.align.learned import (
@@ -35,7 +36,6 @@ from workers.align.learned import (
 )
 from workers.align.model import UNALIGNED
 from workers.align.params import load_params
-from workers.align import pipeline
 from workers.align.pipeline import align_meeting, corpus_vectors, turn_evidence
 
 
@@ -369,7 +369,8 @@ def test_second_opinions_round_trip_and_other_aligners_are_refused():
     model = fit_decision(documents)
     stored = json.loads(json.dumps(model.as_dict()))
     again = LearnedDecision.from_dict(stored)
-    for ours, theirs in zip(model.decide(documents[0][0]), again.decide(documents[0][0]), strict=True):
+    evidence = documents[0][0]
+    for ours, theirs in zip(model.decide(evidence), again.decide(evidence), strict=True):
         np.testing.assert_array_equal(ours, theirs)
     before_opinions = {key: value for key, value in stored.items() if key != "second_opinions"}
     assert LearnedDecision.from_dict(before_opinions).with_opinions is None
@@ -392,5 +393,8 @@ def test_second_opinions_are_the_other_aligners_labels_on_real_meetings(two_meet
     mask = np.zeros(len(evidence.labels), dtype=bool)
     mask[kept] = True
     np.testing.assert_array_equal(evidence.only(mask).opinions, evidence.opinions[:, kept])
+    spared = turn_evidence(meeting, params, vectors, with_opinions=False)[1]
+    assert spared.opinions is None
+    np.testing.assert_array_equal(spared.features, evidence.features)
     monkeypatch.setattr(pipeline, "SECOND_OPINION_MAX_CELLS", 0)
     assert turn_evidence(meeting, params, vectors)[1].opinions is None

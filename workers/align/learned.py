@@ -586,7 +586,9 @@ def fit_calibration(
                 fit_softmax(np.concatenate(opinion_rows), outcomes.astype(np.int64), 2),
                 fit_isotonic(scores, outcomes).interpolating(),
             )
-    return LearnedDecision(corrections, threshold, correctness, calibration, held_out, with_opinions)
+    return LearnedDecision(
+        corrections, threshold, correctness, calibration, held_out, with_opinions
+    )
 
 
 def _out_of_fold_correctness(

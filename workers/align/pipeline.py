@@ -321,10 +321,13 @@ def turn_evidence(
     params: AlignmentParams,
     vectors: KeyedVectors | None = None,
     blocking: Blocking = DEFAULT_BLOCKING,
+    *,
+    with_opinions: bool = True,
 ) -> tuple[AlignmentResult, TurnEvidence]:
     """The turn path's alignment and what it computed about each turn, which
     `learned.LearnedDecision` learns from and corrects (with the other aligners' labels,
-    `second_opinions`): the same labels as `align_meeting`."""
+    `second_opinions`, unless `with_opinions` is false: a decision that does not read them
+    spares three alignments): the same labels as `align_meeting`."""
     settings = params.path
     if not isinstance(settings, TurnSettings):
         raise ValueError(f"learned decisions read the turn path's evidence, not {params.aligner}")
@@ -366,7 +369,7 @@ def turn_evidence(
         n_segments=view.n_segments,
         features=features,
         word_counts=np.asarray([turn.word_count for turn in meeting.transcript.turns]),
-        opinions=second_opinions(meeting, params, vectors),
+        opinions=second_opinions(meeting, params, vectors) if with_opinions else None,
     )
     return result, evidence
 
@@ -381,7 +384,9 @@ def align_and_decide(
     one: its labels and its calibrated probability that each is right as the confidence."""
     if learned is None:
         return align_meeting(meeting, params, vectors)
-    _, evidence = turn_evidence(meeting, params, vectors)
+    _, evidence = turn_evidence(
+        meeting, params, vectors, with_opinions=learned.with_opinions is not None
+    )
     labels, probability = learned.decide(evidence)
     return AlignmentResult(labels=labels, confidence=probability)
 
