@@ -11,7 +11,7 @@ from backend.iterations.models import IterationStatus
 from backend.iterations.selectors import RECORD_METRICS
 from backend.jobs.models import Job
 from backend.tuning.models import TuningRun
-from backend.tuning.serializers import CandidateOutputSerializer
+from backend.tuning.serializers import CandidateOutputSerializer, LearnedResultSerializer
 
 
 class JobBriefSerializer(serializers.Serializer):
@@ -44,6 +44,12 @@ class TuningBriefSerializer(serializers.Serializer):
     )
     incumbent_name = serializers.CharField()
     incumbent_note = serializers.CharField(help_text="Why the incumbent was not scored.")
+    learned = LearnedResultSerializer(
+        source="learned_summary",
+        allow_null=True,
+        help_text="What the run learned from the gold beyond its parameters: corrections and "
+        "the calibrated confidence's score (null while it works and for other aligners).",
+    )
     promoted_candidate = serializers.SerializerMethodField(
         help_text="The candidate whose settings the project now pre-aligns with, if any."
     )

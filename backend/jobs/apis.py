@@ -10,33 +10,12 @@ from backend.jobs.models import Job
 from backend.jobs.selectors import job_get, job_list
 from backend.jobs.services import job_cancel
 from backend.projects.permissions import LEAD_OR_ADMIN
+from backend.tuning.serializers import LearnedResultSerializer
 
 
 class IncumbentResultSerializer(serializers.Serializer):
     name = serializers.CharField()
     objective = serializers.FloatField(allow_null=True)
-
-
-class LearnedResultSerializer(serializers.Serializer):
-    corrections_kept = serializers.BooleanField(
-        help_text="Whether per-turn corrections beat the path on held-out gold and are applied."
-    )
-    threshold = serializers.FloatField(help_text="The probability a correction needs.")
-    calibration_score = serializers.ChoiceField(
-        choices=["engine", "logistic"],
-        help_text="What the calibrated confidence maps: the engine's own confidence or a "
-        "logistic model over the turn's evidence, whichever ranked held-out turns better.",
-    )
-    second_opinions_kept = serializers.BooleanField(
-        required=False,
-        help_text="Whether a score that also reads the other aligners' labels ranked held-out "
-        "turns better still and maps the confidence of documents that have them. Absent from "
-        "runs that finished before it existed.",
-    )
-    held_out = serializers.DictField(
-        child=serializers.FloatField(allow_null=True),
-        help_text="The figures, cross-fitted inside the gold, the choices were made on.",
-    )
 
 
 class JobResultSerializer(serializers.Serializer):

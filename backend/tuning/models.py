@@ -4,6 +4,7 @@ setting on a few documents; round 2: the best share on all of them); the run end
 setting ranked and the best one recorded."""
 
 import json
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -112,6 +113,12 @@ class TuningRun(models.Model):
     @property
     def incumbent_candidate(self) -> "TuningCandidate | None":
         return self.candidates.filter(is_incumbent=True).first()
+
+    @property
+    def learned_summary(self) -> dict[str, Any] | None:
+        """The learned decision its job fitted, as the job's result sums it up (None while the
+        run works, for an aligner other than the turn path, and when the project learns none)."""
+        return (self.job.result or {}).get("learned")
 
     @property
     def gold_document_ids(self) -> list[int]:

@@ -20,6 +20,30 @@ CANDIDATE_ORDERING_PARAMETER = OpenApiParameter(
 )
 
 
+class LearnedResultSerializer(serializers.Serializer):
+    """A tuning run's learned decision, as its job's result sums it up."""
+
+    corrections_kept = serializers.BooleanField(
+        help_text="Whether per-turn corrections beat the path on held-out gold and are applied."
+    )
+    threshold = serializers.FloatField(help_text="The probability a correction needs.")
+    calibration_score = serializers.ChoiceField(
+        choices=["engine", "logistic"],
+        help_text="What the calibrated confidence maps: the engine's own confidence or a "
+        "logistic model over the turn's evidence, whichever ranked held-out turns better.",
+    )
+    second_opinions_kept = serializers.BooleanField(
+        required=False,
+        help_text="Whether a score that also reads the other aligners' labels ranked held-out "
+        "turns better still and maps the confidence of documents that have them. Absent from "
+        "runs that finished before it existed.",
+    )
+    held_out = serializers.DictField(
+        child=serializers.FloatField(allow_null=True),
+        help_text="The figures, cross-fitted inside the gold, the choices were made on.",
+    )
+
+
 _SCALAR_TYPES = [{"type": "string"}, {"type": "number"}, {"type": "boolean"}]
 
 

@@ -170,11 +170,18 @@ def test_a_turn_path_run_learns_from_its_gold_and_pre_alignment_applies_it(
     assert best.learned == json.loads(json.dumps(expected.as_dict()))
     assert job.result["learned"] == json.loads(json.dumps(expected.summary()))
     assert TuningCandidate.objects.filter(run=run, learned__isnull=False).count() == 1
+    client = APIClient()
+    client.force_login(lead)
+    iteration = Iteration.objects.create(
+        project=project, number=1, closed_at=run.finished_at, tuning_run=run
+    )
+    shown = client.get(f"/api/v1/projects/{project.pk}/iterations/{iteration.pk}/")
+    assert_matches_schema(shown)
+    assert shown.json()["tuning"]["learned"] == job.result["learned"]
+    assert "second_opinions_kept" in shown.json()["tuning"]["learned"]
 
     parameter_set = tuning_candidate_parameter_set(actor=lead, candidate=best)
     assert parameter_set.learned == best.learned
-    client = APIClient()
-    client.force_login(lead)
     started = client.post(
         f"/api/v1/projects/{project.pk}/pre-alignments/",
         {"parameter_set": parameter_set.pk, "documents": [documents[0].pk]},

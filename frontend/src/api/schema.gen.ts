@@ -2229,6 +2229,7 @@ export interface components {
       false_negatives: number;
       true_negatives: number;
     };
+    /** @description A tuning run's learned decision, as its job's result sums it up. */
     LearnedResult: {
       /** @description Whether per-turn corrections beat the path on held-out gold and are applied. */
       corrections_kept: boolean;
@@ -3093,6 +3094,8 @@ export interface components {
       incumbent_name: string;
       /** @description Why the incumbent was not scored. */
       incumbent_note: string;
+      /** @description What the run learned from the gold beyond its parameters: corrections and the calibrated confidence's score (null while it works and for other aligners). */
+      learned: components["schemas"]["LearnedResult"] | null;
       /** @description The candidate whose settings the project now pre-aligns with, if any. */
       readonly promoted_candidate: number | null;
       /** @description Settings (section.name) whose value differs between the grid's candidates. */
