@@ -18,6 +18,7 @@ import { CloseIterationForm } from "./CloseIterationForm";
 import { dateTime, describeParams, percent } from "./format";
 import { ITERATION_STATUS_TEXT } from "./IterationsSection";
 import { JobProgress } from "./JobProgress";
+import { learnedSummary } from "./learned";
 import { PromoteParameterSet } from "./PromoteParameterSet";
 import { useProject } from "./ProjectContext";
 import { leadProjectPath } from "./routes";
@@ -216,6 +217,11 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
               </p>
               {iteration.tuning.job.status === "succeeded" && (
                 <TuningVerdict tuning={iteration.tuning} />
+              )}
+              {iteration.tuning.learned && (
+                <p data-testid="learned-verdict" className="muted">
+                  {learnedSummary(iteration.tuning.learned)}
+                </p>
               )}
               {iteration.tuning.proposal && iteration.tuning.job.status === "succeeded" && (
                 <p>
