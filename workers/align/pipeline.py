@@ -299,21 +299,28 @@ recording is not, and is then scored without them."""
 
 
 def second_opinions(
-    meeting: Meeting, params: AlignmentParams, vectors: KeyedVectors | None
+    meeting: Meeting,
+    params: AlignmentParams,
+    vectors: KeyedVectors | None,
+    layout: SentenceLayout,
+    scores: ScoreRows | np.ndarray,
 ) -> np.ndarray | None:
     """(len(SECOND_OPINIONS), turns): the labels of the engine's other aligners, each with
-    its default path settings on the same scoring and vectors, or None for a document above
-    SECOND_OPINION_MAX_CELLS. Defaults, not tuned settings, so that the opinions cost no
-    tuning and stay independent of the path they judge."""
-    report_sentences = sum(len(segment.sentences) for segment in meeting.report.segments)
-    words = sum(turn.word_count for turn in meeting.transcript.turns)
-    if words * report_sentences > SECOND_OPINION_MAX_CELLS:
+    its default path settings on the same scoring and vectors (`align_meeting`'s labels), or
+    None for a document above SECOND_OPINION_MAX_CELLS. Defaults, not tuned settings, so that
+    the opinions cost no tuning and stay independent of the path they judge. `layout` and
+    `scores` are the turn path's own: the sentence paths share one matrix of them."""
+    if int(layout.turn_word_counts.sum()) * len(layout.report_sentences) > SECOND_OPINION_MAX_CELLS:
         return None
-    labels = [
-        align_meeting(meeting, params.with_changes({"aligner": aligner}), vectors).labels
-        for aligner in SECOND_OPINIONS
-    ]
-    return np.stack(labels).reshape(len(SECOND_OPINIONS), len(meeting.transcript.turns))
+    matrix = whole_matrix(scores)
+    labels = []
+    for aligner in SECOND_OPINIONS:
+        other = params.with_changes({"aligner": aligner})
+        if isinstance(other.path, HmmSettings):
+            labels.append(decide(hmm_outcome(meeting, other, vectors), layout, other).labels)
+        else:
+            labels.append(align_scores(matrix, layout, other).labels)
+    return np.stack(labels).reshape(len(SECOND_OPINIONS), layout.n_turns)
 
 
 def turn_evidence(
@@ -369,7 +376,9 @@ def turn_evidence(
         n_segments=view.n_segments,
         features=features,
         word_counts=np.asarray([turn.word_count for turn in meeting.transcript.turns]),
-        opinions=second_opinions(meeting, params, vectors) if with_opinions else None,
+        opinions=second_opinions(meeting, params, vectors, layout, scores)
+        if with_opinions
+        else None,
     )
     return result, evidence
 
