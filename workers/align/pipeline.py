@@ -309,17 +309,20 @@ def second_opinions(
     its default path settings on the same scoring and vectors (`align_meeting`'s labels), or
     None for a document above SECOND_OPINION_MAX_CELLS. Defaults, not tuned settings, so that
     the opinions cost no tuning and stay independent of the path they judge. `layout` and
-    `scores` are the turn path's own: the sentence paths share one matrix of them."""
+    `scores` are the turn path's own: the sentence paths share one matrix of them, filled
+    after the HMM has let go of its own buffers."""
     if int(layout.turn_word_counts.sum()) * len(layout.report_sentences) > SECOND_OPINION_MAX_CELLS:
         return None
-    matrix = whole_matrix(scores)
     labels = []
+    matrix: np.ndarray | None = None
     for aligner in SECOND_OPINIONS:
         other = params.with_changes({"aligner": aligner})
         if isinstance(other.path, HmmSettings):
             labels.append(decide(hmm_outcome(meeting, other, vectors), layout, other).labels)
-        else:
-            labels.append(align_scores(matrix, layout, other).labels)
+            continue
+        if matrix is None:
+            matrix = whole_matrix(scores)
+        labels.append(align_scores(matrix, layout, other).labels)
     return np.stack(labels).reshape(len(SECOND_OPINIONS), layout.n_turns)
 
 
