@@ -10,8 +10,11 @@ from rest_framework.test import APIClient
 from tests.domain import make_document
 from tests.exports.conftest import body
 from tests.workers.conftest import SMALL_MEETINGS, gold_project
-from workers.align.cli import main
+from workers.align.cli import evaluation_report, main
 from workers.align.folds import cv_folds
+from workers.align.params import AlignmentParams
+from workers.align.pipeline import align_and_decide, corpus_vectors, fit_learned_decision
+from workers.align.public_meetings_layout import read_gold
 
 pytestmark = pytest.mark.django_db
 
@@ -69,6 +72,58 @@ def test_cross_validation_never_scores_a_document_with_parameters_tuned_on_it(
     assert again == first, "the recorded seed draws the same folds and figures"
     other_draws = {tuple(map(tuple, cv_folds(SMALL_MEETINGS, 2, seed))) for seed in range(8)}
     assert len(other_draws) > 1, "the seed does choose the folds"
+
+
+def test_cross_validating_the_learned_decision_decides_each_fold_with_the_others_gold_only(
+    exported, tmp_path, capsys
+):
+    grid = tmp_path / "grid.json"
+    grid.write_text(json.dumps({"aligner": ["turns"], "turns.match_offset": [0.1, 0.3]}))
+    arguments = [
+        "evaluate",
+        "--gold",
+        str(exported),
+        "--cv",
+        "2",
+        "--seed",
+        "3",
+        "--grid",
+        str(grid),
+    ]
+
+    path_only = run(capsys, *arguments)
+    learned = run(capsys, *arguments, "--learn")
+
+    meetings = {meeting.id: meeting for meeting in read_gold(exported)}
+    vectors = corpus_vectors(list(meetings.values()), AlignmentParams().vectors)
+    cv = learned["protocol"]["cross_validation"]
+    assert cv["learned_decision"]
+    assert path_only["protocol"]["cross_validation"]["learned_decision"] is False
+    for fold in cv["folds"]:
+        params = AlignmentParams.from_dict(fold["params"])
+        decision = fit_learned_decision([meetings[i] for i in fold["tuned_on"]], params, vectors)
+        assert fold["learned"] == json.loads(json.dumps(decision.summary()))
+        for meeting_id in fold["test"]:
+            decided = align_and_decide(meetings[meeting_id], params, vectors, decision)
+            alone = evaluation_report([(meetings[meeting_id], decided)])
+            assert learned["per_meeting"][meeting_id] == alone["micro_average"]
+    assert all("learned" not in fold for fold in path_only["protocol"]["cross_validation"]["folds"])
+    calibrated, heuristic = learned["confidence"], path_only["confidence"]
+    assert (
+        calibrated["turns"]
+        == heuristic["turns"]
+        == sum(len(meeting.transcript.turns) for meeting in meetings.values())
+    )
+    assert calibrated["reliability"] != heuristic["reliability"]
+
+
+def test_learning_is_evaluated_only_by_cross_validation_of_the_turn_path(exported, tmp_path):
+    with pytest.raises(SystemExit, match="give --gold and --cv"):
+        main(["evaluate", "--gold", str(exported), "--learn"])
+    grid = tmp_path / "grid.json"
+    grid.write_text(json.dumps({"aligner": ["turns", "hmm"]}))
+    with pytest.raises(SystemExit, match="learns from the turn path's evidence.*not hmm"):
+        main(["evaluate", "--gold", str(exported), "--cv", "2", "--grid", str(grid), "--learn"])
 
 
 def test_tune_on_the_export_records_its_gold_and_held_out_figures(exported, tmp_path, capsys):

@@ -33,7 +33,13 @@ from workers.align.cli_own import (
 from workers.align.cli_salience import add_salience_parser
 from workers.align.cli_talk import add_summarize_parser
 from workers.align.corpus import load_public_meetings, meeting_ids
-from workers.align.learned import load_learned, store_learned
+from workers.align.learned import (
+    auroc,
+    expected_calibration_error,
+    load_learned,
+    reliability,
+    store_learned,
+)
 from workers.align.metrics import merge_subturns, micro_average, score_meeting
 from workers.align.model import Meeting
 from workers.align.params import ALIGNERS, AlignmentParams, load_params, save_params
@@ -129,6 +135,7 @@ def command_align(args: argparse.Namespace) -> int:
 
 def evaluation_report(pairs: list[tuple[Meeting, AlignmentResult]]) -> dict[str, Any]:
     per_meeting = {}
+    right, confidence = [], []
     for meeting, result in pairs:
         if meeting.reference is None:
             continue
@@ -139,8 +146,13 @@ def evaluation_report(pairs: list[tuple[Meeting, AlignmentResult]]) -> dict[str,
             [turn.word_count for turn in meeting.transcript.turns],
         )
         per_meeting[meeting.id] = score_meeting(*merged)
+        right.append(np.asarray(result.labels) == np.asarray(meeting.reference))
+        confidence.append(np.asarray(result.confidence, dtype=np.float64))
     return {
         "micro_average": micro_average(list(per_meeting.values())).as_dict(),
+        "confidence": confidence_report(np.concatenate(confidence), np.concatenate(right))
+        if right
+        else None,
         "per_meeting": {
             meeting_id: micro_average([scores]).as_dict()
             for meeting_id, scores in per_meeting.items()
@@ -148,7 +160,27 @@ def evaluation_report(pairs: list[tuple[Meeting, AlignmentResult]]) -> dict[str,
     }
 
 
+def confidence_report(confidence: np.ndarray, right: np.ndarray) -> dict[str, Any]:
+    """How well each turn's confidence says that its label is right: as a ranking (AUROC)
+    and as a probability (expected calibration error, and the bins it is drawn from)."""
+    return {
+        "turns": len(right),
+        "auroc": _json_number(auroc(confidence, right)),
+        "ece": expected_calibration_error(confidence, right),
+        "reliability": reliability(confidence, right),
+    }
+
+
+def _json_number(value: float) -> float | None:
+    return None if np.isnan(value) else value
+
+
 def command_evaluate(args: argparse.Namespace) -> int:
+    if args.learn and not (args.gold and args.cv):
+        raise SystemExit(
+            "--learn evaluates the learned decision by cross-validation: give --gold and --cv "
+            "(to evaluate a stored decision, give --params a file made by tune --learn)"
+        )
     if args.gold:
         pairs, protocol = evaluate_gold(args)
         report = {**evaluation_report(pairs), "protocol": protocol}
@@ -163,6 +195,13 @@ def command_evaluate(args: argparse.Namespace) -> int:
         print(
             f"{name:34} {figures['turns']:>6} {figures['segment_accuracy']:7.2f} "
             f"{figures['word_accuracy']:7.2f} {figures['windowdiff']:7.2f}"
+        )
+    if report["confidence"] is not None:
+        confidence = report["confidence"]
+        auroc_text = "n/a" if confidence["auroc"] is None else f"{confidence['auroc']:.3f}"
+        print(
+            f"confidence that a turn's label is right: AUROC {auroc_text}, "
+            f"expected calibration error {confidence['ece']:.3f} ({confidence['turns']} turns)"
         )
     return 0
 
@@ -303,7 +342,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also fit, on the same gold, per-turn corrections (kept only if they beat the "
         "path on held-out documents) and a calibrated confidence, stored in the params file "
-        "for align to apply",
+        "for align to apply (with --cv, each fold's held-out figures are decided so too)",
     )
     add_gold_arguments(tune, tuning_options=False)
     tune.add_argument("--json", action="store_true")

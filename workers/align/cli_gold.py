@@ -20,7 +20,13 @@ from workers.align.crossval import cross_validate
 from workers.align.folds import shipped_defaults, with_aligner
 from workers.align.model import Meeting
 from workers.align.params import AlignmentParams, load_params
-from workers.align.pipeline import AlignmentResult, align_meeting, corpus_vectors
+from workers.align.pipeline import (
+    AlignmentResult,
+    align_and_decide,
+    align_meeting,
+    corpus_vectors,
+    fit_learned_decision,
+)
 from workers.align.public_meetings_layout import LayoutError, read_gold
 from workers.align.scoring.vectors import load_vectors
 from workers.align.tune import (
@@ -35,6 +41,7 @@ from workers.align.tune import (
     parse_stages,
     successive_halving,
 )
+from workers.align.turn_dp import TurnSettings
 
 
 def add_gold_arguments(parser: argparse.ArgumentParser, tuning_options: bool) -> None:
@@ -64,6 +71,12 @@ def add_gold_arguments(parser: argparse.ArgumentParser, tuning_options: bool) ->
             help="with --cv: successive halving, as tune's (default: every setting on all)",
         )
         gold.add_argument("--objective", choices=OBJECTIVES, default="balanced")
+        gold.add_argument(
+            "--learn",
+            action="store_true",
+            help="with --cv: also fit the learned decision on each fold's training gold and "
+            "decide the fold with it (corrected labels, calibrated confidence)",
+        )
 
 
 @dataclass(frozen=True)
@@ -100,6 +113,12 @@ def tuning_for(args: argparse.Namespace, vectors: KeyedVectors | None) -> Tuning
         stages = parse_stages(args.stages) if args.stages else None
     except ValueError as error:
         raise SystemExit(f"tune: {error}") from error
+    others = sorted({s.aligner for s in settings if not isinstance(s.path, TurnSettings)})
+    if args.learn and others:
+        raise SystemExit(
+            "--learn learns from the turn path's evidence: tune a grid of the turns aligner "
+            f'(as the default grid, or "aligner": ["turns"]), not {", ".join(others)}'
+        )
     return Tuning(settings, stages, args.objective, vectors)
 
 
@@ -133,14 +152,36 @@ def gold_vectors(
 def cross_validation(
     meetings: Sequence[Meeting], args: argparse.Namespace, tuning: Tuning
 ) -> tuple[list[tuple[Meeting, AlignmentResult]], dict[str, Any]]:
+    """`tuning` (and with `--learn` the learned decision) cross-validated by document."""
+    vectors = tuning.vectors
+
+    def path_only(
+        _: Sequence[Meeting], test: Sequence[Meeting], params: AlignmentParams
+    ) -> tuple[dict[str, AlignmentResult], dict[str, Any]]:
+        return {meeting.id: align_meeting(meeting, params, vectors) for meeting in test}, {}
+
+    def learned(
+        train: Sequence[Meeting], test: Sequence[Meeting], params: AlignmentParams
+    ) -> tuple[dict[str, AlignmentResult], dict[str, Any]]:
+        decision = fit_learned_decision(train, params, vectors)
+        decided = {
+            meeting.id: align_and_decide(meeting, params, vectors, decision) for meeting in test
+        }
+        return decided, {"learned": decision.summary()}
+
     pairs, folds = cross_validate(
         meetings,
         args.cv,
         args.seed,
         lambda train: tuning.best(train, f"tuning on {len(train)} documents"),
-        lambda meeting, params: align_meeting(meeting, params, tuning.vectors),
+        learned if args.learn else path_only,
     )
-    protocol = {"k": args.cv, "seed": args.seed, "folds": [fold.as_dict() for fold in folds]}
+    protocol = {
+        "k": args.cv,
+        "seed": args.seed,
+        "learned_decision": args.learn,
+        "folds": [fold.as_dict() for fold in folds],
+    }
     return pairs, protocol
 
 
