@@ -19,9 +19,11 @@ from workers.align.learned import (
     CORRECTION_THRESHOLDS,
     FEATURES,
     KEEP,
+    N_CORRECTIONS,
     SECOND_OPINIONS,
     TO_CANDIDATE,
     TO_NEXT,
+    TO_PREVIOUS,
     TO_UNALIGNED,
     Isotonic,
     LearnedDecision,
@@ -33,6 +35,7 @@ from workers.align.learned import (
     expected_calibration_error,
     fit_decision,
     fit_isotonic,
+    in_report_order,
 )
 from workers.align.model import UNALIGNED
 from workers.align.params import load_params
@@ -232,6 +235,79 @@ def test_targets_name_the_correction_that_reaches_the_reference():
     targets = correction_targets(evidence, reference)
     np.testing.assert_array_equal(targets, [KEEP, TO_UNALIGNED, TO_NEXT, TO_CANDIDATE, KEEP])
     np.testing.assert_array_equal(apply_corrections(evidence, targets), reference)
+
+
+def keeps_report_order(labels: np.ndarray) -> bool:
+    aligned = labels[labels != UNALIGNED]
+    return bool(np.all(np.diff(aligned) >= 0))
+
+
+def naive_in_report_order(evidence, probabilities, chosen):
+    """The definition: likeliest first, a correction stays if the whole document's labels,
+    with it and the corrections kept before it, still keep the report's order."""
+    labels, kept = evidence.labels.copy(), np.full(len(chosen), KEEP)
+    proposed = apply_corrections(evidence, chosen)
+    likeliest_first = sorted(
+        (turn for turn in range(len(chosen)) if chosen[turn] != KEEP),
+        key=lambda turn: -probabilities[turn, chosen[turn]],
+    )
+    for turn in likeliest_first:
+        trial = labels.copy()
+        trial[turn] = proposed[turn]
+        if keeps_report_order(trial):
+            labels, kept[turn] = trial, chosen[turn]
+    return kept
+
+
+def test_a_correction_that_would_break_the_report_order_is_not_applied():
+    labels = np.array([0, 1, 1, 2, 2, 3])
+    evidence = TurnEvidence(
+        labels=labels,
+        candidate=labels,
+        n_segments=4,
+        features=np.zeros((6, len(FEATURES))),
+        word_counts=np.ones(6, dtype=np.int64),
+    )
+    chosen = np.array([TO_NEXT, KEEP, TO_NEXT, TO_PREVIOUS, TO_UNALIGNED, TO_PREVIOUS])
+    probabilities = np.full((6, N_CORRECTIONS), 0.05)
+    for turn, likelihood in zip(range(6), [0.95, 0.0, 0.9, 0.7, 0.6, 0.8], strict=True):
+        probabilities[turn, chosen[turn]] = likelihood
+
+    kept = in_report_order(evidence, probabilities, chosen)
+
+    # Turn 3 alone could go back to segment 1, but the likelier correction of turn 2 took
+    # turn 2 to segment 2 before it.
+    np.testing.assert_array_equal(kept, [TO_NEXT, KEEP, TO_NEXT, KEEP, TO_UNALIGNED, TO_PREVIOUS])
+    np.testing.assert_array_equal(apply_corrections(evidence, kept), [1, 1, 2, 2, UNALIGNED, 2])
+    alone = np.where(np.arange(6) == 3, chosen, KEEP)
+    np.testing.assert_array_equal(in_report_order(evidence, probabilities, alone), alone)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_report_order_equals_its_naive_definition(seed):
+    rng = np.random.default_rng(seed)
+    n_turns, n_segments = int(rng.integers(1, 30)), int(rng.integers(1, 8))
+    labels = np.sort(rng.integers(0, n_segments, n_turns))
+    labels[rng.random(n_turns) < 0.3] = UNALIGNED
+    candidate = labels.copy()
+    for turn in np.flatnonzero(labels == UNALIGNED):
+        candidate[turn] = rng.integers(-1, n_segments)
+    evidence = TurnEvidence(
+        labels=labels,
+        candidate=candidate,
+        n_segments=n_segments,
+        features=np.zeros((n_turns, len(FEATURES))),
+        word_counts=np.ones(n_turns, dtype=np.int64),
+    )
+    chosen = rng.integers(0, N_CORRECTIONS, n_turns)
+    probabilities = rng.random((n_turns, N_CORRECTIONS))
+
+    kept = in_report_order(evidence, probabilities, chosen)
+
+    np.testing.assert_array_equal(kept, naive_in_report_order(evidence, probabilities, chosen))
+    assert np.all((kept == KEEP) | (kept == chosen))
+    assert keeps_report_order(apply_corrections(evidence, kept))
 
 
 @pytest.fixture(scope="module")

@@ -513,7 +513,7 @@ def fit_decision(
     best: float | None = None
     for threshold in CORRECTION_THRESHOLDS if out_of_fold else ():
         learned = [
-            apply_corrections(e, _thresholded(out_of_fold[i], threshold))
+            apply_corrections(e, _thresholded(e, out_of_fold[i], threshold))
             for i, (e, _) in enumerate(documents)
         ]
         turns, words = _hits(documents, learned)
@@ -528,13 +528,42 @@ def fit_decision(
     return fit_calibration(documents, corrections, best, held_out)
 
 
-def _thresholded(probabilities: np.ndarray, threshold: float) -> np.ndarray:
-    """Per turn, its likeliest correction if the model gives it at least `threshold`."""
+def _thresholded(evidence: TurnEvidence, probabilities: np.ndarray, threshold: float) -> np.ndarray:
+    """Per turn, its likeliest correction if the model gives it at least `threshold` and it
+    keeps the report's order."""
     if len(probabilities) == 0:
         return np.zeros(0, dtype=np.int64)
     likeliest = probabilities[:, 1:].argmax(axis=1) + 1
     sure = probabilities[np.arange(len(probabilities)), likeliest] >= threshold
-    return np.where(sure, likeliest, KEEP)
+    return in_report_order(evidence, probabilities, np.where(sure, likeliest, KEEP))
+
+
+def in_report_order(
+    evidence: TurnEvidence, probabilities: np.ndarray, chosen: np.ndarray
+) -> np.ndarray:
+    """`chosen` corrections less those that would put an aligned turn's segment before the
+    segment of an aligned turn before it, or after one after it. Annotations must keep the
+    report's order (the server refuses a save that does not), so a pre-alignment that breaks
+    it could not be accepted as it is; the path's own labels keep it. Corrections are tried
+    likeliest first, so of two that clash the likelier stays.
+
+    probabilities: (turns, N_CORRECTIONS); chosen: (turns,) correction per turn, KEEP for none.
+    """
+    labels = evidence.labels.copy()
+    proposed = apply_corrections(evidence, chosen)
+    kept = np.full(len(chosen), KEEP, dtype=np.int64)
+    turns = np.flatnonzero(chosen != KEEP)
+    turns = turns[np.argsort(-probabilities[turns, chosen[turns]], kind="stable")]
+    for turn in turns:
+        label = proposed[turn]
+        if label != UNALIGNED:
+            before = labels[:turn][labels[:turn] != UNALIGNED]
+            after = labels[turn + 1 :][labels[turn + 1 :] != UNALIGNED]
+            if (before.size and before[-1] > label) or (after.size and after[0] < label):
+                continue
+        labels[turn] = label
+        kept[turn] = chosen[turn]
+    return kept
 
 
 def fit_calibration(
@@ -615,7 +644,7 @@ def _chosen_corrections(
 ) -> np.ndarray:
     if corrections is None or len(evidence.labels) == 0:
         return np.full(len(evidence.labels), KEEP)
-    return _thresholded(corrections.probabilities(evidence.features), threshold)
+    return _thresholded(evidence, corrections.probabilities(evidence.features), threshold)
 
 
 def _correctness_score(
