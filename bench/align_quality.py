@@ -232,7 +232,7 @@ def parse_arguments() -> argparse.Namespace:
         type=int,
         metavar="K",
         help="instead of the shipped two folds: K folds, each tuned and learned on the others "
-        "(the learned decision's figures only; minutes per fold)",
+        "(the learned decision's figures only; about half a minute per fold)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the --cv folds")
     return parser.parse_args()
