@@ -122,7 +122,7 @@ def test_learning_is_evaluated_only_by_cross_validation_of_the_turn_path(exporte
         main(["evaluate", "--gold", str(exported), "--learn"])
     grid = tmp_path / "grid.json"
     grid.write_text(json.dumps({"aligner": ["turns", "hmm"]}))
-    with pytest.raises(SystemExit, match="learns from the turn path's evidence.*not hmm"):
+    with pytest.raises(SystemExit, match=r"learns from the turn path's evidence.*not hmm"):
         main(["evaluate", "--gold", str(exported), "--cv", "2", "--grid", str(grid), "--learn"])
 
 
