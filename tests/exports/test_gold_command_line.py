@@ -116,6 +116,13 @@ def test_cross_validating_the_learned_decision_decides_each_fold_with_the_others
     )
     assert calibrated["reliability"] != heuristic["reliability"]
 
+    assert main([*arguments, "--learn"]) == 0
+    printed = capsys.readouterr().out
+    for number, fold in enumerate(cv["folds"], 1):
+        kept = "kept" if fold["learned"]["corrections_kept"] else "refused"
+        assert f"fold {number} ({len(fold['test'])} documents): corrections {kept}" in printed
+    assert f"AUROC {calibrated['auroc']:.3f}, expected calibration error" in printed
+
 
 def test_learning_is_evaluated_only_by_cross_validation_of_the_turn_path(exported, tmp_path):
     with pytest.raises(SystemExit, match="give --gold and --cv"):

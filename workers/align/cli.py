@@ -196,6 +196,10 @@ def command_evaluate(args: argparse.Namespace) -> int:
             f"{name:34} {figures['turns']:>6} {figures['segment_accuracy']:7.2f} "
             f"{figures['word_accuracy']:7.2f} {figures['windowdiff']:7.2f}"
         )
+    cross_validation = report.get("protocol", {}).get("cross_validation", {})
+    for number, fold in enumerate(cross_validation.get("folds", []), 1):
+        if "learned" in fold:
+            print(f"fold {number} ({len(fold['test'])} documents): {learned_line(fold['learned'])}")
     if report["confidence"] is not None:
         confidence = report["confidence"]
         auroc_text = "n/a" if confidence["auroc"] is None else f"{confidence['auroc']:.3f}"
@@ -204,6 +208,23 @@ def command_evaluate(args: argparse.Namespace) -> int:
             f"expected calibration error {confidence['ece']:.3f} ({confidence['turns']} turns)"
         )
     return 0
+
+
+def learned_line(summary: dict[str, Any]) -> str:
+    """A learned decision's summary in a line: were the corrections kept, and at what
+    probability; which score the confidence calibrates."""
+    corrections = (
+        f"corrections kept, applied from probability {summary['threshold']:g}"
+        if summary["corrections_kept"]
+        else "corrections refused (none beat the path on held-out training gold)"
+    )
+    if summary["second_opinions_kept"]:
+        score = "a model that also reads the other aligners' labels"
+    elif summary["calibration_score"] == "logistic":
+        score = "a model of the turn's evidence"
+    else:
+        score = "the engine's own confidence"
+    return f"{corrections}; confidence calibrated from {score}"
 
 
 def command_tune(args: argparse.Namespace) -> int:
