@@ -543,9 +543,10 @@ def in_report_order(
 ) -> np.ndarray:
     """`chosen` corrections less those that would put an aligned turn's segment before the
     segment of an aligned turn before it, or after one after it. Annotations must keep the
-    report's order (the server refuses a save that does not), so a pre-alignment that breaks
-    it could not be accepted as it is; the path's own labels keep it. Corrections are tried
-    likeliest first, so of two that clash the likelier stays.
+    report's order (the server refuses every edit that leaves a document out of it), so on a
+    pre-alignment that broke it each edit would be refused until the annotator mended it; the
+    path's own labels keep it. Corrections are tried likeliest first, so of two that clash
+    the likelier stays.
 
     probabilities: (turns, N_CORRECTIONS); chosen: (turns,) correction per turn, KEEP for none.
     """
