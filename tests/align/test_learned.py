@@ -4,7 +4,6 @@ meeting."""
 
 from __future__ import annotations
 
-import itertools
 import json
 from dataclasses import replace
 
@@ -21,7 +20,6 @@ from workers.align.learned import (
     FEATURES,
     KEEP,
     N_CORRECTIONS,
-    RIDGES,
     SECOND_OPINIONS,
     TO_CANDIDATE,
     TO_NEXT,
@@ -161,9 +159,9 @@ def test_corrections_refused_when_they_do_not_beat_the_path():
     documents = [synthetic_document(rng, 150, informative=False) for _ in range(6)]
     model = fit_decision(documents)
     assert model.corrections is None
-    for threshold, ridge in itertools.product(CORRECTION_THRESHOLDS, RIDGES):
-        turns = model.held_out[f"learned_turn_hits_at_{threshold:g}_ridge_{ridge:g}"]
-        words = model.held_out[f"learned_word_hits_at_{threshold:g}_ridge_{ridge:g}"]
+    for threshold in CORRECTION_THRESHOLDS:
+        turns = model.held_out[f"learned_turn_hits_at_{threshold:g}"]
+        words = model.held_out[f"learned_word_hits_at_{threshold:g}"]
         assert turns <= model.held_out["path_turn_hits"] or words < model.held_out["path_word_hits"]
     evidence, _ = documents[0]
     labels, _ = model.decide(evidence)
@@ -176,15 +174,8 @@ def test_corrections_kept_when_they_beat_the_path_on_held_out_gold():
     model = fit_decision(documents)
     assert model.corrections is not None
     assert model.threshold in CORRECTION_THRESHOLDS
-    ridge = model.held_out["corrections_ridge"]
-    assert ridge in RIDGES
-    chosen = model.held_out[f"learned_turn_hits_at_{model.threshold:g}_ridge_{ridge:g}"]
-    assert chosen == model.held_out["learned_turn_hits"] > model.held_out["path_turn_hits"]
-    assert chosen == max(
-        turns for name, turns in model.held_out.items() if name.startswith("learned_turn_hits_at")
-    )
-    words = model.held_out[f"learned_word_hits_at_{model.threshold:g}_ridge_{ridge:g}"]
-    assert words == model.held_out["learned_word_hits"] >= model.held_out["path_word_hits"]
+    chosen = model.held_out[f"learned_turn_hits_at_{model.threshold:g}"]
+    assert chosen > model.held_out["path_turn_hits"]
     evidence, reference = synthetic_document(rng, 300, informative=True)
     labels, confidence = model.decide(evidence)
     assert np.mean(labels == reference) > np.mean(evidence.labels == reference) + 0.1
@@ -346,48 +337,6 @@ def test_a_decision_fitted_on_one_meeting_decides_another(two_meetings):
     labels, confidence = model.decide(test)
     assert labels.shape == confidence.shape == test.labels.shape
     assert np.all((confidence >= 0) & (confidence <= 1))
-
-
-def right_or_not(rng: np.random.Generator, n_turns: int, signal: str):
-    """Gold whose path errors no correction reaches, so only the correctness model learns.
-    "difference": whether a label is right is the small difference of two nearly equal
-    columns, which a weakly penalised model finds and a strongly penalised one (whose
-    weights tend to each column's own correlation) misses. "copies": every column is the
-    outcome under much noise and there are few turns, so a weakly penalised model fits the
-    noise and a stronger penalty, which averages the columns, ranks unseen turns better."""
-    documents = []
-    for _ in range(6):
-        evidence, _ = synthetic_document(rng, n_turns, informative=False)
-        features = rng.normal(size=evidence.features.shape)
-        if signal == "difference":
-            hidden = rng.normal(size=n_turns)
-            features[:, 1] = features[:, 0] + 0.05 * hidden
-            right = hidden + 0.3 * rng.normal(size=n_turns) > 0
-        else:
-            right = rng.random(n_turns) < 0.7
-            features = right[:, None] + 3.0 * features
-        reference = np.where(right, evidence.labels, evidence.labels + 5)
-        documents.append((replace(evidence, features=features), reference))
-    return documents
-
-
-@pytest.mark.parametrize(
-    ("signal", "n_turns", "penalty"),
-    [("difference", 300, "weakest"), ("copies", 15, "stronger")],
-)
-def test_the_penalty_is_the_one_that_ranks_held_out_turns_best(signal, n_turns, penalty):
-    held_out = fit_decision(right_or_not(np.random.default_rng(0), n_turns, signal)).held_out
-    by_penalty = {ridge: held_out[f"learned_auroc_ridge_{ridge:g}"] for ridge in RIDGES}
-    assert held_out["learned_auroc"] == max(by_penalty.values())
-    assert by_penalty[held_out["learned_ridge"]] == held_out["learned_auroc"]
-    weakest = min(RIDGES)
-    if penalty == "weakest":
-        assert held_out["learned_ridge"] == weakest
-        stronger = [auroc for ridge, auroc in by_penalty.items() if ridge != weakest]
-        assert by_penalty[weakest] > max(stronger) + 0.1
-    else:
-        assert held_out["learned_ridge"] > weakest
-        assert held_out["learned_auroc"] > by_penalty[weakest]
 
 
 def test_the_calibrated_score_is_whichever_ranks_held_out_turns_better():

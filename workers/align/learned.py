@@ -57,13 +57,9 @@ neighbours allow (for a turn the path left unaligned), the segment before, the s
 N_CORRECTIONS = 5
 EVIDENCE_FLOOR = -2.0
 """Per-word evidence given to a segment that does not exist (before the first, after the last)."""
-RIDGES = (1000.0, 100.0, 10.0, 1.0)
-"""L2 penalties of the logistic models (on standardised features, against a log-likelihood
-summed over turns) that the training gold chooses among, cross-fitted by document: a model
-fitted closely to eleven documents describes them rather than the next one, and how closely
-to fit is a question the held-out gold answers, not a constant. The weakest still keeps the
-coefficients finite when a correction never occurs in a training set; on a tie the stronger
-penalty wins."""
+RIDGE = 1.0
+"""L2 penalty of both logistic models on standardised features: enough to keep the
+coefficients finite when a correction never occurs in a training set."""
 INNER_FOLDS = 3
 CORRECTION_THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9)
 """Probabilities a correction may need before it applies; the training gold picks one."""
@@ -242,7 +238,7 @@ def _design(standardised: np.ndarray) -> np.ndarray:
     return np.column_stack([standardised, np.ones(len(standardised))])
 
 
-def fit_softmax(features: np.ndarray, targets: np.ndarray, n_classes: int, ridge: float) -> Softmax:
+def fit_softmax(features: np.ndarray, targets: np.ndarray, n_classes: int) -> Softmax:
     features = np.asarray(features, dtype=np.float64)
     mean = features.mean(axis=0) if len(features) else np.zeros(features.shape[1])
     scale = features.std(axis=0) if len(features) else np.ones(features.shape[1])
@@ -259,8 +255,8 @@ def fit_softmax(features: np.ndarray, targets: np.ndarray, n_classes: int, ridge
         logits -= logits.max(axis=1, keepdims=True)
         log_norm = np.log(np.exp(logits).sum(axis=1, keepdims=True))
         log_probabilities = logits - log_norm
-        value = -(one_hot * log_probabilities).sum() + 0.5 * ridge * (penalised * weights**2).sum()
-        gradient = design.T @ (np.exp(log_probabilities) - one_hot) + ridge * penalised * weights
+        value = -(one_hot * log_probabilities).sum() + 0.5 * RIDGE * (penalised * weights**2).sum()
+        gradient = design.T @ (np.exp(log_probabilities) - one_hot) + RIDGE * penalised * weights
         return float(value), gradient.ravel()
 
     result = minimize(loss, np.zeros(n_weights), jac=True, method="L-BFGS-B")
@@ -499,53 +495,37 @@ def fit_decision(
     seed: int = 0,
 ) -> LearnedDecision:
     """Fit on gold `documents` (evidence, reference labels). A correction applies when the
-    model gives it at least a threshold's probability; the threshold and the model's penalty
-    are those of CORRECTION_THRESHOLDS and RIDGES that, cross-fitted by document over
-    `inner_folds` folds of these documents, get the most turns right, and the model is kept
-    only if there it gets more turns and at least as many words right as the path alone."""
+    model gives it at least a threshold's probability; the threshold is the one of
+    CORRECTION_THRESHOLDS that, cross-fitted by document over `inner_folds` folds of these
+    documents, gets the most turns right, and the model is kept only if there it gets more
+    turns and at least as many words right as the path alone."""
+    keys = [str(i) for i in range(len(documents))]
+    out_of_fold: dict[int, np.ndarray] = {}
+    if len(documents) >= 2:
+        for test in cv_folds(keys, min(inner_folds, len(documents)), seed):
+            model = fit_softmax(
+                *_stack([documents[int(k)] for k in keys if k not in test]), N_CORRECTIONS
+            )
+            for k in test:
+                out_of_fold[int(k)] = model.probabilities(documents[int(k)][0].features)
     path_turns, path_words = _hits(documents, [e.labels for e, _ in documents])
     held_out: dict[str, float] = {"path_turn_hits": path_turns, "path_word_hits": path_words}
-    best: tuple[float, float] | None = None
-    best_turns, best_words = path_turns, path_words
-    for ridge in RIDGES if len(documents) >= 2 else ():
-        out_of_fold = _out_of_fold_corrections(documents, inner_folds, seed, ridge)
-        for threshold in CORRECTION_THRESHOLDS:
-            learned = [
-                apply_corrections(e, _thresholded(e, out_of_fold[i], threshold))
-                for i, (e, _) in enumerate(documents)
-            ]
-            turns, words = _hits(documents, learned)
-            held_out[f"learned_turn_hits_at_{threshold:g}_ridge_{ridge:g}"] = turns
-            held_out[f"learned_word_hits_at_{threshold:g}_ridge_{ridge:g}"] = words
-            if turns > best_turns and words >= path_words:
-                best, best_turns, best_words = (threshold, ridge), turns, words
+    best: float | None = None
+    for threshold in CORRECTION_THRESHOLDS if out_of_fold else ():
+        learned = [
+            apply_corrections(e, _thresholded(e, out_of_fold[i], threshold))
+            for i, (e, _) in enumerate(documents)
+        ]
+        turns, words = _hits(documents, learned)
+        held_out[f"learned_turn_hits_at_{threshold:g}"] = turns
+        held_out[f"learned_word_hits_at_{threshold:g}"] = words
+        beats_path = turns > path_turns and words >= path_words
+        if beats_path and (best is None or turns > held_out[f"learned_turn_hits_at_{best:g}"]):
+            best = threshold
     if best is None:
         return fit_calibration(documents, None, 1.0, held_out)
-    threshold, ridge = best
-    held_out.update(
-        {
-            "learned_turn_hits": best_turns,
-            "learned_word_hits": best_words,
-            "corrections_ridge": ridge,
-        }
-    )
-    corrections = fit_softmax(*_stack(documents), N_CORRECTIONS, ridge)
-    return fit_calibration(documents, corrections, threshold, held_out)
-
-
-def _out_of_fold_corrections(
-    documents: Sequence[Gold], inner_folds: int, seed: int, ridge: float
-) -> list[np.ndarray]:
-    """Per document, the corrections' probabilities from a model fitted on the other inner
-    folds' documents."""
-    probabilities: list[np.ndarray] = [np.zeros(0)] * len(documents)
-    keys = [str(i) for i in range(len(documents))]
-    for test in cv_folds(keys, min(inner_folds, len(documents)), seed):
-        training = [documents[int(k)] for k in keys if k not in test]
-        model = fit_softmax(*_stack(training), N_CORRECTIONS, ridge)
-        for k in test:
-            probabilities[int(k)] = model.probabilities(documents[int(k)][0].features)
-    return probabilities
+    corrections = fit_softmax(*_stack(documents), N_CORRECTIONS)
+    return fit_calibration(documents, corrections, best, held_out)
 
 
 def _thresholded(evidence: TurnEvidence, probabilities: np.ndarray, threshold: float) -> np.ndarray:
@@ -610,79 +590,50 @@ def fit_calibration(
     outcomes = np.concatenate(right) if right else np.zeros(0, dtype=bool)
     rows = [_correctness_features(e, lab) for (e, _), lab in zip(documents, finals, strict=True)]
     heuristic = [e.features[:, FEATURES.index("heuristic_confidence")] for e, _ in documents]
-    held_out = {**held_out, "heuristic_auroc": auroc(np.concatenate(heuristic), outcomes)}
+    learned = _out_of_fold_correctness(rows, right, inner_folds, seed)
+    held_out = {
+        **held_out,
+        "heuristic_auroc": auroc(np.concatenate(heuristic), outcomes),
+        "learned_auroc": auroc(np.concatenate(learned), outcomes),
+    }
     can_learn = len(documents) > 1
-    correctness = None
-    calibration = fit_isotonic(np.concatenate(heuristic), outcomes).interpolating()
-    chosen_auroc = held_out["heuristic_auroc"]
-    if can_learn:
-        ridge, learned, figures = _best_ridge(rows, right, outcomes, inner_folds, seed, "learned")
-        held_out.update(figures)
-        if held_out["learned_auroc"] > chosen_auroc:
-            correctness = fit_softmax(np.concatenate(rows), outcomes.astype(np.int64), 2, ridge)
-            calibration = fit_isotonic(np.concatenate(learned), outcomes).interpolating()
-            chosen_auroc = held_out["learned_auroc"]
+    if can_learn and held_out["learned_auroc"] > held_out["heuristic_auroc"]:
+        correctness = fit_softmax(np.concatenate(rows), outcomes.astype(np.int64), 2)
+        calibration = fit_isotonic(np.concatenate(learned), outcomes).interpolating()
+    else:
+        correctness = None
+        calibration = fit_isotonic(np.concatenate(heuristic), outcomes).interpolating()
     with_opinions = None
     if can_learn and all(e.opinions is not None for e, _ in documents):
         opinion_rows = [
             _opinion_features(e, lab) for (e, _), lab in zip(documents, finals, strict=True)
         ]
-        ridge, scores, figures = _best_ridge(
-            opinion_rows, right, outcomes, inner_folds, seed, "second_opinions"
-        )
-        held_out.update(figures)
+        scores = np.concatenate(_out_of_fold_correctness(opinion_rows, right, inner_folds, seed))
+        held_out["second_opinions_auroc"] = auroc(scores, outcomes)
+        chosen_auroc = held_out["heuristic_auroc" if correctness is None else "learned_auroc"]
         if held_out["second_opinions_auroc"] > chosen_auroc:
             with_opinions = OpinionScore(
-                fit_softmax(np.concatenate(opinion_rows), outcomes.astype(np.int64), 2, ridge),
-                fit_isotonic(np.concatenate(scores), outcomes).interpolating(),
+                fit_softmax(np.concatenate(opinion_rows), outcomes.astype(np.int64), 2),
+                fit_isotonic(scores, outcomes).interpolating(),
             )
     return LearnedDecision(
         corrections, threshold, correctness, calibration, held_out, with_opinions
     )
 
 
-def _best_ridge(
-    rows: Sequence[np.ndarray],
-    right: Sequence[np.ndarray],
-    outcomes: np.ndarray,
-    inner_folds: int,
-    seed: int,
-    name: str,
-) -> tuple[float, list[np.ndarray], dict[str, float]]:
-    """The penalty of RIDGES whose out-of-fold correctness scores rank the turns best, those
-    scores, and the figures the choice was made on, named after `name`: each penalty's AUROC,
-    the best AUROC and its penalty."""
-    figures: dict[str, float] = {}
-    best: tuple[float, list[np.ndarray]] | None = None
-    for ridge in RIDGES:
-        scores = _out_of_fold_correctness(rows, right, inner_folds, seed, ridge)
-        figures[f"{name}_auroc_ridge_{ridge:g}"] = auroc(np.concatenate(scores), outcomes)
-        if best is None or figures[f"{name}_auroc_ridge_{ridge:g}"] > figures[f"{name}_auroc"]:
-            best = ridge, scores
-            figures[f"{name}_auroc"] = figures[f"{name}_auroc_ridge_{ridge:g}"]
-            figures[f"{name}_ridge"] = ridge
-    assert best is not None
-    return *best, figures
-
-
 def _out_of_fold_correctness(
-    rows: Sequence[np.ndarray],
-    right: Sequence[np.ndarray],
-    inner_folds: int,
-    seed: int,
-    ridge: float,
+    rows: Sequence[np.ndarray], right: Sequence[np.ndarray], inner_folds: int, seed: int
 ) -> list[np.ndarray]:
     """Per document, the probability that each label is right from a logistic model fitted on
-    the other inner folds' documents."""
+    the other inner folds' documents (zeros when there is one document)."""
     scores = [np.zeros(len(r)) for r in right]
     keys = [str(i) for i in range(len(rows))]
-    for test in cv_folds(keys, min(inner_folds, len(keys)), seed):
+    for test in cv_folds(keys, min(inner_folds, len(keys)), seed) if len(keys) > 1 else []:
         train = [int(k) for k in keys if k not in test]
         model = fit_softmax(
             np.concatenate([rows[i] for i in train]),
             np.concatenate([right[i] for i in train]).astype(np.int64),
             2,
-            ridge,
         )
         for k in test:
             scores[int(k)] = model.probabilities(rows[int(k)])[:, 1]

@@ -11,9 +11,7 @@ describe("learnedSummary", () => {
         second_opinions_kept: true,
         held_out: {
           path_turn_hits: 3444,
-          learned_turn_hits: 3509,
-          "learned_turn_hits_at_0.6_ridge_100": 3509,
-          corrections_ridge: 100,
+          "learned_turn_hits_at_0.6": 3509,
           heuristic_auroc: 0.7476,
           learned_auroc: 0.8595,
           second_opinions_auroc: 0.869,
@@ -40,17 +38,6 @@ describe("learnedSummary", () => {
         "keep its labels. The confidence is a probability calibrated on the gold, from the " +
         "engine's own confidence.",
     );
-  });
-
-  it("reads the corrections' figure of a run stored before the penalty was chosen", () => {
-    expect(
-      learnedSummary({
-        corrections_kept: true,
-        threshold: 0.6,
-        calibration_score: "logistic",
-        held_out: { path_turn_hits: 3444, "learned_turn_hits_at_0.6": 3509 },
-      }),
-    ).toContain("they got 3,509 turns right against the path's 3,444.");
   });
 
   it("reads a run from before second opinions as the logistic score it kept", () => {

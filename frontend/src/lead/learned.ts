@@ -14,8 +14,7 @@ const figure = (value: number | null | undefined) =>
  * low-confidence marks and the reliability diagram stand for. */
 export function learnedSummary(learned: LearnedResult): string {
   const held = learned.held_out;
-  // Runs stored before the penalty was chosen too recorded only the per-threshold figure.
-  const corrected = held.learned_turn_hits ?? held[`learned_turn_hits_at_${learned.threshold}`];
+  const corrected = held[`learned_turn_hits_at_${learned.threshold}`];
   const corrections = learned.corrections_kept
     ? `Corrections learned from the gold apply where their probability reaches ${Math.round(
         100 * learned.threshold,
