@@ -81,17 +81,33 @@ def test_unknown_or_ambiguous_meeting_names_are_refused() -> None:
         load_public_meetings(["not-a-meeting"])
 
 
+def test_the_reference_returns_to_the_reports_opening_once_in_the_corpus() -> None:
+    """398ab01c's restart at turn 208 is the one place where the reference goes back more than
+    a few segments; the other order breaks are annotators' small slips."""
+    restarts = []
+    for meeting in load_public_meetings():
+        labels = np.asarray(meeting.reference)
+        aligned = np.flatnonzero(labels != UNALIGNED)
+        drops = labels[aligned[:-1]] - labels[aligned[1:]]
+        assert drops.max() <= 5 or meeting.id in UNCORRECTED_REFERENCE
+        restarts += [(meeting.id, int(aligned[i + 1])) for i in np.flatnonzero(drops > 5)]
+    assert restarts == [("398ab01c54479bcd841b467dadca1222", 208)]
+
+
 @pytest.mark.parametrize("meeting_id", sorted(UNCORRECTED_REFERENCE))
-def test_uncorrected_reference_turns_are_exactly_a_run_repeating_the_pre_alignment(
+def test_uncorrected_reference_turns_repeat_the_pre_alignment_after_the_restart(
     meeting_id: str,
 ) -> None:
+    """Exactly the turns from the restart on whose label repeats the pre-alignment and gives a
+    segment that turns before the restart already have."""
     meeting = load_public_meetings([meeting_id])[0]
-    uncorrected = UNCORRECTED_REFERENCE[meeting_id]
-    repeats = np.asarray(meeting.reference) == np.asarray(meeting.initial)
-    assert repeats[uncorrected].all()
-    assert not repeats[uncorrected.start - 1]
-    assert not repeats[uncorrected.stop]
-    assert np.flatnonzero(~corrected_turns(meeting)).tolist() == list(uncorrected)
+    labels, initial = np.asarray(meeting.reference), np.asarray(meeting.initial)
+    restart = UNCORRECTED_REFERENCE[meeting_id][0].start
+    before = labels[:restart][labels[:restart] != UNALIGNED]
+    after = np.arange(restart, len(labels))
+    repeats = after[(labels[after] == initial[after]) & np.isin(labels[after], before)]
+    assert np.flatnonzero(~corrected_turns(meeting)).tolist() == repeats.tolist()
+    assert [i for run in UNCORRECTED_REFERENCE[meeting_id] for i in run] == repeats.tolist()
 
 
 def test_the_uncorrected_run_gives_an_opening_speech_ten_times_its_length() -> None:
@@ -99,7 +115,7 @@ def test_the_uncorrected_run_gives_an_opening_speech_ten_times_its_length() -> N
     labels = np.asarray(meeting.reference)
     speech = meeting.report.segments[1]
     words = np.array([turn.word_count for turn in meeting.transcript.turns])
-    assert (labels[UNCORRECTED_REFERENCE[meeting.id]] == 1).sum() == 310
+    assert (labels[UNCORRECTED_REFERENCE[meeting.id][0]] == 1).sum() == 310
     assert words[labels == 1].sum() > 10 * len(speech.text.split())
 
 
