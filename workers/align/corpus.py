@@ -39,10 +39,10 @@ segments 2 and 3 as the paper's system placed them, up to turn 596; after two tu
 unaligned, turns 599 to 663 on segments 5 to 17, and turn 667 on segment 20. The speech there
 follows the report from about segment 26 on (the turn path puts turns 565 to 586 on segments
 83 to 85). The turns the annotators changed (marked unaligned, one moved to segment 101) and
-the closing turns that keep the pre-alignment's segment 101 stay.
-No aligner that reads the texts can agree with these labels except by chance, so figures
-without them say how close an aligner comes to corrected labels; the benchmark's own figures,
-and ours beside the paper's, keep them.
+the closing turns that keep the pre-alignment's segment 101 stay. No aligner that reads the
+texts can agree with these labels except by chance, so figures without them say how close an
+aligner comes to corrected labels; the benchmark's own figures, and ours beside the paper's,
+keep them.
 """
 
 
