@@ -78,8 +78,9 @@ def align_texts(
     `transcript`: the text of an .srt, .vtt, Whisper JSON or .ctm transcript, a list of two or
     more turn texts (one turn each), or the path(s) of transcript files (.ctm parts). `params`: an
     `AlignmentParams` or a params file; by default the shipped defaults for new documents.
-    `vectors`: `KeyedVectors` or a word2vec/fastText file; by default word2vec is trained on
-    these two texts, which is weak for a short pair: give vectors when you have them.
+    `vectors`: `KeyedVectors` or a word2vec/fastText file (then the defaults tuned with trained
+    vectors); by default lexical vectors, which need no training: stems weighted by their
+    rarity in `language`.
     """
     meeting = Meeting(
         id="text",
@@ -87,12 +88,13 @@ def align_texts(
         transcript=_transcript(transcript, language),
         reference=None,
         initial=None,
+        language=language,
     )
     require_content(meeting.report, meeting.transcript)
     chosen = (
         ChosenParams(params, "the AlignmentParams given")
         if isinstance(params, AlignmentParams)
-        else choose_params(params)
+        else choose_params(params, brings_vectors=vectors is not None)
     )
     result = align_meeting(meeting, chosen.params, _vectors(vectors, meeting, chosen.params))
     return TextAlignment(

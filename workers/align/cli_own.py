@@ -110,7 +110,7 @@ def write_results(
 
 def command_align_own(args: argparse.Namespace) -> int:
     requested, problems = _requested_pairs(args)
-    chosen = choose_params(args.params, args.aligner)
+    chosen = choose_params(args.params, args.aligner, brings_vectors=bool(args.vectors))
     print(f"parameters: {chosen.source}", file=sys.stderr)
     meetings = []
     for name, report, transcripts in requested:
@@ -167,5 +167,6 @@ def _vectors(path: str | None, meetings: Sequence[Meeting], params: AlignmentPar
         return load_vectors(path)
     if params.aligner == "diagonal" or params.scoring.method != "embedding":
         return None
-    print("training word vectors on these texts (cached after the first run)", file=sys.stderr)
+    if params.vectors.kind == "word2vec":
+        print("training word vectors on these texts (cached after the first run)", file=sys.stderr)
     return corpus_vectors(meetings, params.vectors)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from workers.align.folds import NEW_DOCUMENT_DEFAULTS, defaults_file, with_aligner
+from workers.align.folds import NEW_DOCUMENT_DEFAULTS, new_document_defaults, with_aligner
 from workers.align.model import Meeting
 from workers.align.pairing import document_name_of
 from workers.align.pairs.options import ExportOptions
@@ -33,12 +33,18 @@ class ChosenParams:
     source: str
 
 
-def choose_params(path: str | os.PathLike[str] | None, aligner: str | None = None) -> ChosenParams:
+def choose_params(
+    path: str | os.PathLike[str] | None,
+    aligner: str | None = None,
+    brings_vectors: bool = False,
+) -> ChosenParams:
     """A params file, or the shipped defaults for new documents; `aligner` switches to that
-    aligner (its own shipped file when it has one)."""
+    aligner (its own shipped file when it has one). A user who `brings_vectors` gets the
+    defaults tuned with trained vectors, whose similarities theirs resemble; the others get
+    lexical vectors and the defaults tuned with them."""
     if path is not None:
         return ChosenParams(with_aligner(load_params(Path(path)), aligner), str(path))
-    shipped = defaults_file(NEW_DOCUMENT_DEFAULTS, aligner)
+    shipped = new_document_defaults(aligner, "word2vec" if brings_vectors else None)
     return ChosenParams(
         with_aligner(load_params(shipped), aligner),
         f"the shipped defaults {shipped.name} (tuned on public_meetings fold "
@@ -57,7 +63,12 @@ def read_meeting(
     transcript = read_transcript(list(transcripts), language=language)
     require_content(report_document, transcript)
     return Meeting(
-        id=name, report=report_document, transcript=transcript, reference=None, initial=None
+        id=name,
+        report=report_document,
+        transcript=transcript,
+        reference=None,
+        initial=None,
+        language=language,
     )
 
 

@@ -3066,6 +3066,7 @@ export interface components {
       seconds_spent: number;
     };
     TrainingSettings: {
+      kind?: components["schemas"]["TrainingSettingsKindEnum"];
       dimensions?: number;
       window?: number;
       min_count?: number;
@@ -3074,6 +3075,12 @@ export interface components {
       seed?: number;
       workers?: number;
     };
+    /**
+     * @description * `word2vec` - word2vec
+     *     * `lexical` - lexical
+     * @enum {string}
+     */
+    TrainingSettingsKindEnum: "word2vec" | "lexical";
     /**
      * @description * `turns` - turns
      *     * `windows` - windows
@@ -3165,7 +3172,7 @@ export interface components {
     };
     WordVectorsOutput: {
       id: number;
-      /** @description trained, uploaded or server_file. */
+      /** @description trained, uploaded, server_file or lexical. */
       origin: string;
       file_name: string;
       training_key: string;
