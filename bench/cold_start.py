@@ -3,8 +3,9 @@ as a newcomer's projects would align them, with nothing learned from the other m
 cross-fitted defaults.
 
 Each meeting is aligned as a one-document project, and as part of a three-document project
-(the meetings sorted by id and dealt three at a time, the last project taking the remainder),
-by two paths:
+(the meetings sorted by id and dealt three at a time, the last project taking the remainder);
+and each excerpt of ten report segments (`workers.align.excerpts`) as a one-document project,
+the size of a newcomer's first hand-written pair. Two paths:
 - `shipped`: what a new project gets now, lexical vectors (stems weighted by their rarity in
   French, nothing trained) and the defaults tuned with them on the meeting's other fold
   (defaults/lexical-tuned-on-fold-*.json);
@@ -31,6 +32,7 @@ from gensim.models import KeyedVectors
 
 from bench.align_quality import score_alignment
 from workers.align.corpus import corrected_turns, load_public_meetings, meeting_ids
+from workers.align.excerpts import excerpts
 from workers.align.folds import shipped_defaults
 from workers.align.metrics import MeetingScores, micro_average
 from workers.align.model import Meeting
@@ -58,13 +60,14 @@ def diagonal_scores(meeting: Meeting) -> MeetingScores:
 def aligned_path(
     meetings: Sequence[Meeting], size: int, kind: VectorKind, progress: Callable[[str], None]
 ) -> dict[str, np.ndarray]:
-    """Each meeting's labels when its project (of `size`) is aligned with vectors of `kind`."""
+    """Each meeting's labels when its project (of `size`) is aligned with vectors of `kind`
+    and the defaults tuned on the other fold than the meeting (or excerpt) comes from."""
     corpus = meeting_ids()
     labels: dict[str, np.ndarray] = {}
     for project in projects(meetings, size):
         vectors: KeyedVectors | None = None
         for meeting in project:
-            params = shipped_defaults(meeting.id, corpus, vectors=kind)
+            params = shipped_defaults(meeting.id.partition(":")[0], corpus, vectors=kind)
             if vectors is None:
                 vectors = corpus_vectors(project, params.vectors)
             labels[meeting.id] = align_meeting(meeting, params, vectors).labels
@@ -108,6 +111,25 @@ def figures(
     }
 
 
+def excerpt_figures(parts: Sequence[Meeting], labels: dict[str, np.ndarray]) -> dict:
+    """Micro-averaged over the excerpts, and how many fall under 50 % or under their diagonal
+    (the reference of 398ab01c's uncorrected stretch is kept: excerpts are cut by it)."""
+    scores = [score_alignment(part, labels[part.id]) for part in parts]
+    diagonal = [diagonal_scores(part) for part in parts]
+    summary = micro_average(scores)
+    return {
+        "excerpts": len(parts),
+        "segment_accuracy": round(summary.segment_accuracy, 2),
+        "word_accuracy": round(summary.word_accuracy, 2),
+        "diagonal_segment_accuracy": round(micro_average(diagonal).segment_accuracy, 2),
+        "under_50": sum(score.segment_accuracy < 50 for score in scores),
+        "below_diagonal": sum(
+            score.segment_accuracy < line.segment_accuracy
+            for score, line in zip(scores, diagonal, strict=True)
+        ),
+    }
+
+
 def run(progress: Callable[[str], None]) -> dict:
     started = time.perf_counter()
     meetings = load_public_meetings()
@@ -130,6 +152,11 @@ def run(progress: Callable[[str], None]) -> dict:
             name: figures(meetings, aligned_path(meetings, size, kind, progress), diagonal)
             for name, kind in PATHS.items()
         }
+    parts = [part for meeting in meetings for part in excerpts(meeting)]
+    report["excerpts"] = {
+        name: excerpt_figures(parts, aligned_path(parts, 1, kind, progress))
+        for name, kind in PATHS.items()
+    }
     report["seconds"] = round(time.perf_counter() - started, 1)
     return report
 
@@ -150,6 +177,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
+    for name, path in report["excerpts"].items():
+        print(
+            f"{path['excerpts']} excerpts of ten segments, {name}: {path['segment_accuracy']} % "
+            f"segment, {path['under_50']} under 50 %, {path['below_diagonal']} below their diagonal"
+        )
     for size in PROJECT_SIZES:
         for name, path in report[f"projects_of_{size}"].items():
             print(

@@ -33,6 +33,7 @@ from workers.align.cli_own import (
 from workers.align.cli_salience import add_salience_parser
 from workers.align.cli_talk import add_summarize_parser
 from workers.align.corpus import load_public_meetings, meeting_ids
+from workers.align.excerpts import excerpts
 from workers.align.learned import (
     auroc,
     expected_calibration_error,
@@ -244,6 +245,11 @@ def command_tune(args: argparse.Namespace) -> int:
             with _status("training word vectors on the corpus texts (cached after the first run)"):
                 vectors = corpus_vectors(load_public_meetings(), base.vectors)
         source = {}
+    meetings = list(train)
+    if args.excerpts and args.cv:
+        raise SystemExit("--excerpts and --cv do not go together yet: tune with one or the other")
+    if args.excerpts:
+        train = [*train, *(part for meeting in train for part in excerpts(meeting, args.excerpts))]
     tuning = tuning_for(args, vectors)
     started = time.perf_counter()
     best = tuning.best(train)
@@ -256,7 +262,8 @@ def command_tune(args: argparse.Namespace) -> int:
         best.params,
         args.out,
         **source,
-        tuned_on=[meeting.id for meeting in train],
+        tuned_on=[meeting.id for meeting in meetings],
+        **({"excerpts_of": args.excerpts} if args.excerpts else {}),
         settings_tried=len(tuning.settings),
         grid=args.grid,
         stages=",".join(f"{stage.documents}:{stage.keep:g}" for stage in tuning.stages_for(train)),
@@ -358,6 +365,13 @@ def build_parser() -> argparse.ArgumentParser:
         "turns aligned right (turns)",
     )
     tune.add_argument("--vectors")
+    tune.add_argument(
+        "--excerpts",
+        type=int,
+        metavar="SEGMENTS",
+        help="also tune on the training meetings cut into excerpts of this many report "
+        "segments, so the parameters suit short documents too (the lexical defaults: 10)",
+    )
     tune.add_argument(
         "--learn",
         action="store_true",
