@@ -5,7 +5,10 @@ cross-fitted defaults.
 Each meeting is aligned as a one-document project, and as part of a three-document project
 (the meetings sorted by id and dealt three at a time, the last project taking the remainder);
 and each excerpt of ten report segments (`workers.align.excerpts`) as a one-document project,
-the size of a newcomer's first hand-written pair. Two paths:
+the size of a newcomer's first hand-written pair; and each meeting from its raw files (the
+.docx report and the .ctm parts, read by the command line's readers) as `align --report X.docx
+--transcript X.*.ctm` reads them, its labels carried over to the reference's turns by their
+text (a reference turn no raw turn matches counts as wrong). Two paths:
 - `shipped`: what a new project gets now, lexical vectors (stems weighted by their rarity in
   French, nothing trained) and the defaults tuned with them on the meeting's other fold
   (defaults/lexical-tuned-on-fold-*.json);
@@ -22,6 +25,7 @@ Progress goes to stderr.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import sys
 import time
@@ -31,11 +35,18 @@ import numpy as np
 from gensim.models import KeyedVectors
 
 from bench.align_quality import score_alignment
-from workers.align.corpus import corrected_turns, load_public_meetings, meeting_ids
+from workers.align.corpus import (
+    corrected_turns,
+    item_position,
+    load_public_meetings,
+    meeting_ids,
+    raw_files,
+)
 from workers.align.excerpts import excerpts
 from workers.align.folds import shipped_defaults
 from workers.align.metrics import MeetingScores, micro_average
-from workers.align.model import Meeting
+from workers.align.model import UNALIGNED, Meeting
+from workers.align.own_files import read_meeting
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import align_meeting, corpus_vectors
 from workers.align.scoring.vectors import VectorKind
@@ -111,6 +122,57 @@ def figures(
     }
 
 
+MATCHED_CHARACTERS = 60
+"""How much of a text's start must be equal for a raw turn or segment to match the
+reference's: the corpus changed a few characters further in (an `<unk>`, a closing tag)."""
+
+
+def _matches(left: Sequence[str], right: Sequence[str]) -> dict[int, int]:
+    """Positions of `left` whose text starts as a text of `right` starts, in order."""
+    matcher = difflib.SequenceMatcher(
+        None,
+        [text[:MATCHED_CHARACTERS] for text in left],
+        [text[:MATCHED_CHARACTERS] for text in right],
+        autojunk=False,
+    )
+    return {
+        block.a + offset: block.b + offset
+        for block in matcher.get_matching_blocks()
+        for offset in range(block.size)
+    }
+
+
+def raw_file_labels(meeting: Meeting, kind: VectorKind) -> np.ndarray:
+    """The reference turns' labels when the meeting's raw files are aligned alone, as the
+    command line aligns them; -2 (never right) for a reference turn no raw turn matches."""
+    report, parts = raw_files(meeting.id)
+    raw = read_meeting(meeting.id, report, parts)
+    params = shipped_defaults(meeting.id, meeting_ids(), vectors=kind)
+    labels = align_meeting(raw, params, corpus_vectors([raw], params.vectors)).labels
+    segment_of = _matches(
+        [" ".join(segment.sentences) for segment in raw.report.segments],
+        [" ".join(segment.sentences) for segment in meeting.report.segments],
+    )
+    joined: dict[int, list[str]] = {}
+    for turn in meeting.transcript.turns:
+        joined.setdefault(item_position(turn.id) or 0, []).append(turn.text)
+    turn_numbers = list(joined)
+    raw_turn_of = {
+        turn_numbers[reference]: raw_turn
+        for raw_turn, reference in _matches(
+            [turn.text for turn in raw.transcript.turns], [" ".join(t) for t in joined.values()]
+        ).items()
+    }
+    carried = np.full(len(meeting.transcript.turns), -2)
+    for index, turn in enumerate(meeting.transcript.turns):
+        raw_turn = raw_turn_of.get(item_position(turn.id) or 0)
+        if raw_turn is None:
+            continue
+        label = int(labels[raw_turn])
+        carried[index] = UNALIGNED if label == UNALIGNED else segment_of.get(label, -2)
+    return carried
+
+
 def excerpt_figures(parts: Sequence[Meeting], labels: dict[str, np.ndarray]) -> dict:
     """Micro-averaged over the excerpts, and how many fall under 50 % or under their diagonal
     (the reference of 398ab01c's uncorrected stretch is kept: excerpts are cut by it)."""
@@ -152,6 +214,13 @@ def run(progress: Callable[[str], None]) -> dict:
             name: figures(meetings, aligned_path(meetings, size, kind, progress), diagonal)
             for name, kind in PATHS.items()
         }
+    report["raw_files"] = {}
+    for name, kind in PATHS.items():
+        labels = {}
+        for meeting in meetings:
+            labels[meeting.id] = raw_file_labels(meeting, kind)
+            progress(f"{kind}, raw files: {len(labels)} of {len(meetings)} meetings")
+        report["raw_files"][name] = figures(meetings, labels, diagonal)
     parts = [part for meeting in meetings for part in excerpts(meeting)]
     report["excerpts"] = {
         name: excerpt_figures(parts, aligned_path(parts, 1, kind, progress))
@@ -184,14 +253,18 @@ def main(argv: list[str] | None = None) -> int:
         )
     for size in PROJECT_SIZES:
         for name, path in report[f"projects_of_{size}"].items():
-            print(
-                f"projects of {size}, {name}: {path['cold_segment_accuracy']} % segment, "
-                f"{path['cold_word_accuracy']} % word (corrected reference "
-                f"{path['corrected_reference']['segment_accuracy']} %), "
-                f"{len(path['below_diagonal'])} below their diagonal, "
-                f"{len(path['under_50'])} under 50 %"
-            )
+            print(f"projects of {size}, {name}: {_line(path)}")
+    for name, path in report["raw_files"].items():
+        print(f"raw files, {name}: {_line(path)}")
     return 0
+
+
+def _line(path: dict) -> str:
+    return (
+        f"{path['cold_segment_accuracy']} % segment, {path['cold_word_accuracy']} % word "
+        f"(corrected reference {path['corrected_reference']['segment_accuracy']} %), "
+        f"{len(path['below_diagonal'])} below their diagonal, {len(path['under_50'])} under 50 %"
+    )
 
 
 if __name__ == "__main__":
