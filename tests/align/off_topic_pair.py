@@ -1,6 +1,7 @@
 """An English pair whose transcript has nothing to do with its report (issue 34's hand-written
-pair: a 40-turn SRT about baking, a 10-segment Markdown report of a council meeting), written
-by the tests wherever they need a result the engine should call degenerate."""
+pair: a 40-turn SRT about baking, a 10-segment Markdown report of a council meeting, with no
+content word in common), written by the tests wherever they need a result the engine should
+call degenerate."""
 
 from __future__ import annotations
 
@@ -23,10 +24,10 @@ BAKING = (
     "Whisk the eggs with sugar until pale and fluffy.",
     "Fold in the flour gently so the batter keeps its air.",
     "Butter the tin and dust it with cocoa powder.",
-    "Bake for thirty five minutes at one hundred eighty degrees.",
+    "Bake it at one hundred eighty degrees until golden.",
     "Let the sponge cool on a rack before slicing it.",
     "Whip the cream with vanilla and a pinch of salt.",
-    "Spread raspberry jam over the lower half of the cake.",
+    "Spread raspberry jam over the bottom layer of the cake.",
     "Press the top half down and chill it for an hour.",
 )
 TURNS = 40
