@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 from tqdm import tqdm
 
 from workers.align.diagnosis import Finding, diagnose_meeting
@@ -90,7 +91,7 @@ def diagnosed(
     (a segmentation baseline's zeros, the diagonal's), so they are not judged."""
     findings = {}
     for meeting, result in results:
-        confidences = result.confidence if confidence else []
+        confidences = result.confidence if confidence else np.zeros(0)
         findings[meeting.id] = diagnose_meeting(meeting, result.labels, confidences)
         for finding in findings[meeting.id]:
             print(

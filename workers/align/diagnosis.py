@@ -258,7 +258,11 @@ def _below_diagonal(
     )
 
 
-def diagnose_meeting(meeting: Meeting, labels, confidences) -> list[Finding]:
+def diagnose_meeting(
+    meeting: Meeting,
+    labels: Sequence[int] | np.ndarray,
+    confidences: Sequence[float] | np.ndarray,
+) -> list[Finding]:
     """`diagnose` for an alignment of `meeting`, its word counts read from its texts."""
     return diagnose(
         labels,

@@ -320,7 +320,7 @@ def align_document(
     leave no segment, every segment stays a candidate rather than nothing."""
     meeting = document_meeting(document)
     result = _align_candidates(meeting, kept_segments(document), params, vectors, learned)
-    judged = result.confidence if params.aligner != "diagonal" else []
+    judged = result.confidence if params.aligner != "diagonal" else np.zeros(0)
     return result, diagnose_meeting(meeting, result.labels, judged)
 
 
