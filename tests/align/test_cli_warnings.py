@@ -11,6 +11,7 @@ from pathlib import Path
 from tests.align.off_topic_pair import TURNS, write_off_topic_pair
 from tests.align.topic_vectors import write_topic_vectors
 from workers.align import align_texts
+from workers.align.cli import main
 from workers.align.diagnosis import ALL_UNALIGNED
 
 ROOT = Path(__file__).parents[2]
@@ -67,3 +68,14 @@ def test_the_python_api_carries_the_findings(tmp_path) -> None:
     result = align_texts(report, transcript, language="en")
     assert [warning.code for warning in result.warnings] == [ALL_UNALIGNED]
     assert all(label == -1 for label in result.labels)
+
+
+def test_evaluate_reports_the_meeting_whose_report_covers_little_of_it(capsys) -> None:
+    """744c8e99's report covers 7 % of its meeting: with corpus vectors the engine leaves every
+    turn unaligned (as the gold nearly does), and says so."""
+    assert main(["evaluate", "--meetings", "744c8e99,0b9ec6f0", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [(w["document"][:8], w["code"]) for w in report["warnings"]] == [
+        ("744c8e99", ALL_UNALIGNED)
+    ]
+    assert len(report["per_meeting"]) == 2

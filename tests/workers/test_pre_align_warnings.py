@@ -42,7 +42,7 @@ def test_an_off_topic_document_is_pre_aligned_with_a_warning(celery_worker_proce
     shown = assert_matches_schema(client.get(f"/api/v1/projects/{project.pk}/jobs/{job.pk}/"))
     assert shown["result"]["warnings"] == [{"document": document.pk, **warning}]
     assert shown["message"] == (
-        "1 documents pre-aligned; 1 of them look degenerate (see each one's warnings in the editor)"
+        "1 documents pre-aligned; 1 with warnings of a degenerate result (shown in the editor)"
     )
 
 

@@ -305,8 +305,8 @@ def _done_message(documents: int, warnings: Sequence[dict[str, Any]]) -> str:
     if not warned:
         return f"{documents} documents pre-aligned"
     return (
-        f"{documents} documents pre-aligned; {warned} of them look degenerate "
-        "(see each one's warnings in the editor)"
+        f"{documents} documents pre-aligned; {warned} with warnings of a degenerate result "
+        "(shown in the editor)"
     )
 
 
