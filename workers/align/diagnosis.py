@@ -68,8 +68,9 @@ DIAGONAL_MIN_TURNS = 10
 
 @dataclass(frozen=True)
 class Finding:
-    """One thing wrong with a result: a stable `code` for programs, what happened
-    (`message`), its likely `cause`, and what to `do` about it, each one sentence."""
+    """One thing wrong with a result: a stable `code` for programs, what happened in one
+    sentence (`message`), its likely `cause`, and what to `do` about it, written for the
+    lead who reads them in the editor's banner or on the command line's stderr."""
 
     code: str
     message: str
