@@ -76,6 +76,8 @@ def test_a_short_report_needs_a_larger_share_on_one_segment() -> None:
 def test_every_turn_unaligned_is_found() -> None:
     _, confidence = healthy()
     assert codes(np.full(TURNS, -1), confidence) == [ALL_UNALIGNED]
+    alike = np.full(TURNS, 0.3)
+    assert codes(np.full(TURNS, -1), alike) == [ALL_UNALIGNED], "said once, by its cause"
     nearly = np.full(TURNS, -1)
     nearly[:5] = [0, 1, 2, 3, 4]
     assert codes(nearly, confidence) == [ALL_UNALIGNED]

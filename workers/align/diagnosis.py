@@ -10,8 +10,10 @@ Python API and the web app's pre-alignment job say the same thing about the same
 Each finding says what happened, its likely cause, and what to do. The thresholds come from
 the 22 public_meetings meetings aligned with the shipped defaults, once with word vectors
 trained on the whole corpus (the measured, healthy case: one finding, on the meeting whose
-report covers 7 % of it) and once with vectors trained on each meeting's own texts (the cold
-start of issue 34: five meetings collapse onto one segment, and are found).
+report covers 7 % of it) and once with word2vec trained on each meeting's own texts (the cold
+start issue 34 reported: five meetings collapse onto one segment, and are found). With the
+lexical vectors new documents get since, one-document projects give the same single finding
+as the corpus case.
 """
 
 from __future__ import annotations
@@ -113,7 +115,9 @@ def diagnose(
     nothing is). `labels` per turn: a segment index or -1 (unaligned); `confidences` per turn
     in [0, 1] (empty when the aligner gives none: the findings that read them are skipped);
     `segment_word_counts`, when given, places the diagonal by the segments' lengths, else
-    every segment is taken as equally long."""
+    every segment is taken as equally long. A result that aligns (nearly) nothing is said so
+    and no more: its confidences, all alike when no turn has any evidence, add nothing to the
+    cause or the remedy."""
     labels = np.asarray(labels, dtype=np.int64)
     words = np.asarray(turn_word_counts, dtype=np.float64)
     if len(words) != len(labels):
@@ -123,11 +127,9 @@ def diagnose(
         raise ValueError(f"{len(confidence)} confidences for {len(labels)} turns")
     if not len(labels) or n_segments <= 0 or words.sum() <= 0:
         return []
-    findings = [
-        _one_segment(labels, words, n_segments),
-        _all_unaligned(labels, words),
-    ]
-    if len(confidence):
+    unaligned = _all_unaligned(labels, words)
+    findings = [_one_segment(labels, words, n_segments), unaligned]
+    if len(confidence) and unaligned is None:
         diagonal = diagonal_labels(words, n_segments, segment_word_counts)
         findings += [
             _constant_confidence(confidence),
