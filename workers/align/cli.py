@@ -27,7 +27,9 @@ from workers.align.cli_gold import (
 from workers.align.cli_own import (
     add_own_file_arguments,
     command_align_own,
+    diagnosed,
     wants_own_files,
+    warning_rows,
     write_results,
 )
 from workers.align.cli_salience import add_salience_parser
@@ -126,9 +128,11 @@ def _align_all(args: argparse.Namespace) -> list[tuple[Meeting, AlignmentResult]
 def command_align(args: argparse.Namespace) -> int:
     if wants_own_files(args):
         return command_align_own(args)
-    written = write_results(_align_all(args), args, one_file=False)
+    results = _align_all(args)
+    findings = diagnosed(results, confidence=args.method == "dp")
+    written = write_results(results, args, one_file=False, findings=findings)
     if args.json:
-        print(json.dumps({"written": written}))
+        print(json.dumps({"written": written, "warnings": warning_rows(findings)}))
     else:
         print(f"wrote {', '.join(written)}")
     return 0
@@ -186,7 +190,9 @@ def command_evaluate(args: argparse.Namespace) -> int:
         pairs, protocol = evaluate_gold(args)
         report = {**evaluation_report(pairs), "protocol": protocol}
     else:
-        report = evaluation_report(_align_all(args))
+        pairs = _align_all(args)
+        report = evaluation_report(pairs)
+    report["warnings"] = warning_rows(diagnosed(pairs, confidence=args.method == "dp"))
     if args.json:
         print(json.dumps(report, indent=2))
         return 0

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from workers.align.diagnosis import Finding
 from workers.align.folds import NEW_DOCUMENT_DEFAULTS, new_document_defaults, with_aligner
 from workers.align.model import Meeting
 from workers.align.pairing import document_name_of
@@ -77,8 +78,11 @@ def meeting_name(report: Path) -> str:
     return document_name_of(report.name)
 
 
-def turn_entries(meeting: Meeting, result: AlignmentResult) -> dict[str, Any]:
-    """`{"ctm": [{"id", "aligned": <segment id or "">, "confidence"}]}`, one entry per turn."""
+def turn_entries(
+    meeting: Meeting, result: AlignmentResult, warnings: Sequence[Finding] = ()
+) -> dict[str, Any]:
+    """`{"ctm": [{"id", "aligned": <segment id or "">, "confidence"}], "warnings": [...]}`,
+    one entry per turn, and what `workers.align.diagnosis` found degenerate in them."""
     segment_ids = [segment.id for segment in meeting.report.segments]
     return {
         "ctm": [
@@ -90,7 +94,8 @@ def turn_entries(meeting: Meeting, result: AlignmentResult) -> dict[str, Any]:
             for turn, label, confidence in zip(
                 meeting.transcript.turns, result.labels, result.confidence, strict=True
             )
-        ]
+        ],
+        "warnings": [finding.as_dict() for finding in warnings],
     }
 
 
@@ -132,5 +137,7 @@ def write_pairs(records: Iterable[dict], path: Path, format: str) -> None:
             out.write(piece)
 
 
-def write_turn_entries(meeting: Meeting, result: AlignmentResult, path: Path) -> None:
-    path.write_text(json.dumps(turn_entries(meeting, result)) + "\n", encoding="utf-8")
+def write_turn_entries(
+    meeting: Meeting, result: AlignmentResult, path: Path, warnings: Sequence[Finding] = ()
+) -> None:
+    path.write_text(json.dumps(turn_entries(meeting, result, warnings)) + "\n", encoding="utf-8")

@@ -1743,6 +1743,26 @@ export interface components {
      */
     DocumentStatusEnum:
       "importing" | "import_failed" | "imported" | "pre_aligned" | "in_annotation" | "submitted";
+    /** @description A degenerate pre-alignment, said (`workers.align.diagnosis.Finding`). */
+    DocumentWarning: {
+      /**
+       * @description Stable, for programs.
+       *
+       *     * `one_segment` - one_segment
+       *     * `all_unaligned` - all_unaligned
+       *     * `constant_confidence` - constant_confidence
+       *     * `below_diagonal` - below_diagonal
+       */
+      code: components["schemas"]["PreAlignmentWarningCodeEnum"];
+      /** @description What happened. */
+      message: string;
+      /** @description Its likely cause. */
+      cause: string;
+      /** @description What to do about it. */
+      do: string;
+      /** @description The document whose pre-alignment it is. */
+      document: number;
+    };
     DoubleAnnotationOutput: {
       /** Format: double */
       share: number | null;
@@ -1823,6 +1843,8 @@ export interface components {
        * @description The project's threshold: the editor marks a turn less confident than this.
        */
       low_confidence_below: number;
+      /** @description What the engine found degenerate in this pre-alignment; for leads and curators only (always empty for annotators). */
+      warnings: components["schemas"]["PreAlignmentWarning"][];
     };
     EditorSegment: {
       position: number;
@@ -2167,6 +2189,8 @@ export interface components {
       resumed?: number[];
       /** @description Pre-alignment. */
       parameter_set?: number;
+      /** @description Pre-alignment: what the engine found degenerate in each document's result. */
+      warnings?: components["schemas"]["DocumentWarning"][];
       /** @description Word vectors: their id. */
       word_vectors?: number;
       /** @description Word vectors. */
@@ -2545,6 +2569,33 @@ export interface components {
       /** Format: int64 */
       iteration?: number;
     };
+    /** @description A degenerate pre-alignment, said (`workers.align.diagnosis.Finding`). */
+    PreAlignmentWarning: {
+      /**
+       * @description Stable, for programs.
+       *
+       *     * `one_segment` - one_segment
+       *     * `all_unaligned` - all_unaligned
+       *     * `constant_confidence` - constant_confidence
+       *     * `below_diagonal` - below_diagonal
+       */
+      code: components["schemas"]["PreAlignmentWarningCodeEnum"];
+      /** @description What happened. */
+      message: string;
+      /** @description Its likely cause. */
+      cause: string;
+      /** @description What to do about it. */
+      do: string;
+    };
+    /**
+     * @description * `one_segment` - one_segment
+     *     * `all_unaligned` - all_unaligned
+     *     * `constant_confidence` - constant_confidence
+     *     * `below_diagonal` - below_diagonal
+     * @enum {string}
+     */
+    PreAlignmentWarningCodeEnum:
+      "one_segment" | "all_unaligned" | "constant_confidence" | "below_diagonal";
     ProjectInput: {
       name: string;
       description?: string;
