@@ -161,3 +161,13 @@ def test_the_corpus_is_in_the_language_it_declares() -> None:
     sentences = [s for turn in meeting.transcript.turns for s in turn.sentences]
     assert language_mismatch(sentences, "fr") is None
     assert language_mismatch(sentences, "en") == "fr"
+
+
+def test_a_pair_aligned_in_the_wrong_language_is_warned_about_by_name() -> None:
+    report, turns, _ = written_pair("en")
+    result = align_texts(report, turns, language="es")
+    mismatch = [finding for finding in result.warnings if finding.code == "language_mismatch"]
+    assert len(mismatch) == 1
+    assert "'en'" in mismatch[0].message
+    assert "'es'" in mismatch[0].message
+    assert not align_texts(report, turns, language="en").warnings

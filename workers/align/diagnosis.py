@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from workers.align.model import Meeting
+from workers.align.scoring.lexical import language_mismatch
 
 ONE_SEGMENT_SHARE = 0.5
 """More than this share of the aligned turns' words on one segment is a collapse, in a report
@@ -87,7 +88,8 @@ ONE_SEGMENT = "one_segment"
 ALL_UNALIGNED = "all_unaligned"
 CONSTANT_CONFIDENCE = "constant_confidence"
 BELOW_DIAGONAL = "below_diagonal"
-CODES = (ONE_SEGMENT, ALL_UNALIGNED, CONSTANT_CONFIDENCE, BELOW_DIAGONAL)
+LANGUAGE_MISMATCH = "language_mismatch"
+CODES = (ONE_SEGMENT, ALL_UNALIGNED, CONSTANT_CONFIDENCE, BELOW_DIAGONAL, LANGUAGE_MISMATCH)
 
 
 def _weak_similarity(consequence: str) -> str:
@@ -266,11 +268,34 @@ def diagnose_meeting(
     labels: Sequence[int] | np.ndarray,
     confidences: Sequence[float] | np.ndarray,
 ) -> list[Finding]:
-    """`diagnose` for an alignment of `meeting`, its word counts read from its texts."""
-    return diagnose(
+    """`diagnose` for an alignment of `meeting`, its word counts read from its texts, and
+    whether the texts are in the meeting's declared language."""
+    findings = diagnose(
         labels,
         confidences,
         [turn.word_count for turn in meeting.transcript.turns],
         len(meeting.report.segments),
         [sum(len(s.split()) for s in segment.sentences) for segment in meeting.report.segments],
+    )
+    language = _language_mismatch(meeting)
+    return [*findings, language] if language is not None else findings
+
+
+def _language_mismatch(meeting: Meeting) -> Finding | None:
+    sentences = [
+        sentence
+        for part in (meeting.transcript.turns, meeting.report.segments)
+        for unit in part
+        for sentence in unit.sentences
+    ]
+    likely = language_mismatch(sentences, meeting.language)
+    if likely is None:
+        return None
+    return Finding(
+        LANGUAGE_MISMATCH,
+        f"The texts look like {likely!r}, not the declared language {meeting.language!r}.",
+        "Words are split, stemmed and weighed by the declared language: in another language "
+        "most of them count as rare names and the similarities lose their meaning.",
+        f"Set the language to {likely!r} (the project's language, or --language "
+        f"{likely}) and pre-align again.",
     )

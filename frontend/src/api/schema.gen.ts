@@ -1752,6 +1752,7 @@ export interface components {
        *     * `all_unaligned` - all_unaligned
        *     * `constant_confidence` - constant_confidence
        *     * `below_diagonal` - below_diagonal
+       *     * `language_mismatch` - language_mismatch
        */
       code: components["schemas"]["PreAlignmentWarningCodeEnum"];
       /** @description What happened. */
@@ -2578,6 +2579,7 @@ export interface components {
        *     * `all_unaligned` - all_unaligned
        *     * `constant_confidence` - constant_confidence
        *     * `below_diagonal` - below_diagonal
+       *     * `language_mismatch` - language_mismatch
        */
       code: components["schemas"]["PreAlignmentWarningCodeEnum"];
       /** @description What happened. */
@@ -2592,10 +2594,15 @@ export interface components {
      *     * `all_unaligned` - all_unaligned
      *     * `constant_confidence` - constant_confidence
      *     * `below_diagonal` - below_diagonal
+     *     * `language_mismatch` - language_mismatch
      * @enum {string}
      */
     PreAlignmentWarningCodeEnum:
-      "one_segment" | "all_unaligned" | "constant_confidence" | "below_diagonal";
+      | "one_segment"
+      | "all_unaligned"
+      | "constant_confidence"
+      | "below_diagonal"
+      | "language_mismatch";
     ProjectInput: {
       name: string;
       description?: string;
