@@ -42,8 +42,9 @@ from backend.jobs.services import (
 from backend.projects.models import Project
 from backend.vectors.models import WordVectors
 from backend.vectors.selectors import project_sentences
+from workers.align.folds import new_document_defaults
 from workers.align.model import ReaderError
-from workers.align.params import AlignmentParams
+from workers.align.params import load_params
 from workers.align.scoring.lexical import lexical_vectors, sentence_words
 from workers.align.scoring.tokens import lexical_tokens
 from workers.align.scoring.vectors import (
@@ -66,12 +67,13 @@ _loaded: OrderedDict[tuple[int, str], KeyedVectors] = OrderedDict()
 
 
 def project_training_settings(project: Project) -> TrainingSettings:
-    """The promoted parameter set's vector settings, so the background retraining prepares
-    the vectors the next pre-alignment will ask for."""
+    """The promoted parameter set's vector settings (else the shipped defaults' for new
+    documents), so the background retraining prepares the vectors the next pre-alignment will
+    ask for."""
     promoted = project.promoted_parameter_set
     if promoted is not None and "vectors" in promoted.params:
         return TrainingSettings(**promoted.params["vectors"])
-    return AlignmentParams().vectors
+    return load_params(new_document_defaults()).vectors
 
 
 def vectors_train_start(*, project: Project, actor=None) -> Job:
