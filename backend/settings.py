@@ -47,7 +47,16 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 BEHIND_TLS_PROXY = env_bool("DJANGO_BEHIND_TLS_PROXY", False)
 if BEHIND_TLS_PROXY:
+    # Behind the TLS proxy the site is HTTPS only: plain HTTP is redirected and browsers are
+    # told (Strict-Transport-Security) never to ask over it again, as cookiecutter-django
+    # does. The health check stays reachable over plain HTTP: the container's probe and load
+    # balancers call it directly, past the proxy.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^api/v1/health/$"]
+    SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 365 * 24 * 3600)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+    SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", False)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
