@@ -2522,6 +2522,7 @@ export interface components {
       description?: string;
       language?: string;
       settings?: components["schemas"]["ProjectSettings"];
+      /** Format: int64 */
       promoted_parameter_set?: number | null;
     };
     /**
