@@ -280,11 +280,12 @@ CELERY_TASK_ROUTES = {
     "backend.tuning.tasks.prepare": {"queue": "cpu"},
 }
 CELERY_TASK_TRACK_STARTED = True
-# Job liveness (backend/jobs/liveness.py): a task beats every TANDEM_JOB_HEARTBEAT_SECONDS; a
-# running job silent for TANDEM_JOB_LOST_AFTER_SECONDS is sent again, at most
-# TANDEM_JOB_MAX_REQUEUES times, then failed with the reason.
-TANDEM_JOB_HEARTBEAT_SECONDS = env_int("TANDEM_JOB_HEARTBEAT_SECONDS", 30)
-TANDEM_JOB_LOST_AFTER_SECONDS = env_int("TANDEM_JOB_LOST_AFTER_SECONDS", 600)
+# Job liveness (backend/jobs/liveness.py): every TANDEM_JOB_HEARTBEAT_SECONDS each worker
+# stamps the jobs its tasks run and looks for lost ones; a running job silent for
+# TANDEM_JOB_LOST_AFTER_SECONDS is sent again, at most TANDEM_JOB_MAX_REQUEUES times, then
+# failed with the reason. A dead worker's job is sent again within about 5 + 40 + 5 seconds.
+TANDEM_JOB_HEARTBEAT_SECONDS = env_int("TANDEM_JOB_HEARTBEAT_SECONDS", 5)
+TANDEM_JOB_LOST_AFTER_SECONDS = env_int("TANDEM_JOB_LOST_AFTER_SECONDS", 40)
 TANDEM_JOB_MAX_REQUEUES = env_int("TANDEM_JOB_MAX_REQUEUES", 2)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
