@@ -11,12 +11,25 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from backend.core.database_outage import (
+    DATABASE_ERRORS,
+    RETRY_AFTER_SECONDS,
+    UNAVAILABLE_DETAIL,
+    log_outage,
+)
 from backend.core.errors import ServiceError
 
 
 def api_exception_handler(error: Exception, context: dict) -> Response | None:
     if isinstance(error, ServiceError):
         return Response({"detail": error.message, **error.extra}, status=error.status_code)
+    if isinstance(error, DATABASE_ERRORS):
+        log_outage(context["request"], error)
+        return Response(
+            {"detail": UNAVAILABLE_DETAIL},
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+        )
     if isinstance(error, RequestDataTooBig):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         return Response(
