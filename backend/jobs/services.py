@@ -160,7 +160,7 @@ def jobs_recover_lost(*, now=None) -> list[int]:
             lost = {"task_id": str(job.celery_task_id), "heartbeat_at": job.heartbeat_at}
             job.requeues += 1
             job.status = Job.Status.QUEUED
-            job.celery_task_id = uuid.uuid4()
+            job.celery_task_id = str(uuid.uuid4())
             job.message = f"sent again: {silence}"[:200]
             job.save(update_fields=["requeues", "status", "celery_task_id", "message"])
             logger.warning("Job %s: %s; sending %s again", job.pk, silence, job.task_name)
