@@ -11,6 +11,7 @@ from typing import Any
 
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
+from rest_framework.parsers import get_encoding  # type: ignore[attr-defined]  # newer than the stubs
 from rest_framework.utils.json import strict_constant
 
 MAX_JSON_DEPTH = 64
@@ -19,7 +20,7 @@ MAX_JSON_DEPTH = 64
 
 class JSONParser(parsers.JSONParser):
     def parse(self, stream, media_type=None, parser_context=None) -> Any:
-        encoding = parsers.get_encoding(parser_context or {})
+        encoding = get_encoding(parser_context or {})
         try:
             data = json.load(
                 codecs.getreader(encoding)(stream),
