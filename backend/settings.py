@@ -246,6 +246,10 @@ SPECTACULAR_SETTINGS = {
     },
     # `<id:...>` in URLs (backend.core.ids.IdConverter): an integer within a bigint.
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "backend.core.schema.document_error_responses",
+    ],
 }
 
 _BROKER_FOLDER = DATA_DIR / "broker"

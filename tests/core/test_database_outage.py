@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 from backend.core.database_outage import RETRY_AFTER_SECONDS, UNAVAILABLE_DETAIL
 from backend.projects.models import Project
 from tests.domain import build_world
+from tests.openapi import assert_matches_schema
 
 CLOSED_PORT = "9"
 
@@ -61,7 +62,9 @@ def test_a_signed_in_request_during_an_outage_answers_503(
     url = path.format(project=world.project.pk)
 
     with database_unreachable(tmp_path):
-        assert_unavailable(getattr(client, method)(url, body, format="json"))
+        response = getattr(client, method)(url, body, format="json")
+    assert_unavailable(response)
+    assert_matches_schema(response, method.upper())
 
     assert Project.objects.get(pk=world.project.pk).name == "A", "nothing was saved"
     assert getattr(client, method)(url, body, format="json").status_code == status
