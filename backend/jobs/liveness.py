@@ -28,7 +28,7 @@ import time
 from celery import bootsteps
 from celery.worker import state as worker_state
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 
 logger = logging.getLogger(__name__)
 
@@ -69,11 +69,18 @@ def active_job_ids() -> set[int]:
     return job_ids
 
 
+def reach_database() -> None:
+    """One round trip, so that even an idle worker notices an outage (and its end)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+
+
 def tick(watch: DatabaseWatch) -> None:
     """Stamp this worker's jobs, then recover lost ones once the database has settled."""
     from backend.jobs.services import jobs_heartbeat, jobs_recover_lost
 
     try:
+        reach_database()
         jobs_heartbeat(job_ids=active_job_ids())
         watch.succeeded()
         touched = jobs_recover_lost() if watch.settled() else []

@@ -10,9 +10,10 @@ from django.test import override_settings
 from django.utils import timezone
 
 from backend.celery import app as celery_app
-from backend.jobs.liveness import DatabaseWatch
+from backend.jobs.liveness import DatabaseWatch, tick
 from backend.jobs.models import Job
 from backend.jobs.services import job_begin, jobs_heartbeat, jobs_recover_lost
+from tests.core.test_database_outage import database_unreachable
 
 LOST_AFTER = timedelta(seconds=settings.TANDEM_JOB_LOST_AFTER_SECONDS)
 
@@ -126,3 +127,24 @@ def test_a_worker_recovers_nothing_until_it_reached_the_database_since_its_last_
     assert watch.settled()
     watch.failed()
     assert not watch.settled()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_after_a_database_outage_a_worker_waits_before_taking_silent_jobs_for_lost(tmp_path):
+    """Through an outage nobody's stamps land: a job whose worker still runs it looks silent
+    until that worker stamps it again. The tick survives the unreachable database, and sends
+    nothing again until the database has been reachable for two heartbeats."""
+    job = running_job(silent_for=LOST_AFTER + timedelta(seconds=5))
+    watch = DatabaseWatch()
+    watch.succeeded()
+
+    with database_unreachable(tmp_path):
+        tick(watch)
+    assert watch.reachable_since is None
+    tick(watch)
+
+    assert watch.reachable_since is not None
+    assert Job.objects.get(pk=job.pk).status == Job.Status.RUNNING, "not yet settled"
+    with override_settings(TANDEM_JOB_HEARTBEAT_SECONDS=0):
+        tick(watch)
+    assert Job.objects.get(pk=job.pk).status == Job.Status.QUEUED
