@@ -219,14 +219,20 @@ def parameter_set_list(*, project_id: int) -> QuerySet[ParameterSet]:
     return ParameterSet.objects.filter(project_id=project_id)
 
 
-def parameter_set_named(*, project_id: int, parameter_set_id: int) -> ParameterSet:
-    """The parameter set a request names; a 400 when the project has none by that id."""
+def parameter_set_named(
+    *, project_id: int, parameter_set_id: int, field: str = "parameter_set"
+) -> ParameterSet:
+    """The parameter set a request names in `field`; a 400 when the project has none by that
+    id, the same whether the id is missing or another project's, so that other projects'
+    ids cannot be told apart."""
     parameter_set = ParameterSet.objects.filter(pk=parameter_set_id, project_id=project_id).first()
     if parameter_set is None:
-        raise InvalidInput(
-            f"Project {project_id} has no parameter set {parameter_set_id}.", field="parameter_set"
-        )
+        raise InvalidInput(no_such_parameter_set(project_id, parameter_set_id), field=field)
     return parameter_set
+
+
+def no_such_parameter_set(project_id: int, parameter_set_id: int) -> str:
+    return f"Project {project_id} has no parameter set {parameter_set_id}."
 
 
 def _unsaved_annotation(
