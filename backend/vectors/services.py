@@ -15,6 +15,7 @@ import io
 import logging
 import re
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import asdict
 from functools import lru_cache
 from pathlib import Path
@@ -46,7 +47,6 @@ from workers.align.folds import new_document_defaults
 from workers.align.model import ReaderError
 from workers.align.params import load_params
 from workers.align.scoring.lexical import lexical_vectors, sentence_words
-from workers.align.scoring.tokens import lexical_tokens
 from workers.align.scoring.vectors import (
     TrainingSettings,
     load_vectors,
@@ -144,19 +144,25 @@ def vectors_for(*, project_id: int, settings: TrainingSettings) -> WordVectors:
         return _server_file_vectors(project_id, server_file, sentences, document_count)
     if settings.kind == "lexical":
         return _lexical_vectors(project_id, language, sentences, document_count)
-    key = training_key(sentences, settings)
-    stored = WordVectors.objects.filter(project_id=project_id, training_key=key).first()
-    if stored is not None:
-        return stored
-    return _store(
+    return _stored_or_made(
         project_id,
-        key,
-        train_vectors(sentences, settings, cache_directory=None),
+        training_key(sentences, settings),
+        lambda: train_vectors(sentences, settings, cache_directory=None),
         origin=WordVectors.Origin.TRAINED,
         settings=asdict(settings),
         document_count=document_count,
         sentence_count=len(sentences),
     )
+
+
+def _stored_or_made(
+    project_id: int, key: str, make: Callable[[], KeyedVectors], **fields
+) -> WordVectors:
+    """The project's vectors of this content key, else `make()` stored under it."""
+    stored = WordVectors.objects.filter(project_id=project_id, training_key=key).first()
+    if stored is not None:
+        return stored
+    return _store(project_id, key, make(), **fields)
 
 
 def _store(project_id: int, key: str, vectors: KeyedVectors, **fields) -> WordVectors:
@@ -266,15 +272,10 @@ def _server_file_vectors(
     worker and tuning run reads the same vectors; the key changes with the file or the texts."""
     stat = path.stat()
     identity = f"{path.resolve()}\n{stat.st_size}\n{stat.st_mtime_ns}\n"
-    key = "file-" + training_key([identity, *sentences], TrainingSettings())[:27]
-    stored = WordVectors.objects.filter(project_id=project_id, training_key=key).first()
-    if stored is not None:
-        return stored
-    words = {token for sentence in sentences for token in lexical_tokens(sentence)}
-    return _store(
+    return _stored_or_made(
         project_id,
-        key,
-        restricted(_server_file(str(path), stat.st_mtime_ns), words),
+        "file-" + training_key([identity, *sentences], TrainingSettings())[:27],
+        lambda: restricted(_server_file(str(path), stat.st_mtime_ns), sentence_words(sentences)),
         origin=WordVectors.Origin.SERVER_FILE,
         file_name=path.name,
         settings={},
@@ -289,14 +290,10 @@ def _lexical_vectors(
     """The project's words as lexical vectors (seconds, not a training), stored like a training
     so that every slice of a tuning run reads the same table; the key changes with the texts
     and the project's language."""
-    key = "lexical-" + training_key([language, *sentences], TrainingSettings())[:24]
-    stored = WordVectors.objects.filter(project_id=project_id, training_key=key).first()
-    if stored is not None:
-        return stored
-    return _store(
+    return _stored_or_made(
         project_id,
-        key,
-        lexical_vectors(sentence_words(sentences), language),
+        "lexical-" + training_key([language, *sentences], TrainingSettings())[:24],
+        lambda: lexical_vectors(sentence_words(sentences), language),
         origin=WordVectors.Origin.LEXICAL,
         settings={"kind": "lexical", "language": language},
         document_count=document_count,
