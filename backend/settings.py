@@ -234,6 +234,7 @@ SPECTACULAR_SETTINGS = {
         "AgreementMeasureEnum": "workers.align.agreement.MEASURES",
         "ExportFilterEnum": "workers.align.pairs.shape.FILTERS",
         "AlignerEnum": "workers.align.params.ALIGNERS",
+        "PreAlignmentWarningCodeEnum": "workers.align.diagnosis.CODES",
         "SettingKindEnum": "workers.align.settings.SETTING_KINDS",
     },
     # `<id:...>` in URLs (backend.core.ids.IdConverter): an integer within a bigint.

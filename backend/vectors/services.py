@@ -2,7 +2,9 @@
 
 Which vectors a project's alignments use, first that applies: the pretrained vectors its lead
 uploaded last; the words of the project found in the server's pretrained file
-(`TANDEM_WORD_VECTORS`); word2vec trained on the project's own texts. Training runs on the
+(`TANDEM_WORD_VECTORS`); lexical vectors of the project's words, when its parameters ask for
+them (the shipped defaults for new projects do: they need no training); word2vec trained on
+the project's own texts. Training runs on the
 `cpu` queue. Adding documents asks for a retraining, debounced: while a training job is still
 queued, more documents join it instead of queueing another, since the job reads the project's
 texts only when it starts.
@@ -40,8 +42,10 @@ from backend.jobs.services import (
 from backend.projects.models import Project
 from backend.vectors.models import WordVectors
 from backend.vectors.selectors import project_sentences
+from workers.align.folds import new_document_defaults
 from workers.align.model import ReaderError
-from workers.align.params import AlignmentParams
+from workers.align.params import load_params
+from workers.align.scoring.lexical import lexical_vectors, sentence_words
 from workers.align.scoring.tokens import lexical_tokens
 from workers.align.scoring.vectors import (
     TrainingSettings,
@@ -63,12 +67,13 @@ _loaded: OrderedDict[tuple[int, str], KeyedVectors] = OrderedDict()
 
 
 def project_training_settings(project: Project) -> TrainingSettings:
-    """The promoted parameter set's vector settings, so the background retraining prepares
-    the vectors the next pre-alignment will ask for."""
+    """The promoted parameter set's vector settings (else the shipped defaults' for new
+    documents), so the background retraining prepares the vectors the next pre-alignment will
+    ask for."""
     promoted = project.promoted_parameter_set
     if promoted is not None and "vectors" in promoted.params:
         return TrainingSettings(**promoted.params["vectors"])
-    return AlignmentParams().vectors
+    return load_params(new_document_defaults()).vectors
 
 
 def vectors_train_start(*, project: Project, actor=None) -> Job:
@@ -137,6 +142,8 @@ def vectors_for(*, project_id: int, settings: TrainingSettings) -> WordVectors:
     server_file = server_vectors_file(language)
     if server_file is not None:
         return _server_file_vectors(project_id, server_file, sentences, document_count)
+    if settings.kind == "lexical":
+        return _lexical_vectors(project_id, language, sentences, document_count)
     key = training_key(sentences, settings)
     stored = WordVectors.objects.filter(project_id=project_id, training_key=key).first()
     if stored is not None:
@@ -271,6 +278,27 @@ def _server_file_vectors(
         origin=WordVectors.Origin.SERVER_FILE,
         file_name=path.name,
         settings={},
+        document_count=document_count,
+        sentence_count=len(sentences),
+    )
+
+
+def _lexical_vectors(
+    project_id: int, language: str, sentences: list[str], document_count: int
+) -> WordVectors:
+    """The project's words as lexical vectors (seconds, not a training), stored like a training
+    so that every slice of a tuning run reads the same table; the key changes with the texts
+    and the project's language."""
+    key = "lexical-" + training_key([language, *sentences], TrainingSettings())[:24]
+    stored = WordVectors.objects.filter(project_id=project_id, training_key=key).first()
+    if stored is not None:
+        return stored
+    return _store(
+        project_id,
+        key,
+        lexical_vectors(sentence_words(sentences), language),
+        origin=WordVectors.Origin.LEXICAL,
+        settings={"kind": "lexical", "language": language},
         document_count=document_count,
         sentence_count=len(sentences),
     )

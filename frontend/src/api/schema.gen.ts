@@ -1760,6 +1760,27 @@ export interface components {
      */
     DocumentStatusEnum:
       "importing" | "import_failed" | "imported" | "pre_aligned" | "in_annotation" | "submitted";
+    /** @description A degenerate pre-alignment, said (`workers.align.diagnosis.Finding`). */
+    DocumentWarning: {
+      /**
+       * @description Stable, for programs.
+       *
+       *     * `one_segment` - one_segment
+       *     * `all_unaligned` - all_unaligned
+       *     * `constant_confidence` - constant_confidence
+       *     * `below_diagonal` - below_diagonal
+       *     * `language_mismatch` - language_mismatch
+       */
+      code: components["schemas"]["PreAlignmentWarningCodeEnum"];
+      /** @description What happened. */
+      message: string;
+      /** @description Its likely cause. */
+      cause: string;
+      /** @description What to do about it. */
+      do: string;
+      /** @description The document whose pre-alignment it is. */
+      document: number;
+    };
     DoubleAnnotationOutput: {
       /** Format: double */
       share: number | null;
@@ -1840,6 +1861,8 @@ export interface components {
        * @description The project's threshold: the editor marks a turn less confident than this.
        */
       low_confidence_below: number;
+      /** @description What the engine found degenerate in this pre-alignment; for leads and curators only (always empty for annotators). */
+      warnings: components["schemas"]["PreAlignmentWarning"][];
     };
     EditorSegment: {
       position: number;
@@ -2184,6 +2207,8 @@ export interface components {
       resumed?: number[];
       /** @description Pre-alignment. */
       parameter_set?: number;
+      /** @description Pre-alignment: what the engine found degenerate in each document's result. */
+      warnings?: components["schemas"]["DocumentWarning"][];
       /** @description Word vectors: their id. */
       word_vectors?: number;
       /** @description Word vectors. */
@@ -2576,6 +2601,39 @@ export interface components {
       /** Format: int64 */
       iteration?: number;
     };
+    /** @description A degenerate pre-alignment, said (`workers.align.diagnosis.Finding`). */
+    PreAlignmentWarning: {
+      /**
+       * @description Stable, for programs.
+       *
+       *     * `one_segment` - one_segment
+       *     * `all_unaligned` - all_unaligned
+       *     * `constant_confidence` - constant_confidence
+       *     * `below_diagonal` - below_diagonal
+       *     * `language_mismatch` - language_mismatch
+       */
+      code: components["schemas"]["PreAlignmentWarningCodeEnum"];
+      /** @description What happened. */
+      message: string;
+      /** @description Its likely cause. */
+      cause: string;
+      /** @description What to do about it. */
+      do: string;
+    };
+    /**
+     * @description * `one_segment` - one_segment
+     *     * `all_unaligned` - all_unaligned
+     *     * `constant_confidence` - constant_confidence
+     *     * `below_diagonal` - below_diagonal
+     *     * `language_mismatch` - language_mismatch
+     * @enum {string}
+     */
+    PreAlignmentWarningCodeEnum:
+      | "one_segment"
+      | "all_unaligned"
+      | "constant_confidence"
+      | "below_diagonal"
+      | "language_mismatch";
     ProjectInput: {
       name: string;
       description?: string;
@@ -3146,6 +3204,7 @@ export interface components {
       seconds_spent: number;
     };
     TrainingSettings: {
+      kind?: components["schemas"]["TrainingSettingsKindEnum"];
       dimensions?: number;
       window?: number;
       min_count?: number;
@@ -3154,6 +3213,12 @@ export interface components {
       seed?: number;
       workers?: number;
     };
+    /**
+     * @description * `word2vec` - word2vec
+     *     * `lexical` - lexical
+     * @enum {string}
+     */
+    TrainingSettingsKindEnum: "word2vec" | "lexical";
     /**
      * @description * `turns` - turns
      *     * `windows` - windows
@@ -3301,7 +3366,7 @@ export interface components {
     };
     WordVectorsOutput: {
       id: number;
-      /** @description trained, uploaded or server_file. */
+      /** @description trained, uploaded, server_file or lexical. */
       origin: string;
       file_name: string;
       training_key: string;
