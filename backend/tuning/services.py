@@ -333,7 +333,10 @@ def _proposal_note(run: TuningRun, verdict: proposal.Verdict, shown: TuningCandi
     if shown.gain is None or shown.gain_low is None or shown.gain_high is None:
         if verdict.reason == "incumbent_best":
             return f"No candidate beats {in_use}, on the same gold.{ties}"
-        return f"The best of {run.settings_count} settings; {in_use} was not scored.{ties}"
+        return (
+            f"The best of {run.settings_count} settings is proposed: {run.incumbent_name!r}, "
+            f"in use, could not be scored against it.{ties}"
+        )
     interval = (
         f"{shown.gain:+.1f} points of the {run.get_ranked_by_display()} against {in_use} "
         f"({shown.gain_low:+.1f} to {shown.gain_high:+.1f} over the {documents} gold "
