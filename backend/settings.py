@@ -234,6 +234,8 @@ SPECTACULAR_SETTINGS = {
         "ProjectKindEnum": "backend.projects.models.Project.Kind",
         "ReportUnitEnum": "backend.projects.talks.REPORT_UNITS",
         "RankedByEnum": "backend.tuning.models.TuningRun.RankedBy",
+        "ProposalReasonEnum": "backend.tuning.models.PROPOSAL_REASONS",
+        "LearningRefusalEnum": "backend.tuning.models.LEARNING_REFUSALS",
         "IterationStatusEnum": "backend.iterations.models.IterationStatus",
         "GoldStateEnum": "backend.curation.rule.GoldState",
         "GoldRuleEnum": "backend.curation.rule.GoldRule",

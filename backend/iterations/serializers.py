@@ -11,7 +11,11 @@ from backend.iterations.models import IterationStatus
 from backend.iterations.selectors import RECORD_METRICS
 from backend.jobs.models import Job
 from backend.tuning.models import TuningRun
-from backend.tuning.serializers import CandidateOutputSerializer, LearnedResultSerializer
+from backend.tuning.serializers import (
+    CandidateOutputSerializer,
+    LearnedResultSerializer,
+    VerdictFieldsSerializer,
+)
 
 
 class JobBriefSerializer(serializers.Serializer):
@@ -22,7 +26,7 @@ class JobBriefSerializer(serializers.Serializer):
     error = serializers.CharField()
 
 
-class TuningBriefSerializer(serializers.Serializer):
+class TuningBriefSerializer(VerdictFieldsSerializer):
     id = serializers.IntegerField()
     job = JobBriefSerializer()
     settings_count = serializers.IntegerField()
@@ -34,8 +38,9 @@ class TuningBriefSerializer(serializers.Serializer):
     proposal = CandidateOutputSerializer(
         source="best",
         allow_null=True,
-        help_text="The best candidate when it beats the incumbent; null while the run works, "
-        "and when the parameters in use stay the best.",
+        help_text="The best candidate whose gain over the incumbent clears its bootstrap "
+        "interval over the gold documents; null while the run works, and when nothing does "
+        "(`proposal_reason` says why).",
     )
     incumbent = CandidateOutputSerializer(
         source="incumbent_candidate",
@@ -48,7 +53,8 @@ class TuningBriefSerializer(serializers.Serializer):
         source="learned_summary",
         allow_null=True,
         help_text="What the run learned from the gold beyond its parameters: corrections and "
-        "the calibrated confidence's score (null while it works and for other aligners).",
+        "the calibrated confidence's score (null while it works, for other aligners, and when "
+        "it refused to learn: `learning_refusal`).",
     )
     promoted_candidate = serializers.SerializerMethodField(
         help_text="The candidate whose settings the project now pre-aligns with, if any."

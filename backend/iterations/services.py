@@ -313,9 +313,8 @@ def iteration_promote(
         )
     if candidate is None and run.best is None:
         raise Conflict(
-            f"Tuning run {run.pk} proposes nothing: no candidate beats {run.incumbent_name!r}, "
-            "the parameters in use, on the same gold. Keep them, or name a candidate to "
-            "promote one anyway."
+            f"Tuning run {run.pk} proposes nothing. {run.proposal_note} Keep the parameters in "
+            "use, or name a candidate to promote one anyway."
         )
     candidate = candidate or run.best
     if candidate is None or candidate.run_id != run.pk:

@@ -13,12 +13,29 @@ from backend.jobs.models import Job
 from backend.jobs.selectors import job_get, job_list
 from backend.jobs.services import job_cancel
 from backend.projects.permissions import LEAD_OR_ADMIN
+from backend.tuning.models import PROPOSAL_REASONS, LearningRefusal
 from backend.tuning.serializers import LearnedResultSerializer
 
 
 class IncumbentResultSerializer(serializers.Serializer):
     name = serializers.CharField()
     objective = serializers.FloatField(allow_null=True)
+
+
+class LearningRefusalResultSerializer(serializers.Serializer):
+    code = serializers.ChoiceField(choices=LearningRefusal.values)
+    reason = serializers.CharField()
+
+
+class ProposalResultSerializer(serializers.Serializer):
+    reason = serializers.ChoiceField(
+        choices=PROPOSAL_REASONS,
+        help_text="Why nothing is proposed; empty with a proposal.",
+    )
+    note = serializers.CharField(help_text="The verdict in a sentence.")
+    ties = serializers.IntegerField(
+        help_text="Candidates scoring as the proposal (or best candidate) on every document."
+    )
 
 
 class DocumentWarningSerializer(PreAlignmentWarningSerializer):
@@ -65,7 +82,8 @@ class JobResultSerializer(serializers.Serializer):
     best_candidate = serializers.IntegerField(
         required=False,
         allow_null=True,
-        help_text="Tuning: the proposal; null when no candidate beats the incumbent.",
+        help_text="Tuning: the proposal; null when no candidate beats the incumbent by more "
+        "than the bootstrap interval over the gold documents.",
     )
     params = AlignmentParamsSerializer(
         required=False, help_text="Tuning: the best settings other than the incumbent."
@@ -83,8 +101,17 @@ class JobResultSerializer(serializers.Serializer):
     learned = LearnedResultSerializer(
         required=False,
         allow_null=True,
-        help_text="Tuning: the learned decision fitted for the best candidate on the gold "
-        "(null for an aligner other than the turn path).",
+        help_text="Tuning: the learned decision fitted for the proposal (else the best "
+        "candidate) on the gold (null for an aligner other than the turn path, and when the "
+        "run refused to learn).",
+    )
+    learning_refusal = LearningRefusalResultSerializer(
+        required=False,
+        allow_null=True,
+        help_text="Tuning: why no learned decision was fitted or kept; null when one was.",
+    )
+    proposal = ProposalResultSerializer(
+        required=False, help_text="Tuning: what the run proposes, or why nothing."
     )
 
 

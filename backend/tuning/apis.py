@@ -21,13 +21,14 @@ from backend.tuning.serializers import (
     GoldDocumentSerializer,
     GridField,
     StageSerializer,
+    VerdictFieldsSerializer,
 )
 from backend.tuning.services import tuning_start
 
 MAX_CANDIDATES = 1000
 
 
-class RunOutputSerializer(serializers.Serializer):
+class RunOutputSerializer(VerdictFieldsSerializer):
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Job.Status.choices)
     job = JobOutputSerializer()
@@ -39,7 +40,9 @@ class RunOutputSerializer(serializers.Serializer):
     settings_count = serializers.IntegerField()
     word_vectors = serializers.IntegerField(source="word_vectors_id", allow_null=True)
     best = CandidateOutputSerializer(
-        allow_null=True, help_text="The proposal: the best candidate, when it beats the incumbent."
+        allow_null=True,
+        help_text="The proposal: the best candidate whose gain over the incumbent clears its "
+        "bootstrap interval over the gold documents; null otherwise (`proposal_reason`).",
     )
     incumbent = CandidateOutputSerializer(source="incumbent_candidate", allow_null=True)
     incumbent_name = serializers.CharField()

@@ -10,6 +10,29 @@ from django.conf import settings
 from django.db import models
 
 
+class NoProposal(models.TextChoices):
+    """The engine's `proposal.Reason`s."""
+
+    INCUMBENT_BEST = "incumbent_best", "no candidate scores above the parameters in use"
+    WITHIN_UNCERTAINTY = (
+        "within_uncertainty",
+        "no candidate beats the parameters in use by more than its uncertainty across documents",
+    )
+
+
+class LearningRefusal(models.TextChoices):
+    """The engine's `learned.RefusalCode`s."""
+
+    TOO_FEW_DOCUMENTS = "too_few_documents", "fewer gold documents than a decision needs"
+    WEAK_RANKING = "weak_ranking", "its held-out AUROC is below the floor"
+
+
+PROPOSAL_REASONS = ["", *NoProposal.values]
+"""A run's `proposal_reason` as the API shows it: blank when it proposes a candidate."""
+LEARNING_REFUSALS = ["", *LearningRefusal.values]
+"""A run's `learning_refusal` as the API shows it: blank when it learned, or did not try."""
+
+
 class TuningRun(models.Model):
     class RankedBy(models.TextChoices):
         TURNS = "turns", "share of turns aligned right"
@@ -66,6 +89,37 @@ class TuningRun(models.Model):
     incumbent_name = models.CharField(max_length=200, blank=True)
     incumbent_note = models.CharField(
         max_length=300, blank=True, help_text="Why the incumbent was not scored; blank if it was."
+    )
+    proposal_reason = models.CharField(
+        max_length=32,
+        blank=True,
+        choices=NoProposal.choices,
+        help_text="Why the finished run proposes nothing; blank when it proposes a candidate "
+        "(and while it works).",
+    )
+    proposal_note = models.CharField(
+        max_length=600,
+        blank=True,
+        help_text="The verdict in a sentence: the proposal's gain over the incumbent with its "
+        "bootstrap interval over the gold documents, or why nothing is proposed.",
+    )
+    proposal_ties = models.PositiveIntegerField(
+        default=0,
+        help_text="Candidates that score exactly as the proposal (or, without one, as the best "
+        "candidate) on every gold document, it included: one choice, since the gold cannot "
+        "tell them apart.",
+    )
+    learning_refusal = models.CharField(
+        max_length=32,
+        blank=True,
+        choices=LearningRefusal.choices,
+        help_text="Why the run learned no decision from its gold; blank when it did, or did not "
+        "try (another aligner, or the project switched learning off).",
+    )
+    learning_note = models.CharField(
+        max_length=600,
+        blank=True,
+        help_text="The refusal in sentences, with what pre-alignments keep instead.",
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -146,13 +200,27 @@ class TuningCandidate(models.Model):
         help_text="The parameters in use when the run started: never dropped by a stage, so "
         "that every proposal is compared with them on all the gold.",
     )
+    gain = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="Its objective less the incumbent's on the same gold documents; null for the "
+        "incumbent, a candidate dropped before the last stage, or a run without incumbent.",
+    )
+    gain_low = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="The 95 % percentile bootstrap interval of `gain` over the gold documents: "
+        "its lower bound. A candidate is proposed only when it is above 0.",
+    )
+    gain_high = models.FloatField(null=True, blank=True, help_text="Its upper bound.")
     learned = models.JSONField(
         null=True,
         blank=True,
-        help_text="For the run's best turn-path candidate: the engine's learned decision "
-        "(corrections kept only if they beat the path on held-out gold, calibrated "
-        "confidence) fitted on the run's gold with these settings; a parameter set made from "
-        "the candidate carries it.",
+        help_text="For the run's proposal (else its best turn-path candidate): the engine's "
+        "learned decision (corrections kept only if they beat the path on held-out gold, "
+        "calibrated confidence) fitted on the run's gold with these settings, or, when the run "
+        "refused to learn (`learning_refusal`), the incumbent's decision carried over; a "
+        "parameter set made from the candidate carries it.",
     )
 
     class Meta:

@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from backend.alignments.serializers import AlignmentParamsSerializer
 from backend.tuning import plan
+from backend.tuning.models import LEARNING_REFUSALS, PROPOSAL_REASONS
 from backend.tuning.selectors import CANDIDATE_ORDERINGS
 
 MAX_GRID_ENTRIES = 64
@@ -72,6 +73,17 @@ class CandidateOutputSerializer(serializers.Serializer):
     is_incumbent = serializers.BooleanField(
         help_text="The parameters in use when the run started, scored on the same gold."
     )
+    gain = serializers.FloatField(
+        allow_null=True,
+        help_text="Objective less the incumbent's on the same gold documents (null for the "
+        "incumbent, a candidate dropped before the last stage, and a run without incumbent).",
+    )
+    gain_low = serializers.FloatField(
+        allow_null=True,
+        help_text="Lower bound of the gain's 95 % percentile bootstrap interval over the gold "
+        "documents: a candidate is proposed only when it is above 0.",
+    )
+    gain_high = serializers.FloatField(allow_null=True, help_text="Its upper bound.")
     params = AlignmentParamsSerializer()
 
 
@@ -104,3 +116,31 @@ class GridField(serializers.DictField):
         if plan.grid_too_large(grid):
             raise serializers.ValidationError(plan.GRID_TOO_LARGE)
         return grid
+
+
+class VerdictFieldsSerializer(serializers.Serializer):
+    """What a finished run proposes and learns, or why not: shared by the tuning runs' API
+    and the iterations that quote a run."""
+
+    proposal_reason = serializers.ChoiceField(
+        choices=PROPOSAL_REASONS,
+        help_text="Why the run proposes nothing: `incumbent_best` (no candidate scores above "
+        "the parameters in use) or `within_uncertainty` (none beats them by more than the "
+        "bootstrap interval over the gold documents); empty with a proposal or while it works.",
+    )
+    proposal_note = serializers.CharField(
+        help_text="The verdict in a sentence, with the gain's interval; empty while it works."
+    )
+    proposal_ties = serializers.IntegerField(
+        help_text="Candidates scoring exactly as the proposal (or, without one, the best "
+        "candidate) on every gold document, it included: one choice, not several."
+    )
+    learning_refusal = serializers.ChoiceField(
+        choices=LEARNING_REFUSALS,
+        help_text="Why no learned decision was fitted or kept: `too_few_documents` (fewer gold "
+        "documents than the engine's minimum) or `weak_ranking` (held-out AUROC below its "
+        "floor); empty otherwise.",
+    )
+    learning_note = serializers.CharField(
+        help_text="The refusal in sentences, with what pre-alignments keep instead."
+    )

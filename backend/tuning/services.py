@@ -7,8 +7,12 @@ and starts the next stage, or ranks everything and records the proposal.
 
 The parameters in use when the run starts (the incumbent) are one of its candidates, kept
 through every stage while the others are halved as if it were not there: a run proposes its
-best candidate only when that beats the incumbent on the same gold, so a lead is never offered
-something worse than what is in use.
+best candidate whose gain over the incumbent on the same gold clears the bootstrap interval of
+that gain over the gold documents (`workers.align.proposal`), so a lead is never offered
+something worse than what is in use, nor a gain a few documents' luck could make. Settings
+that score alike on every document are one choice. The learned decision is fitted only from
+enough gold and kept only when it ranks held-out turns (`workers.align.learned`'s minimum and
+floor); otherwise the incumbent's stays.
 """
 
 import logging
@@ -45,7 +49,7 @@ from backend.tuning import plan
 from backend.tuning.models import TuningCandidate, TuningRun, TuningSlice
 from backend.tuning.selectors import learns_decision
 from backend.vectors.services import vectors_for, vectors_load
-from workers.align import tune
+from workers.align import learned, proposal, tune
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import fit_learned_decision
 from workers.align.settings import SettingsError, in_words
@@ -230,7 +234,8 @@ def tuning_finish_stage(*, run_id: int, stage: int) -> None:
 
 def _finish(run: TuningRun, job: Job, ranked: list[tuple[int, tune.SettingResult]]) -> None:
     """Rank every candidate (those dropped early after the finalists) and record the proposal:
-    the best candidate other than the incumbent, when its objective beats the incumbent's."""
+    the best candidate other than the incumbent whose gain over it clears the bootstrap
+    interval over the gold documents (`workers.align.proposal`), or nothing, with why."""
     by_index = {candidate.index: candidate for candidate in run.candidates.all()}
     order = [index for index, _ in ranked]
     dropped = sorted(
@@ -240,19 +245,37 @@ def _finish(run: TuningRun, job: Job, ranked: list[tuple[int, tune.SettingResult
     order += [candidate.index for candidate in dropped]
     for position, index in enumerate(order, start=1):
         by_index[index].rank = position
-    TuningCandidate.objects.bulk_update(by_index.values(), ["rank"], batch_size=500)
     incumbent = next((c for c in by_index.values() if c.is_incumbent), None)
-    challenger = next(
-        (by_index[index] for index in order if not by_index[index].is_incumbent), incumbent
+    incumbent_position = next(
+        (position for position, (index, _) in enumerate(ranked) if by_index[index].is_incumbent),
+        None,
+    )
+    verdict = proposal.propose(
+        [result for _, result in ranked], incumbent_position, cast(tune.Objective, run.ranked_by)
+    )
+    for (index, _), gain in zip(ranked, verdict.gains, strict=True):
+        candidate = by_index[index]
+        candidate.gain = gain.difference if gain else None
+        candidate.gain_low = gain.low if gain else None
+        candidate.gain_high = gain.high if gain else None
+    TuningCandidate.objects.bulk_update(
+        by_index.values(), ["rank", "gain", "gain_low", "gain_high"], batch_size=500
+    )
+    challenger = (
+        by_index[ranked[verdict.best_challenger][0]]
+        if verdict.best_challenger is not None
+        else incumbent
     )
     assert challenger is not None, "a run has at least one candidate"
-    beaten = incumbent is None or (
-        not challenger.is_incumbent and (challenger.objective or 0.0) > (incumbent.objective or 0.0)
-    )
-    run.best = challenger if beaten else None
+    run.best = by_index[ranked[verdict.proposal][0]] if verdict.proposal is not None else None
+    run.proposal_reason = verdict.reason
+    run.proposal_ties = verdict.ties
+    run.proposal_note = _proposal_note(run, verdict, run.best or challenger)
     run.finished_at = timezone.now()
-    run.save(update_fields=["best", "finished_at"])
-    learned = _learn(run, challenger)
+    run.save(
+        update_fields=["best", "proposal_reason", "proposal_ties", "proposal_note", "finished_at"]
+    )
+    learned_summary = _learn(run, run.best or challenger)
     job_succeed(
         job=job,
         result={
@@ -265,7 +288,17 @@ def _finish(run: TuningRun, job: Job, ranked: list[tuple[int, tune.SettingResult
             "objective": challenger.objective,
             "ranked_by": run.ranked_by,
             "documents": challenger.documents_evaluated,
-            "learned": learned,
+            "learned": learned_summary,
+            "learning_refusal": (
+                {"code": run.learning_refusal, "reason": run.learning_note}
+                if run.learning_refusal
+                else None
+            ),
+            "proposal": {
+                "reason": run.proposal_reason,
+                "note": run.proposal_note,
+                "ties": run.proposal_ties,
+            },
             "incumbent": (
                 {"name": run.incumbent_name, "objective": incumbent.objective}
                 if incumbent
@@ -274,25 +307,104 @@ def _finish(run: TuningRun, job: Job, ranked: list[tuple[int, tune.SettingResult
         },
         message=(
             f"best of {run.settings_count} settings found"
-            if beaten
-            else f"no setting of {run.settings_count} beats {run.incumbent_name!r}, in use"
+            if run.best
+            else f"no proposal: no setting of {run.settings_count} beats "
+            f"{run.incumbent_name!r}, in use"
+            + (
+                " by more than its uncertainty across documents"
+                if verdict.reason == "within_uncertainty"
+                else ""
+            )
         ),
     )
 
 
+def _proposal_note(run: TuningRun, verdict: proposal.Verdict, shown: TuningCandidate) -> str:
+    """The verdict as the iteration page says it: the gain of the proposal (or of the best
+    candidate, when nothing is proposed) over the parameters in use, with its interval."""
+    documents = len(run.gold_documents)
+    in_use = f"{run.incumbent_name!r}, in use"
+    ties = (
+        f" {verdict.ties} settings score exactly as it does on every gold document: the gold "
+        "cannot tell them apart, so the first in the grid stands for them."
+        if verdict.ties > 1
+        else ""
+    )
+    if shown.gain is None or shown.gain_low is None or shown.gain_high is None:
+        if verdict.reason == "incumbent_best":
+            return f"No candidate beats {in_use}, on the same gold.{ties}"
+        return (
+            f"The best of {run.settings_count} settings is proposed: {run.incumbent_name!r}, "
+            f"in use, could not be scored against it.{ties}"
+        )
+    interval = (
+        f"{shown.gain:+.1f} points of the {run.get_ranked_by_display()} against {in_use} "
+        f"({shown.gain_low:+.1f} to {shown.gain_high:+.1f} over the {documents} gold "
+        f"document{'' if documents == 1 else 's'}, {round(100 * proposal.CONFIDENCE)} % "
+        "bootstrap interval)"
+    )
+    if verdict.reason == "incumbent_best":
+        return (
+            f"No candidate beats {in_use}, on the same gold: the best (rank {shown.rank}) "
+            f"scores {interval}.{ties}"
+        )
+    if verdict.reason == "within_uncertainty":
+        return (
+            f"The best candidate (rank {shown.rank}) scores {interval}: that gain is within what "
+            "the choice of gold documents alone could make, so nothing is proposed; more gold "
+            f"will tell.{ties}"
+        )
+    return f"The proposal (rank {shown.rank}) scores {interval}.{ties}"
+
+
 def _learn(run: TuningRun, candidate: TuningCandidate) -> dict[str, Any] | None:
-    """Fit the engine's learned decision for the best candidate on the run's gold and store
-    it on the candidate; a summary for the job's result (None for an aligner other than the
-    turn path, whose evidence the decision reads, and for a project that switched it off)."""
+    """Fit the engine's learned decision for the candidate on the run's gold and store it on
+    the candidate; a summary for the job's result (None for an aligner other than the turn
+    path, whose evidence the decision reads, and for a project that switched it off).
+
+    Nothing is fitted from fewer gold documents than the engine's minimum, and a fit whose
+    held-out AUROC is below its floor is not kept: then the candidate carries the incumbent's
+    decision (or none: the engine's own confidence), the run records why, and None is
+    returned."""
     params = AlignmentParams.from_dict(candidate.params)
     if not isinstance(params.path, TurnSettings) or not learns_decision(run.project.settings):
         return None
-    vectors = vectors_load(vectors_id=run.word_vectors_id) if run.word_vectors_id else None
-    gold = [_gold_meeting(run, document_id) for document_id in run.gold_document_ids]
-    decision = fit_learned_decision(gold, params, vectors)
-    candidate.learned = decision.as_dict()
+    refusal = learned.too_little_gold(len(run.gold_documents))
+    if refusal is None:
+        vectors = vectors_load(vectors_id=run.word_vectors_id) if run.word_vectors_id else None
+        gold = [_gold_meeting(run, document_id) for document_id in run.gold_document_ids]
+        decision = fit_learned_decision(gold, params, vectors)
+        refusal = learned.weak_ranking(decision)
+        if refusal is None:
+            candidate.learned = decision.as_dict()
+            candidate.save(update_fields=["learned"])
+            return decision.summary()
+    kept = _incumbent_decision(run)
+    candidate.learned = kept
     candidate.save(update_fields=["learned"])
-    return decision.summary()
+    stays = (
+        f"Pre-alignments keep the calibration of {run.incumbent_name!r}, in use."
+        if kept is not None
+        else "Pre-alignments keep the engine's own confidence, uncalibrated, as the parameters "
+        "in use have no calibration."
+    )
+    run.learning_refusal = refusal.code
+    run.learning_note = f"{refusal.reason} {stays}"
+    run.save(update_fields=["learning_refusal", "learning_note"])
+    return None
+
+
+def _incumbent_decision(run: TuningRun) -> dict[str, Any] | None:
+    """The learned decision of the parameters in use when the run started, when this engine
+    can read it (one fitted on other features would only fail the next pre-alignment)."""
+    stored = run.incumbent_parameter_set.learned if run.incumbent_parameter_set else None
+    if stored is None:
+        return None
+    try:
+        learned.LearnedDecision.from_dict(stored)
+    except (KeyError, TypeError, ValueError):
+        return None
+    return stored
 
 
 def _rank_stage(run: TuningRun, stage: int) -> list[tuple[int, tune.SettingResult]]:

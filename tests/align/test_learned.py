@@ -16,9 +16,11 @@ from workers.align import pipeline
 from workers.align.corpus import load_public_meetings
 from workers.align.folds import defaults_file
 from workers.align.learned import (
+    AUROC_FLOOR,
     CORRECTION_THRESHOLDS,
     FEATURES,
     KEEP,
+    MIN_GOLD_DOCUMENTS,
     N_CORRECTIONS,
     SECOND_OPINIONS,
     TO_CANDIDATE,
@@ -27,6 +29,7 @@ from workers.align.learned import (
     TO_UNALIGNED,
     Isotonic,
     LearnedDecision,
+    OpinionScore,
     TurnEvidence,
     apply_corrections,
     auroc,
@@ -35,7 +38,11 @@ from workers.align.learned import (
     expected_calibration_error,
     fit_decision,
     fit_isotonic,
+    fit_softmax,
+    held_out_auroc,
     in_report_order,
+    too_little_gold,
+    weak_ranking,
 )
 from workers.align.model import UNALIGNED
 from workers.align.params import load_params
@@ -474,3 +481,49 @@ def test_second_opinions_are_the_other_aligners_labels_on_real_meetings(two_meet
     np.testing.assert_array_equal(spared.features, evidence.features)
     monkeypatch.setattr(pipeline, "SECOND_OPINION_MAX_CELLS", 0)
     assert turn_evidence(meeting, params, vectors)[1].opinions is None
+
+
+def guarded(held_out: dict[str, float], **parts) -> LearnedDecision:
+    calibration = fit_isotonic(np.array([0.2, 0.8]), np.array([0.0, 1.0]))
+    return LearnedDecision(
+        parts.get("corrections"),
+        1.0,
+        parts.get("correctness"),
+        calibration,
+        held_out,
+        parts.get("with_opinions"),
+    )
+
+
+def test_nothing_is_learned_from_fewer_gold_documents_than_the_minimum():
+    refusal = too_little_gold(MIN_GOLD_DOCUMENTS - 1)
+    assert refusal is not None
+    assert refusal.code == "too_few_documents"
+    assert f"holds {MIN_GOLD_DOCUMENTS - 1} documents, fewer than the {MIN_GOLD_DOCUMENTS}" in (
+        refusal.reason
+    )
+    assert "holds 1 document," in too_little_gold(1).reason
+    assert too_little_gold(MIN_GOLD_DOCUMENTS) is None
+
+
+def test_a_decision_whose_held_out_ranking_is_below_the_floor_is_refused():
+    weak = guarded({"heuristic_auroc": 0.39, "learned_auroc": 0.8})
+    refusal = weak_ranking(weak)
+    assert refusal is not None
+    assert refusal.code == "weak_ranking"
+    assert "held-out AUROC is 0.39, below the floor of 0.60" in refusal.reason
+    assert weak_ranking(guarded({"heuristic_auroc": AUROC_FLOOR})) is None
+    unmeasured = weak_ranking(guarded({"heuristic_auroc": float("nan")}))
+    assert unmeasured is not None
+    assert "cannot be measured" in unmeasured.reason
+
+
+def test_the_floor_reads_the_score_the_decision_calibrates():
+    softmax = fit_softmax(np.array([[0.0], [1.0], [2.0], [3.0]]), np.array([0, 0, 1, 1]), 2)
+    figures = {"heuristic_auroc": 0.9, "learned_auroc": 0.5, "second_opinions_auroc": 0.7}
+    logistic = guarded(figures, correctness=softmax)
+    assert held_out_auroc(logistic) == 0.5
+    assert weak_ranking(logistic) is not None
+    opinions = OpinionScore(softmax, logistic.calibration)
+    assert held_out_auroc(guarded(figures, correctness=softmax, with_opinions=opinions)) == 0.7
+    assert held_out_auroc(guarded(figures)) == 0.9

@@ -1,27 +1,52 @@
-"""What a tuning run learned from the gold, as the lead reads it on the iteration page: an
-iteration of real meetings closed with a turn-path grid on the real worker fits a learned
-decision, and the page says whether its corrections apply and from what probability, and
-what the confidence is calibrated from with the held-out figures that choice was made on."""
+"""What a tuning run learned from the gold, and what it proposes, as the lead reads it on the
+iteration page: runs on real public_meetings gold on the real worker. From five documents the
+run fits a learned decision and the page says whether its corrections apply and what the
+confidence is calibrated from, with the held-out figures that choice was made on; from three
+it fits none and proposes nothing, and the page says why."""
 
 import pytest
 
+from backend.alignments.services.pre_alignments import ENGINE_VERSION, parameter_set_get_or_create
+from backend.documents.public_meetings import public_meeting_gold_import
+from backend.iterations.models import Iteration
+from backend.jobs.models import Job
+from backend.projects.services import parameter_set_promote
+from backend.tuning.services import tuning_start
 from tests.browser.conftest import sign_in
-from tests.browser.lead_builders import closed_iteration, import_meetings
+from tests.workers.conftest import FIVE_GOLD_MEETINGS, wait_for_job
+from workers.align.params import AlignmentParams
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
-MEETINGS = [
-    "686239f069621dada25c3408f1867d66",  # 33 turns
-    "0b9ec6f049e68d4a35fae75792e2a84e",  # 60 turns
-    "2f3f95e2eb2b4532169904b186a8cdf0",  # 65 turns
-]
-TURN_GRID = {
-    "aligner": ["turns"],
-    "scoring.method": ["tfidf"],
-    "turns.match_offset": [0.1, 0.2],
-}
-"""Two turn-path settings on tf-idf (no word vectors to train): the learned decision is
-fitted for the best of them."""
+TFIDF_TURNS = {"aligner": ["turns"], "scoring.method": ["tfidf"]}
+"""Turn-path settings on tf-idf: no word vectors to train."""
+
+
+def tuned_iteration(team, meetings: list[str], grid: dict) -> Iteration:
+    """The project's gold (the meetings' corpus alignments), a run of `grid` on all of it,
+    and the closed iteration that quotes it."""
+    documents = [
+        public_meeting_gold_import(actor=team.lead, project=team.project, meeting_id=meeting)
+        for meeting in meetings
+    ]
+    run = tuning_start(
+        actor=team.lead,
+        project=team.project,
+        gold_documents=documents,
+        grid=grid,
+        stages=[{"documents": len(documents), "keep": 0.0}],
+    )
+    job = wait_for_job(run.job_id, timeout=240)
+    assert job.status == Job.Status.SUCCEEDED, job.error
+    run.refresh_from_db()
+    return Iteration.objects.create(
+        project=team.project, number=1, closed_at=run.finished_at, tuning_run=run
+    )
+
+
+def open_iteration_page(page, live_server, team, iteration):
+    sign_in(page, live_server, "lead")
+    page.goto(f"{live_server.url}/lead/projects/{team.project.pk}/iterations/{iteration.pk}")
 
 
 def test_the_iteration_page_says_what_the_tuning_run_learned(
@@ -29,16 +54,13 @@ def test_the_iteration_page_says_what_the_tuning_run_learned(
 ):
     from playwright.sync_api import expect
 
-    documents = import_meetings(team, MEETINGS)
-    iteration = closed_iteration(
-        team, dict(zip(documents, [(4, 60), (0, 30), (9, 120)], strict=True)), grid=TURN_GRID
+    iteration = tuned_iteration(
+        team, FIVE_GOLD_MEETINGS, {**TFIDF_TURNS, "turns.match_offset": [-0.1, 0.0]}
     )
-    iteration.refresh_from_db()
     learned = iteration.tuning_run.job.result["learned"]
     held_out = learned["held_out"]
 
-    sign_in(page, live_server, "lead")
-    page.goto(f"{live_server.url}/lead/projects/{team.project.pk}/iterations/{iteration.pk}")
+    open_iteration_page(page, live_server, team, iteration)
     verdict = page.get_by_test_id("learned-verdict")
     if learned["corrections_kept"]:
         expect(verdict).to_contain_text(
@@ -60,3 +82,72 @@ def test_the_iteration_page_says_what_the_tuning_run_learned(
     )
     # The gold has turns the path got right and turns it got wrong, so the AUROC exists.
     expect(verdict).to_contain_text(f"AUROC on held-out gold {held_out[f'{ranking}_auroc']:.2f}")
+    # The tuned path beats the diagonal in use on every document: proposed, with its interval.
+    proposal = iteration.tuning_run.best
+    expect(page.get_by_test_id("tuning-verdict")).to_contain_text(
+        f"The proposal beats the parameters in use. The proposal (rank 1) scores "
+        f"{proposal.gain:+.1f} points of the share of turns aligned right against 'diagonal "
+        f"baseline', in use ({proposal.gain_low:+.1f} to {proposal.gain_high:+.1f} over the 5 "
+        "gold documents, 95 % bootstrap interval)."
+    )
+    expect(page.get_by_role("button", name="Promote the proposal")).to_be_visible()
+    proposed = page.get_by_test_id("candidate").filter(has_text="(proposed)")
+    expect(proposed.get_by_test_id("gain")).to_have_text(
+        f"{proposal.gain:+.1f} ({proposal.gain_low:+.1f} to {proposal.gain_high:+.1f})"
+    )
+
+
+def test_the_iteration_page_says_why_three_gold_documents_teach_nothing(
+    page, live_server, celery_worker_process, team
+):
+    """The issue's first tuning run: three gold documents. Nothing is learned from them, and
+    their best setting, ahead of the parameters in use by less than the documents'
+    uncertainty, is not offered."""
+    from playwright.sync_api import expect
+
+    in_use = parameter_set_get_or_create(
+        project=team.project,
+        name="tuned earlier",
+        params=AlignmentParams()
+        .with_changes(
+            {
+                "aligner": "turns",
+                "scoring.method": "tfidf",
+                "turns.match_offset": 0.0,
+                "turns.unaligned_gain": 2.0,
+            }
+        )
+        .to_dict(),
+        engine_version=ENGINE_VERSION,
+        actor=team.lead,
+    )
+    parameter_set_promote(actor=team.lead, project=team.project, parameter_set=in_use)
+    iteration = tuned_iteration(
+        team,
+        FIVE_GOLD_MEETINGS[:3],
+        {
+            **TFIDF_TURNS,
+            "turns.match_offset": [-0.1, 0.0, 0.1],
+            "turns.unaligned_gain": [2.0, 4.0, 8.0],
+        },
+    )
+    run = iteration.tuning_run
+    assert run.best is None
+
+    open_iteration_page(page, live_server, team, iteration)
+    expect(page.get_by_test_id("learned-verdict")).to_have_text(
+        "Nothing learned from this gold. The gold holds 3 documents, fewer than the 5 a "
+        "calibrated confidence and learned corrections are fitted from. Pre-alignments keep "
+        "the engine's own confidence, uncalibrated, as the parameters in use have no "
+        "calibration."
+    )
+    verdict = page.get_by_test_id("tuning-verdict")
+    expect(verdict).to_contain_text(
+        "No proposal: keep the current parameters. The best candidate (rank 1) scores +"
+    )
+    expect(verdict).to_contain_text(
+        "over the 3 gold documents, 95 % bootstrap interval): that gain is within what the "
+        "choice of gold documents alone could make, so nothing is proposed; more gold will tell."
+    )
+    expect(verdict).to_contain_text("The parameters in use, tuned earlier, score segment")
+    expect(page.get_by_role("button", name="Promote the proposal")).to_have_count(0)

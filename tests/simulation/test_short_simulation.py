@@ -34,20 +34,26 @@ def test_two_iterations_tune_on_earlier_gold_only_and_record_what_annotators_kep
     assert first.parameters["params"]["aligner"] == "diagonal"
     first_batch = {d.pk for d in first.documents.all()}
     assert set(first.tuning_run.gold_document_ids) == first_batch
-    # Tuning on the first batch's gold proposes its best setting only if it beats the diagonal
-    # in use; the second iteration is pre-aligned with what was promoted, or kept.
+    # Tuning on the first batch's gold proposes its best setting whose gain over the diagonal
+    # in use clears its bootstrap interval over the documents; the second iteration is
+    # pre-aligned with what was promoted, or kept.
     run = first.tuning_run
     incumbent = run.incumbent_candidate
     assert AlignmentParams.from_dict(incumbent.params).aligner == "diagonal"
     assert incumbent.documents_evaluated == len(first_batch)
     challengers = run.candidates.filter(is_incumbent=False, documents_evaluated=len(first_batch))
     best_challenger = max(challengers.values_list("objective", flat=True))
+    clearing = [c.rank for c in challengers if c.gain_low > 0]
     if run.best is None:
-        assert best_challenger <= incumbent.objective
+        assert not clearing
+        assert run.proposal_reason == (
+            "incumbent_best" if best_challenger <= incumbent.objective else "within_uncertainty"
+        )
         assert first.promoted_parameter_set is None
         assert second.parameter_set == first.parameter_set
     else:
-        assert run.best.objective == best_challenger > incumbent.objective
+        assert run.best.rank == min(clearing)
+        assert run.best.objective > incumbent.objective
         assert second.parameter_set == first.promoted_parameter_set
         assert second.parameter_set.params == run.best.params
     assert set(second.tuning_run.gold_document_ids) == first_batch | {

@@ -15,6 +15,9 @@ SMALL_MEETINGS = [
     "2f3f95e2eb2b4532169904b186a8cdf0",  # 65
     "e61c5b036f82adc9d2fdf464c28656ea",  # 166
 ]
+FIVE_GOLD_MEETINGS = [*SMALL_MEETINGS[:3], "5860bd5928985249ce967af710051e06", SMALL_MEETINGS[3]]
+"""The five smallest meetings (33 to 166 turns): the fewest gold documents a learned decision
+is fitted from (`workers.align.learned.MIN_GOLD_DOCUMENTS`)."""
 
 
 def wait_for_job(job_id: int, timeout: float = JOB_TIMEOUT_SECONDS) -> Job:

@@ -8,17 +8,27 @@ import pytest
 from rest_framework.test import APIClient
 
 from backend.alignments.models import Annotation, ParameterSet, PreAlignment
+from backend.alignments.services.pre_alignments import (
+    ENGINE_VERSION,
+    parameter_set_get_or_create,
+)
 from backend.documents.selectors import document_meeting
 from backend.iterations.models import Iteration
 from backend.jobs.models import Job
 from backend.projects.services import parameter_set_promote
 from backend.tuning.models import TuningCandidate, TuningRun, TuningSlice
 from backend.tuning.services import tuning_candidate_parameter_set, tuning_start
-from backend.vectors.services import vectors_for, vectors_load
+from backend.vectors.services import vectors_load
 from tests.openapi import assert_matches_schema
-from tests.workers.conftest import gold_project, wait_for_job
+from tests.workers.conftest import FIVE_GOLD_MEETINGS, gold_project, wait_for_job
 from workers.align import tune
-from workers.align.learned import LearnedDecision
+from workers.align.corpus import load_public_meetings
+from workers.align.learned import (
+    AUROC_FLOOR,
+    MIN_GOLD_DOCUMENTS,
+    LearnedDecision,
+    held_out_auroc,
+)
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import fit_learned_decision, turn_evidence
 
@@ -128,6 +138,10 @@ def test_a_run_that_beats_nothing_in_use_proposes_nothing(celery_worker_process)
     assert second.best is None
     assert job.result["best_candidate"] is None
     assert f"beats {in_use.name!r}" in job.message
+    assert second.proposal_reason == "incumbent_best"
+    assert second.proposal_note.startswith(f"No candidate beats {in_use.name!r}, in use")
+    assert incumbent.gain is None
+    assert all(candidate.gain <= 0 for candidate in second.candidates.exclude(pk=incumbent.pk))
     iteration = Iteration.objects.create(
         project=project, number=1, closed_at=second.finished_at, tuning_run=second
     )
@@ -136,7 +150,7 @@ def test_a_run_that_beats_nothing_in_use_proposes_nothing(celery_worker_process)
     promote = f"/api/v1/projects/{project.pk}/iterations/{iteration.pk}/promote/"
     refused = client.post(promote, {}, format="json")
     assert refused.status_code == 409
-    assert "proposes nothing: no candidate beats" in refused.json()["detail"]
+    assert "proposes nothing. No candidate beats" in refused.json()["detail"]
     runner_up = second.candidates.get(rank=2)
     anyway = client.post(promote, {"candidate": runner_up.pk}, format="json")
     assert anyway.status_code == 200, anyway.json()
@@ -149,26 +163,33 @@ def test_a_run_that_beats_nothing_in_use_proposes_nothing(celery_worker_process)
 def test_a_turn_path_run_learns_from_its_gold_and_pre_alignment_applies_it(
     celery_worker_process,
 ):
-    project, lead, documents = gold_project(3)
-    grid = {"aligner": ["turns"], "turns.match_offset": [0.2, 0.3]}
+    """Five gold documents, the fewest a decision is fitted from; tf-idf, so that no word
+    vectors are trained and the fit's held-out AUROC is known to clear the floor."""
+    project, lead, documents = gold_project(FIVE_GOLD_MEETINGS)
+    assert len(documents) == MIN_GOLD_DOCUMENTS
+    grid = {"aligner": ["turns"], "scoring.method": ["tfidf"], "turns.match_offset": [-0.1, 0.0]}
     run = tuning_start(
         actor=lead,
         project=project,
         gold_documents=documents,
         grid=grid,
-        stages=[{"documents": 3, "keep": 0.0}],
+        stages=[{"documents": 5, "keep": 0.0}],
     )
-    job = wait_for_job(run.job_id)
+    job = wait_for_job(run.job_id, timeout=240)
     assert job.status == Job.Status.SUCCEEDED, job.error
     run.refresh_from_db()
-    # The best challenger learns, whether or not it beats the diagonal in use on such gold.
-    best = TuningCandidate.objects.filter(run=run, is_incumbent=False).order_by("rank").first()
+    # The proposal learns: it beats the diagonal in use on every document.
+    best = run.best
+    assert best is not None
+    assert best.gain_low > 0
     params = AlignmentParams.from_dict(best.params)
-    vectors = vectors_load(vectors_id=run.word_vectors_id)
     gold = [document_meeting(d, reference=Annotation.objects.get(document=d)) for d in documents]
-    expected = fit_learned_decision(gold, params, vectors)
+    expected = fit_learned_decision(gold, params, None)
+    assert held_out_auroc(expected) >= AUROC_FLOOR
     assert best.learned == json.loads(json.dumps(expected.as_dict()))
     assert job.result["learned"] == json.loads(json.dumps(expected.summary()))
+    assert job.result["learning_refusal"] is None
+    assert (run.learning_refusal, run.learning_note) == ("", "")
     assert TuningCandidate.objects.filter(run=run, learned__isnull=False).count() == 1
     client = APIClient()
     client.force_login(lead)
@@ -190,9 +211,7 @@ def test_a_turn_path_run_learns_from_its_gold_and_pre_alignment_applies_it(
     assert started.status_code == 202, started.json()
     assert wait_for_job(started.json()["id"]).status == Job.Status.SUCCEEDED
     stored = PreAlignment.objects.get(document=documents[0], parameter_set=parameter_set)
-    used = vectors_for(project_id=project.pk, settings=params.vectors)
-    pre_aligned = vectors_load(vectors_id=used.pk)
-    evidence = turn_evidence(document_meeting(documents[0]), params, pre_aligned)[1]
+    evidence = turn_evidence(document_meeting(documents[0]), params, None)[1]
     labels, probability = LearnedDecision.from_dict(parameter_set.learned).decide(evidence)
     assert stored.labels == labels.tolist()
     assert stored.confidences == pytest.approx(probability.tolist())
@@ -248,3 +267,110 @@ def test_a_project_that_switches_the_learned_decision_off_tunes_without_it(
     assert not TuningCandidate.objects.filter(run=run, learned__isnull=False).exists()
     best = TuningCandidate.objects.filter(run=run, is_incumbent=False).order_by("rank").first()
     assert tuning_candidate_parameter_set(actor=lead, candidate=best).learned is None
+
+
+@pytest.mark.worker
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_run_on_three_gold_documents_keeps_the_calibration_in_use_and_proposes_nothing(
+    celery_worker_process,
+):
+    """The first tuning run of a project with three gold documents, as the issue met it: the
+    parameters in use carry a calibration an earlier run fitted on five documents; the run
+    fits none from three and says so, the calibration in use stays, and its best setting,
+    ahead of the parameters in use by less than the documents' uncertainty, is not proposed."""
+    project, lead, documents = gold_project(3)
+    tfidf_turns = {"aligner": "turns", "scoring.method": "tfidf"}
+    in_use_params = AlignmentParams().with_changes(
+        {**tfidf_turns, "turns.match_offset": 0.0, "turns.unaligned_gain": 2.0}
+    )
+    earlier = fit_learned_decision(
+        load_public_meetings(FIVE_GOLD_MEETINGS), in_use_params, None
+    ).as_dict()
+    in_use = parameter_set_get_or_create(
+        project=project,
+        name="tuned earlier",
+        params=in_use_params.to_dict(),
+        engine_version=ENGINE_VERSION,
+        actor=lead,
+        learned=json.loads(json.dumps(earlier)),
+    )
+    parameter_set_promote(actor=lead, project=project, parameter_set=in_use)
+    grid = {
+        "aligner": ["turns"],
+        "scoring.method": ["tfidf"],
+        "turns.match_offset": [-0.1, 0.0, 0.1],
+        "turns.unaligned_gain": [2.0, 4.0, 8.0],
+    }
+
+    run = tuning_start(
+        actor=lead,
+        project=project,
+        gold_documents=documents,
+        grid=grid,
+        stages=[{"documents": 3, "keep": 0.0}],
+    )
+    job = wait_for_job(run.job_id)
+
+    assert job.status == Job.Status.SUCCEEDED, job.error
+    run.refresh_from_db()
+    incumbent = run.incumbent_candidate
+    assert incumbent.params == in_use.params
+    first = run.candidates.get(rank=1)
+    assert not first.is_incumbent
+    # Ahead on the gold as a whole, but not on every way three documents could have fallen.
+    assert first.objective > incumbent.objective
+    assert first.gain == pytest.approx(first.objective - incumbent.objective)
+    assert first.gain_low < 0 < first.gain < first.gain_high
+    assert not any(candidate.gain_low > 0 for candidate in run.candidates.exclude(pk=incumbent.pk))
+    assert run.best is None
+    assert (run.proposal_reason, run.proposal_ties) == ("within_uncertainty", 1)
+    assert (
+        f"The best candidate (rank 1) scores {first.gain:+.1f} points of the share of turns "
+        f"aligned right against 'tuned earlier', in use ({first.gain_low:+.1f} to "
+        f"{first.gain_high:+.1f} over the 3 gold documents, 95 % bootstrap interval)"
+    ) in run.proposal_note
+    assert "nothing is proposed" in run.proposal_note
+    assert job.message.startswith("no proposal: no setting of 9 beats 'tuned earlier'")
+    assert job.result["best_candidate"] is None
+    assert job.result["proposal"]["reason"] == "within_uncertainty"
+
+    # Nothing learned from three documents: the calibration in use stays, and goes with a set
+    # promoted from the run all the same.
+    assert job.result["learned"] is None
+    assert run.learning_refusal == "too_few_documents"
+    assert job.result["learning_refusal"] == {
+        "code": "too_few_documents",
+        "reason": run.learning_note,
+    }
+    assert "The gold holds 3 documents, fewer than the 5" in run.learning_note
+    assert "Pre-alignments keep the calibration of 'tuned earlier', in use." in run.learning_note
+    assert first.learned == in_use.learned
+    assert tuning_candidate_parameter_set(actor=lead, candidate=first).learned == in_use.learned
+    project.refresh_from_db()
+    assert project.promoted_parameter_set == in_use
+
+    client = APIClient()
+    client.force_login(lead)
+    detail = client.get(f"/api/v1/projects/{project.pk}/tuning-runs/{run.pk}/")
+    assert_matches_schema(detail)
+    shown = detail.json()
+    assert shown["best"] is None
+    assert (shown["proposal_reason"], shown["proposal_note"]) == (
+        "within_uncertainty",
+        run.proposal_note,
+    )
+    assert shown["learning_refusal"] == "too_few_documents"
+    assert shown["candidates"][0]["gain_low"] == pytest.approx(first.gain_low)
+    iteration = Iteration.objects.create(
+        project=project, number=1, closed_at=run.finished_at, tuning_run=run
+    )
+    page = client.get(f"/api/v1/projects/{project.pk}/iterations/{iteration.pk}/")
+    assert_matches_schema(page)
+    assert page.json()["tuning"]["proposal_note"] == run.proposal_note
+    assert page.json()["tuning"]["learning_note"] == run.learning_note
+    refused = client.post(
+        f"/api/v1/projects/{project.pk}/iterations/{iteration.pk}/promote/", {}, format="json"
+    )
+    assert refused.status_code == 409
+    assert run.proposal_note in refused.json()["detail"]

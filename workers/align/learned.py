@@ -20,7 +20,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from scipy.optimize import minimize
@@ -67,6 +67,29 @@ SECOND_OPINIONS = ("hmm", "gapped", "dp")
 """The engine's other aligners, whose labels for the same turns the correctness score may
 read: where independent paths agree with a label it is more often right, and they err on
 other turns than the turn path does (a committee's disagreement)."""
+
+MIN_GOLD_DOCUMENTS = 5
+"""The fewest gold documents a learned decision (corrections and calibration) is fitted from.
+Every choice it makes (keep the corrections or not, at which threshold; which score to
+calibrate) and its isotonic map rest on figures cross-fitted by document over INNER_FOLDS
+folds: from five documents every inner model learns from three or more, while from three each
+learns from two and the held-out figures are one document's worth. A run on three documents
+of a new project chose a score whose held-out AUROC was 0.39 and mapped every turn of the next
+682-turn meeting to 0.96-1.0 (issue #34). On public_meetings gold (`python -m
+bench.little_gold`) the figures show no sharp step: fitted on 2 to 6 meetings, the
+calibrated confidence ranks unseen meetings' turns about as the engine's own does (median
+AUROC 0.77 to 0.79 against 0.77, below it in 2 or 3 draws of 6) while its calibration error
+is far lower (median 0.04 to 0.08 against 0.20); from 8 it ranks better in every draw
+(median 0.84). Five is where the inner cross-fitting stops resting on pairs of documents."""
+AUROC_FLOOR = 0.6
+"""The held-out AUROC below which a fitted decision is refused: 0.5 is chance, and an
+isotonic map of a score that barely ranks right labels above wrong ones flattens toward the
+gold's overall accuracy, so every turn gets about the same confidence and none is flagged.
+The engine's own confidence ranks at 0.63 on the diagonal's first iteration and 0.74 to 0.80
+on tuned paths (docs/align-engine.md), so a calibration below 0.6 would replace a confidence
+that ranks better with one that hides the turns to correct. On public_meetings gold no fit
+from 2 to 11 meetings came near it (held-out AUROC 0.66 to 0.90 over 37 fits,
+`bench.little_gold`): it refuses fits like the issue's, not ordinary small gold."""
 
 
 @dataclass(frozen=True)
@@ -445,6 +468,61 @@ class LearnedDecision:
             },
             None if opinions is None else OpinionScore.from_dict(opinions),
         )
+
+
+RefusalCode = Literal["too_few_documents", "weak_ranking"]
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why no learned decision was fitted from some gold, or why the one fitted is not kept:
+    a code for programs and a sentence for the lead."""
+
+    code: RefusalCode
+    reason: str
+
+
+def too_little_gold(documents: int) -> Refusal | None:
+    """A refusal when `documents` gold documents are fewer than MIN_GOLD_DOCUMENTS; then
+    nothing is fitted."""
+    if documents >= MIN_GOLD_DOCUMENTS:
+        return None
+    return Refusal(
+        "too_few_documents",
+        f"The gold holds {documents} document{'' if documents == 1 else 's'}, fewer than the "
+        f"{MIN_GOLD_DOCUMENTS} a calibrated confidence and learned corrections are fitted from.",
+    )
+
+
+def held_out_auroc(decision: LearnedDecision) -> float:
+    """The held-out AUROC of the score whose calibration most documents get: the one reading
+    second opinions when it was kept, else the logistic model's or the engine's own."""
+    if decision.with_opinions is not None:
+        name = "second_opinions_auroc"
+    elif decision.correctness is not None:
+        name = "learned_auroc"
+    else:
+        name = "heuristic_auroc"
+    return float(decision.held_out.get(name, float("nan")))
+
+
+def weak_ranking(decision: LearnedDecision) -> Refusal | None:
+    """A refusal when the decision's held-out AUROC is below AUROC_FLOOR, or cannot be
+    measured (the gold's labels all right, or all wrong, so nothing says the score ranks)."""
+    value = held_out_auroc(decision)
+    if value >= AUROC_FLOOR:
+        return None
+    measured = (
+        "cannot be measured (every label of the gold was right, or every one wrong)"
+        if np.isnan(value)
+        else f"is {value:.2f}"
+    )
+    return Refusal(
+        "weak_ranking",
+        f"The confidence calibrated on this gold ranks held-out turns too poorly: its "
+        f"held-out AUROC {measured}, below the floor of {AUROC_FLOOR:.2f}; mapped to "
+        "probabilities, it would give nearly every turn the same confidence.",
+    )
 
 
 def _json_safe(figures: dict[str, float]) -> dict[str, float | None]:

@@ -1515,6 +1515,8 @@ export interface components {
       state: components["schemas"]["GoldStateEnum"];
       rule: (components["schemas"]["GoldRuleEnum"] | components["schemas"]["NullEnum"]) | null;
     };
+    /** @enum {unknown} */
+    BlankEnum: "";
     /**
      * @description * `engine` - engine
      *     * `logistic` - logistic
@@ -1543,6 +1545,21 @@ export interface components {
       objective: number | null;
       /** @description The parameters in use when the run started, scored on the same gold. */
       is_incumbent: boolean;
+      /**
+       * Format: double
+       * @description Objective less the incumbent's on the same gold documents (null for the incumbent, a candidate dropped before the last stage, and a run without incumbent).
+       */
+      gain: number | null;
+      /**
+       * Format: double
+       * @description Lower bound of the gain's 95 % percentile bootstrap interval over the gold documents: a candidate is proposed only when it is above 0.
+       */
+      gain_low: number | null;
+      /**
+       * Format: double
+       * @description Its upper bound.
+       */
+      gain_high: number | null;
       params: components["schemas"]["AlignmentParams"];
     };
     /** @description The same among coders named by username. */
@@ -2211,7 +2228,7 @@ export interface components {
       documents?: number;
       /** @description Tuning: the run. */
       tuning_run?: number;
-      /** @description Tuning: the proposal; null when no candidate beats the incumbent. */
+      /** @description Tuning: the proposal; null when no candidate beats the incumbent by more than the bootstrap interval over the gold documents. */
       best_candidate?: number | null;
       /** @description Tuning: the best settings other than the incumbent. */
       params?: components["schemas"]["AlignmentParams"];
@@ -2227,8 +2244,12 @@ export interface components {
       ranked_by?: string;
       /** @description Tuning: the parameters in use when the run started, and their objective. */
       incumbent?: components["schemas"]["IncumbentResult"] | null;
-      /** @description Tuning: the learned decision fitted for the best candidate on the gold (null for an aligner other than the turn path). */
+      /** @description Tuning: the learned decision fitted for the proposal (else the best candidate) on the gold (null for an aligner other than the turn path, and when the run refused to learn). */
       learned?: components["schemas"]["LearnedResult"] | null;
+      /** @description Tuning: why no learned decision was fitted or kept; null when one was. */
+      learning_refusal?: components["schemas"]["LearningRefusalResult"] | null;
+      /** @description Tuning: what the run proposes, or why nothing. */
+      proposal?: components["schemas"]["ProposalResult"];
     };
     /**
      * @description * `queued` - Queued
@@ -2276,6 +2297,16 @@ export interface components {
       held_out: {
         [key: string]: number | null;
       };
+    };
+    /**
+     * @description * `too_few_documents` - too_few_documents
+     *     * `weak_ranking` - weak_ranking
+     * @enum {string}
+     */
+    LearningRefusalEnum: "too_few_documents" | "weak_ranking";
+    LearningRefusalResult: {
+      code: components["schemas"]["LearningRefusalEnum"];
+      reason: string;
     };
     MembershipListApiInput: {
       username?: string;
@@ -2692,6 +2723,27 @@ export interface components {
       /** @description Each tuning run fits the engine's learned decision on its gold (per-turn corrections, kept only when they beat the path on held-out gold, and a calibrated confidence), carried into pre-alignment by the promoted set (on when unset). */
       learned_decision?: boolean;
     };
+    /**
+     * @description * `` -
+     *     * `incumbent_best` - incumbent_best
+     *     * `within_uncertainty` - within_uncertainty
+     * @enum {string}
+     */
+    ProposalReasonEnum: "incumbent_best" | "within_uncertainty";
+    ProposalResult: {
+      /**
+       * @description Why nothing is proposed; empty with a proposal.
+       *
+       *     * `` -
+       *     * `incumbent_best` - incumbent_best
+       *     * `within_uncertainty` - within_uncertainty
+       */
+      reason: components["schemas"]["ProposalReasonEnum"] | components["schemas"]["BlankEnum"];
+      /** @description The verdict in a sentence. */
+      note: string;
+      /** @description Candidates scoring as the proposal (or best candidate) on every document. */
+      ties: number;
+    };
     PublicMeetingsEntry: {
       /** @description The current pre-alignment. */
       initial: components["schemas"]["PublicMeetingsSide"];
@@ -2924,7 +2976,35 @@ export interface components {
      * @enum {string}
      */
     RougeVariantEnum: "1" | "2" | "l" | "12";
+    /**
+     * @description What a finished run proposes and learns, or why not: shared by the tuning runs' API
+     *     and the iterations that quote a run.
+     */
     RunOutput: {
+      /**
+       * @description Why the run proposes nothing: `incumbent_best` (no candidate scores above the parameters in use) or `within_uncertainty` (none beats them by more than the bootstrap interval over the gold documents); empty with a proposal or while it works.
+       *
+       *     * `` -
+       *     * `incumbent_best` - incumbent_best
+       *     * `within_uncertainty` - within_uncertainty
+       */
+      proposal_reason:
+        components["schemas"]["ProposalReasonEnum"] | components["schemas"]["BlankEnum"];
+      /** @description The verdict in a sentence, with the gain's interval; empty while it works. */
+      proposal_note: string;
+      /** @description Candidates scoring exactly as the proposal (or, without one, the best candidate) on every gold document, it included: one choice, not several. */
+      proposal_ties: number;
+      /**
+       * @description Why no learned decision was fitted or kept: `too_few_documents` (fewer gold documents than the engine's minimum) or `weak_ranking` (held-out AUROC below its floor); empty otherwise.
+       *
+       *     * `` -
+       *     * `too_few_documents` - too_few_documents
+       *     * `weak_ranking` - weak_ranking
+       */
+      learning_refusal:
+        components["schemas"]["LearningRefusalEnum"] | components["schemas"]["BlankEnum"];
+      /** @description The refusal in sentences, with what pre-alignments keep instead. */
+      learning_note: string;
       id: number;
       status: components["schemas"]["JobStatusEnum"];
       job: components["schemas"]["JobOutput"];
@@ -2937,7 +3017,7 @@ export interface components {
       stage: number;
       settings_count: number;
       word_vectors: number | null;
-      /** @description The proposal: the best candidate, when it beats the incumbent. */
+      /** @description The proposal: the best candidate whose gain over the incumbent clears its bootstrap interval over the gold documents; null otherwise (`proposal_reason`). */
       best: components["schemas"]["CandidateOutput"] | null;
       incumbent: components["schemas"]["CandidateOutput"] | null;
       incumbent_name: string;
@@ -3146,21 +3226,49 @@ export interface components {
      * @enum {string}
      */
     TranscriptUnitEnum: "turns" | "windows";
+    /**
+     * @description What a finished run proposes and learns, or why not: shared by the tuning runs' API
+     *     and the iterations that quote a run.
+     */
     TuningBrief: {
+      /**
+       * @description Why the run proposes nothing: `incumbent_best` (no candidate scores above the parameters in use) or `within_uncertainty` (none beats them by more than the bootstrap interval over the gold documents); empty with a proposal or while it works.
+       *
+       *     * `` -
+       *     * `incumbent_best` - incumbent_best
+       *     * `within_uncertainty` - within_uncertainty
+       */
+      proposal_reason:
+        components["schemas"]["ProposalReasonEnum"] | components["schemas"]["BlankEnum"];
+      /** @description The verdict in a sentence, with the gain's interval; empty while it works. */
+      proposal_note: string;
+      /** @description Candidates scoring exactly as the proposal (or, without one, the best candidate) on every gold document, it included: one choice, not several. */
+      proposal_ties: number;
+      /**
+       * @description Why no learned decision was fitted or kept: `too_few_documents` (fewer gold documents than the engine's minimum) or `weak_ranking` (held-out AUROC below its floor); empty otherwise.
+       *
+       *     * `` -
+       *     * `too_few_documents` - too_few_documents
+       *     * `weak_ranking` - weak_ranking
+       */
+      learning_refusal:
+        components["schemas"]["LearningRefusalEnum"] | components["schemas"]["BlankEnum"];
+      /** @description The refusal in sentences, with what pre-alignments keep instead. */
+      learning_note: string;
       id: number;
       job: components["schemas"]["JobBrief"];
       settings_count: number;
       ranked_by: components["schemas"]["RankedByEnum"];
       ranked_by_label: string;
       gold_documents: number[];
-      /** @description The best candidate when it beats the incumbent; null while the run works, and when the parameters in use stay the best. */
+      /** @description The best candidate whose gain over the incumbent clears its bootstrap interval over the gold documents; null while the run works, and when nothing does (`proposal_reason` says why). */
       proposal: components["schemas"]["CandidateOutput"] | null;
       /** @description The parameters in use when the run started, as scored by it. */
       incumbent: components["schemas"]["CandidateOutput"] | null;
       incumbent_name: string;
       /** @description Why the incumbent was not scored. */
       incumbent_note: string;
-      /** @description What the run learned from the gold beyond its parameters: corrections and the calibrated confidence's score (null while it works and for other aligners). */
+      /** @description What the run learned from the gold beyond its parameters: corrections and the calibrated confidence's score (null while it works, for other aligners, and when it refused to learn: `learning_refusal`). */
       learned: components["schemas"]["LearnedResult"] | null;
       /** @description The candidate whose settings the project now pre-aligns with, if any. */
       readonly promoted_candidate: number | null;
@@ -3177,7 +3285,35 @@ export interface components {
       results: components["schemas"]["CandidateOutput"][];
       run: components["schemas"]["TuningBrief"];
     };
+    /**
+     * @description What a finished run proposes and learns, or why not: shared by the tuning runs' API
+     *     and the iterations that quote a run.
+     */
     TuningRunDetailApiOutput: {
+      /**
+       * @description Why the run proposes nothing: `incumbent_best` (no candidate scores above the parameters in use) or `within_uncertainty` (none beats them by more than the bootstrap interval over the gold documents); empty with a proposal or while it works.
+       *
+       *     * `` -
+       *     * `incumbent_best` - incumbent_best
+       *     * `within_uncertainty` - within_uncertainty
+       */
+      proposal_reason:
+        components["schemas"]["ProposalReasonEnum"] | components["schemas"]["BlankEnum"];
+      /** @description The verdict in a sentence, with the gain's interval; empty while it works. */
+      proposal_note: string;
+      /** @description Candidates scoring exactly as the proposal (or, without one, the best candidate) on every gold document, it included: one choice, not several. */
+      proposal_ties: number;
+      /**
+       * @description Why no learned decision was fitted or kept: `too_few_documents` (fewer gold documents than the engine's minimum) or `weak_ranking` (held-out AUROC below its floor); empty otherwise.
+       *
+       *     * `` -
+       *     * `too_few_documents` - too_few_documents
+       *     * `weak_ranking` - weak_ranking
+       */
+      learning_refusal:
+        components["schemas"]["LearningRefusalEnum"] | components["schemas"]["BlankEnum"];
+      /** @description The refusal in sentences, with what pre-alignments keep instead. */
+      learning_note: string;
       id: number;
       status: components["schemas"]["JobStatusEnum"];
       job: components["schemas"]["JobOutput"];
@@ -3190,7 +3326,7 @@ export interface components {
       stage: number;
       settings_count: number;
       word_vectors: number | null;
-      /** @description The proposal: the best candidate, when it beats the incumbent. */
+      /** @description The proposal: the best candidate whose gain over the incumbent clears its bootstrap interval over the gold documents; null otherwise (`proposal_reason`). */
       best: components["schemas"]["CandidateOutput"] | null;
       incumbent: components["schemas"]["CandidateOutput"] | null;
       incumbent_name: string;

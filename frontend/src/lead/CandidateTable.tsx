@@ -88,6 +88,7 @@ export function CandidateTable({
             {SORTABLE.slice(1).map((column) => (
               <SortHeader key={column.field} column={column} ordering={ordering} onSort={sortBy} />
             ))}
+            <th scope="col">Gain over in use (95% interval)</th>
             {onPromote && (
               <th scope="col">
                 <span className="visually-hidden">Promote</span>
@@ -126,6 +127,9 @@ export function CandidateTable({
               <td className="number">{percent(candidate.word_accuracy)}</td>
               <td className="number">{percent(candidate.window_diff)}</td>
               <td className="number">{candidate.documents_evaluated}</td>
+              <td className="number" data-testid="gain">
+                {gainOf(candidate)}
+              </td>
               {onPromote && (
                 <td>
                   <button
@@ -177,4 +181,15 @@ function SortHeader({
       </button>
     </th>
   );
+}
+
+const signed = (value: number) => `${value >= 0 ? "+" : "−"}${Math.abs(value).toFixed(1)}`;
+
+/** A candidate's gain over the parameters in use on the same gold, in points of the run's
+ * objective, with its bootstrap interval over the gold documents: a proposal's lower bound is
+ * above 0. A dash for the incumbent and candidates not scored on all the gold. */
+function gainOf(candidate: Candidate): string {
+  const { gain, gain_low: low, gain_high: high } = candidate;
+  if (gain === null || low === null || high === null) return "—";
+  return `${signed(gain)} (${signed(low)} to ${signed(high)})`;
 }

@@ -18,7 +18,7 @@ import { CloseIterationForm } from "./CloseIterationForm";
 import { dateTime, describeParams, percent } from "./format";
 import { ITERATION_STATUS_TEXT } from "./IterationsSection";
 import { JobProgress } from "./JobProgress";
-import { learnedSummary } from "./learned";
+import { learnedVerdict } from "./learned";
 import { PromoteParameterSet } from "./PromoteParameterSet";
 import { useProject } from "./ProjectContext";
 import { leadProjectPath } from "./routes";
@@ -218,9 +218,12 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
               {iteration.tuning.job.status === "succeeded" && (
                 <TuningVerdict tuning={iteration.tuning} />
               )}
-              {iteration.tuning.learned && (
-                <p data-testid="learned-verdict" className="muted">
-                  {learnedSummary(iteration.tuning.learned)}
+              {(iteration.tuning.learned || iteration.tuning.learning_refusal) && (
+                <p
+                  data-testid="learned-verdict"
+                  className={iteration.tuning.learning_refusal ? "notice" : "muted"}
+                >
+                  {learnedVerdict(iteration.tuning)}
                 </p>
               )}
               {iteration.tuning.proposal && iteration.tuning.job.status === "succeeded" && (
@@ -280,19 +283,22 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
   );
 }
 
-/** What the run says about the parameters in use: beaten by the proposal, or kept. */
+/** What the run says about the parameters in use: beaten by the proposal by more than the
+ * gold documents' uncertainty, or kept, with the run's own sentence (the gain's bootstrap
+ * interval, ties) so that a lead sees why. */
 function TuningVerdict({ tuning }: { tuning: TuningBrief }) {
   const { proposal, incumbent, incumbent_name: name, incumbent_note: note } = tuning;
   if (!incumbent) return note ? <p className="muted">{note}</p> : null;
-  const inUse = `${name}, in use, scores segment ${percent(incumbent.segment_accuracy)}, word ${percent(incumbent.word_accuracy)} on the same gold`;
+  const inUse = `The parameters in use, ${name}, score segment ${percent(incumbent.segment_accuracy)}, word ${percent(incumbent.word_accuracy)} on the same gold.`;
   return (
     <p data-testid="tuning-verdict" className={proposal ? undefined : "notice"}>
       {proposal ? (
-        <>The proposal beats the parameters in use: {inUse}.</>
+        <>
+          The proposal beats the parameters in use. {tuning.proposal_note} {inUse}
+        </>
       ) : (
         <>
-          <strong>Keep the current parameters.</strong> No candidate beats {inUse}, by the{" "}
-          {tuning.ranked_by_label}.
+          <strong>No proposal: keep the current parameters.</strong> {tuning.proposal_note} {inUse}
         </>
       )}
     </p>

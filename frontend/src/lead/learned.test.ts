@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { learnedSummary } from "./learned";
+import { learnedSummary, learnedVerdict } from "./learned";
 
 describe("learnedSummary", () => {
   it("names the corrections' threshold and the score with second opinions", () => {
@@ -50,6 +50,36 @@ describe("learnedSummary", () => {
       }),
     ).toContain(
       "from a model of the turn's evidence (AUROC on held-out gold 0.80, the engine's own 0.70).",
+    );
+  });
+});
+
+describe("learnedVerdict", () => {
+  it("says why nothing was learned and what pre-alignments keep", () => {
+    expect(
+      learnedVerdict({
+        learned: null,
+        learning_refusal: "too_few_documents",
+        learning_note:
+          "The gold holds 3 documents, fewer than the 5 a calibrated confidence and learned " +
+          "corrections are fitted from. Pre-alignments keep the calibration of 'run 1', in use.",
+      }),
+    ).toBe(
+      "Nothing learned from this gold. The gold holds 3 documents, fewer than the 5 a " +
+        "calibrated confidence and learned corrections are fitted from. Pre-alignments keep the " +
+        "calibration of 'run 1', in use.",
+    );
+  });
+
+  it("sums up a decision that was kept", () => {
+    const learned = {
+      corrections_kept: false,
+      threshold: 1,
+      calibration_score: "engine" as const,
+      held_out: { path_turn_hits: 40, heuristic_auroc: 0.81 },
+    };
+    expect(learnedVerdict({ learned, learning_refusal: "", learning_note: "" })).toBe(
+      learnedSummary(learned),
     );
   });
 });

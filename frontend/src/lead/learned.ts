@@ -33,3 +33,12 @@ export function learnedSummary(learned: LearnedResult): string {
   const figures = ranking === null ? "" : ` (AUROC on held-out gold ${ranking}${against})`;
   return `${corrections} The confidence is a probability calibrated on the gold, from ${source}${figures}.`;
 }
+
+/** The iteration page's line on what the run learned, or why it learned nothing (too few gold
+ * documents, or a held-out ranking below the floor) and what pre-alignments keep instead. */
+export function learnedVerdict(
+  tuning: Pick<TuningBrief, "learned" | "learning_refusal" | "learning_note">,
+): string {
+  if (tuning.learning_refusal) return `Nothing learned from this gold. ${tuning.learning_note}`;
+  return tuning.learned ? learnedSummary(tuning.learned) : "";
+}
