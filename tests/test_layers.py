@@ -3,7 +3,8 @@
 Read from the source with `ast` (no module is imported), so a lazy import inside a function
 counts as much as one at the top. Each module gets a layer from its place and name:
 
-- engine: everything under `workers/` (what the Celery workers compute; no Django, no Celery);
+- engine: everything under `workers/` (what the Celery workers compute; no Django, no Celery,
+  and nothing from `tests/` or `bench/`, which are not there wherever the engine is installed);
 - interface: `apis`, `serializers`, `urls`, `admin`, `tasks`, permissions, pagination, request
   parsers, the
   management commands and the other modules that speak HTTP or Celery;
@@ -52,6 +53,9 @@ INFRASTRUCTURE_MODULES = {
 HTTP_LIBRARIES = ("rest_framework", "drf_spectacular")
 QUEUE_LIBRARIES = ("celery", "kombu")
 WEB_AND_QUEUE_LIBRARIES = ("django", *HTTP_LIBRARIES, *QUEUE_LIBRARIES)
+# Folders of this repository that sit beside the engine, not inside it: the tests and the
+# benches import the engine, never the other way round.
+REPOSITORY_FOLDERS_ABOVE_THE_ENGINE = ("tests", "bench")
 # Services raise errors that carry their HTTP status: the status constants are plain numbers.
 HTTP_CONSTANTS = ("rest_framework.status",)
 
@@ -146,6 +150,8 @@ def violations(root: Path) -> list[Violation]:
                     message = f"{module} imports {target}, which the backend reaches via {sole}"
             elif layer == "engine" and top in WEB_AND_QUEUE_LIBRARIES:
                 message = f"the engine ({module}) imports {target}"
+            elif layer == "engine" and top in REPOSITORY_FOLDERS_ABOVE_THE_ENGINE:
+                message = f"the engine ({module}) imports {target} from the repository's {top}/"
             elif layer == "model" and top in (*HTTP_LIBRARIES, *QUEUE_LIBRARIES):
                 message = f"model module {module} imports {target}"
             elif (
@@ -170,6 +176,8 @@ def test_every_kind_of_wrong_import_is_reported_with_its_file_and_line(tmp_path)
         "workers/align/__init__.py": "",
         "workers/align/dp.py": "import numpy\nfrom django.db import models\n",
         "workers/align/leak.py": "def f():\n    from backend.jobs import services\n",
+        "workers/align/bench.py": "import numpy\nfrom tests.align import reference_dp\n",
+        "workers/align/timing.py": "def f():\n    import bench.align_speed\n",
         "backend/__init__.py": "",
         "backend/jobs/__init__.py": "",
         "backend/jobs/models.py": "from backend.jobs.selectors import job_get\n",
@@ -193,7 +201,11 @@ def test_every_kind_of_wrong_import_is_reported_with_its_file_and_line(tmp_path)
         "backend.jobs.selectors",
         "backend/jobs/services.py:1: domain module backend.jobs.services imports interface "
         "module backend.jobs.apis",
+        "workers/align/bench.py:2: the engine (workers.align.bench) imports "
+        "tests.align.reference_dp from the repository's tests/",
         "workers/align/dp.py:2: the engine (workers.align.dp) imports django.db.models",
         "workers/align/leak.py:2: engine module workers.align.leak imports domain module "
         "backend.jobs.services",
+        "workers/align/timing.py:2: the engine (workers.align.timing) imports bench.align_speed "
+        "from the repository's bench/",
     ]
