@@ -3,7 +3,8 @@
 Read from the source with `ast` (no module is imported), so a lazy import inside a function
 counts as much as one at the top. Each module gets a layer from its place and name:
 
-- engine: everything under `workers/` (what the Celery workers compute; no Django, no Celery);
+- engine: everything under `workers/` (what the Celery workers compute; no Django, no Celery,
+  and nothing from `tests/` or `bench/`, which are not there wherever the engine is installed);
 - interface: `apis`, `serializers`, `urls`, `admin`, `tasks`, permissions, pagination, request
   parsers, the
   management commands and the other modules that speak HTTP or Celery;
@@ -13,6 +14,10 @@ counts as much as one at the top. Each module gets a layer from its place and na
 
 A module may import a layer only if the rules below allow it; a violation is reported as
 `file:line: what imports what`.
+
+Across the backend's apps, `APP_ORDER` is the order they are meant to import in (drawn in
+docs/architecture.md); the two-way app pairs of today are listed as debts, and a new one fails
+with the file and line of its imports each way.
 """
 
 from __future__ import annotations
@@ -52,6 +57,9 @@ INFRASTRUCTURE_MODULES = {
 HTTP_LIBRARIES = ("rest_framework", "drf_spectacular")
 QUEUE_LIBRARIES = ("celery", "kombu")
 WEB_AND_QUEUE_LIBRARIES = ("django", *HTTP_LIBRARIES, *QUEUE_LIBRARIES)
+# Folders of this repository that sit beside the engine, not inside it: the tests and the
+# benches import the engine, never the other way round.
+REPOSITORY_FOLDERS_ABOVE_THE_ENGINE = ("tests", "bench")
 # Services raise errors that carry their HTTP status: the status constants are plain numbers.
 HTTP_CONSTANTS = ("rest_framework.status",)
 
@@ -67,6 +75,53 @@ FORBIDDEN_LAYERS = {
     "infrastructure": {"interface", "domain", "model"},
     "app": {"interface", "domain", "model"},
     "interface": set(),
+}
+
+
+# The backend's apps from the bottom up: the order they are meant to import in, each app
+# importing only apps before it (docs/architecture.md draws it). Today 18 imports go upwards,
+# each making a two-way pair listed below; the pairs are debts to pay, not yet enforced.
+APP_ORDER = (
+    "core",
+    "audit",
+    "accounts",
+    "projects",
+    "jobs",
+    "documents",
+    "vectors",
+    "alignments",
+    "curation",
+    "tuning",
+    "iterations",
+    "agreement",
+    "exports",
+    "ratings",
+    "salience",
+    "dashboards",
+    "simulation",
+)
+# The two-way app pairs of today, as (app, the later app it imports back): the site is the
+# first upward import, the one to replace (by a signal or a domain-event hook, or by moving
+# the shared piece down). Remove a pair when its last upward import goes; a new pair fails.
+KNOWN_TWO_WAY_PAIRS = {
+    ("core", "projects"): "backend/core/auth_apis.py:19",
+    ("audit", "projects"): "backend/audit/apis.py:8",
+    ("projects", "documents"): "backend/projects/management/commands/demo_project.py:18",
+    ("documents", "vectors"): "backend/documents/services.py:34",
+    ("projects", "alignments"): "backend/projects/apis.py:8",
+    ("jobs", "alignments"): "backend/jobs/apis.py:7",
+    ("documents", "alignments"): "backend/documents/public_meetings.py:21",
+    ("documents", "curation"): "backend/documents/public_meetings.py:27",
+    ("alignments", "curation"): "backend/alignments/services/annotations.py:16",
+    ("projects", "tuning"): "backend/projects/apis.py:31",
+    ("jobs", "tuning"): "backend/jobs/apis.py:16",
+    ("projects", "iterations"): "backend/projects/apis.py:12",
+    ("documents", "iterations"): "backend/documents/services.py:19",
+    ("curation", "iterations"): "backend/curation/services.py:12",
+    ("tuning", "iterations"): "backend/tuning/apis.py:11",
+    ("documents", "exports"): "backend/documents/services.py:18",
+    ("exports", "ratings"): "backend/exports/formats/huggingface.py:17",
+    ("exports", "salience"): "backend/exports/apis.py:34",
 }
 
 
@@ -146,6 +201,8 @@ def violations(root: Path) -> list[Violation]:
                     message = f"{module} imports {target}, which the backend reaches via {sole}"
             elif layer == "engine" and top in WEB_AND_QUEUE_LIBRARIES:
                 message = f"the engine ({module}) imports {target}"
+            elif layer == "engine" and top in REPOSITORY_FOLDERS_ABOVE_THE_ENGINE:
+                message = f"the engine ({module}) imports {target} from the repository's {top}/"
             elif layer == "model" and top in (*HTTP_LIBRARIES, *QUEUE_LIBRARIES):
                 message = f"model module {module} imports {target}"
             elif (
@@ -170,6 +227,8 @@ def test_every_kind_of_wrong_import_is_reported_with_its_file_and_line(tmp_path)
         "workers/align/__init__.py": "",
         "workers/align/dp.py": "import numpy\nfrom django.db import models\n",
         "workers/align/leak.py": "def f():\n    from backend.jobs import services\n",
+        "workers/align/bench.py": "import numpy\nfrom tests.align import reference_dp\n",
+        "workers/align/timing.py": "def f():\n    import bench.align_speed\n",
         "backend/__init__.py": "",
         "backend/jobs/__init__.py": "",
         "backend/jobs/models.py": "from backend.jobs.selectors import job_get\n",
@@ -193,7 +252,93 @@ def test_every_kind_of_wrong_import_is_reported_with_its_file_and_line(tmp_path)
         "backend.jobs.selectors",
         "backend/jobs/services.py:1: domain module backend.jobs.services imports interface "
         "module backend.jobs.apis",
+        "workers/align/bench.py:2: the engine (workers.align.bench) imports "
+        "tests.align.reference_dp from the repository's tests/",
         "workers/align/dp.py:2: the engine (workers.align.dp) imports django.db.models",
         "workers/align/leak.py:2: engine module workers.align.leak imports domain module "
         "backend.jobs.services",
+        "workers/align/timing.py:2: the engine (workers.align.timing) imports bench.align_speed "
+        "from the repository's bench/",
     ]
+
+
+def app_imports(root: Path) -> dict[tuple[str, str], list[str]]:
+    """(app, another app it imports) -> the `file:line` of each such import, read from the
+    AST of backend/<app>/**/*.py (migrations left out)."""
+    paths = [
+        path
+        for path in sorted((root / "backend").rglob("*.py"))
+        if "migrations" not in path.parts and len(path.relative_to(root).parts) > 2
+    ]
+    apps = {path.relative_to(root).parts[1] for path in paths}
+    known = {module_name(root, path) for path in paths}
+    edges: dict[tuple[str, str], list[str]] = {}
+    for path in paths:
+        module, app = module_name(root, path), path.relative_to(root).parts[1]
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for line, target in imported_modules(tree, module, path.name == "__init__.py", known):
+            parts = target.split(".")
+            if parts[0] == "backend" and len(parts) > 1 and parts[1] in apps - {app}:
+                edges.setdefault((app, parts[1]), []).append(f"{path.relative_to(root)}:{line}")
+    return edges
+
+
+def two_way_pairs(edges: dict[tuple[str, str], list[str]]) -> dict[frozenset[str], str]:
+    """Each pair of apps importing each other, with the first import each way."""
+    return {
+        frozenset((app, other)): f"{sites[0]} and {edges[other, app][0]}"
+        for (app, other), sites in sorted(edges.items())
+        if app < other and (other, app) in edges
+    }
+
+
+def new_two_way_pairs(root: Path, known: dict[tuple[str, str], str]) -> list[str]:
+    listed = {frozenset(pair) for pair in known}
+    return [
+        f"{' <-> '.join(sorted(pair))}: {sites}"
+        for pair, sites in two_way_pairs(app_imports(root)).items()
+        if pair not in listed
+    ]
+
+
+def test_the_backend_apps_gain_no_new_two_way_import():
+    edges = app_imports(ROOT)
+    rank = {app: position for position, app in enumerate(APP_ORDER)}
+    print("backend apps, bottom up, and the apps each imports (^ marks an upward import):")
+    for app in APP_ORDER:
+        imported = sorted((other for (source, other) in edges if source == app), key=rank.get)
+        marked = [f"{other}^" if rank[other] > rank[app] else other for other in imported]
+        print(f"  {app} -> {', '.join(marked) or '(none)'}")
+
+    apps = {path.parent.name for path in (ROOT / "backend").glob("*/__init__.py")}
+    assert set(APP_ORDER) == apps, "place every backend app in APP_ORDER, and only those"
+    new = new_two_way_pairs(ROOT, KNOWN_TWO_WAY_PAIRS)
+    assert not new, "new two-way imports between backend apps:\n" + "\n".join(new)
+    paid = {frozenset(pair) for pair in KNOWN_TWO_WAY_PAIRS} - set(two_way_pairs(edges))
+    assert not paid, "no longer two-way, remove from KNOWN_TWO_WAY_PAIRS: " + ", ".join(
+        " <-> ".join(sorted(pair)) for pair in paid
+    )
+
+
+def test_a_new_two_way_app_pair_is_reported_with_both_imports(tmp_path):
+    sources = {
+        "backend/__init__.py": "",
+        "backend/settings.py": "",
+        "backend/jobs/__init__.py": "",
+        "backend/jobs/services.py": "from backend.projects.models import Project\n",
+        "backend/projects/__init__.py": "",
+        "backend/projects/models.py": "",
+        "backend/projects/apis.py": "import os\nfrom backend.jobs import services\n",
+        "backend/projects/migrations/0001_initial.py": "from backend.core import models\n",
+        "backend/core/__init__.py": "",
+        "backend/core/errors.py": "from backend.projects.models import Project\n",
+        "backend/core/models.py": "",
+    }
+    for name, text in sources.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+
+    assert new_two_way_pairs(tmp_path, {}) == [
+        "jobs <-> projects: backend/jobs/services.py:1 and backend/projects/apis.py:2"
+    ]
+    assert new_two_way_pairs(tmp_path, {("jobs", "projects"): "backend/jobs/services.py:1"}) == []

@@ -5,10 +5,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-from reference_dp import naive_assign, naive_backtrace, naive_forward
 
 from workers.align.assign import assign_segments, fill_unvisited, path_weights
 from workers.align.dp import best_path, forward, validate_scores
+from workers.align.reference.dp import naive_assign, naive_backtrace, naive_forward
 
 
 def _compare_forward(gains: np.ndarray, transcript_decay: float, report_decay: float) -> None:

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-from reference_hmm import naive_viterbi
 
 from workers.align.hmm import HmmSettings, stay_probability, transitions, uniform_start, viterbi
+from workers.align.reference.hmm import naive_viterbi
 from workers.align.settings import SettingsError
 
 log_values = st.sampled_from([0.0, -1.0, -0.5, -2.0, -np.inf]) | st.floats(

@@ -47,6 +47,7 @@ from workers.align.learned import (
 from workers.align.model import UNALIGNED
 from workers.align.params import load_params
 from workers.align.pipeline import align_meeting, corpus_vectors, turn_evidence
+from workers.align.report_order import keeps_report_order
 
 
 def naive_isotonic(scores: np.ndarray, outcomes: np.ndarray) -> np.ndarray:
@@ -244,11 +245,6 @@ def test_targets_name_the_correction_that_reaches_the_reference():
     np.testing.assert_array_equal(apply_corrections(evidence, targets), reference)
 
 
-def keeps_report_order(labels: np.ndarray) -> bool:
-    aligned = labels[labels != UNALIGNED]
-    return bool(np.all(np.diff(aligned) >= 0))
-
-
 def naive_in_report_order(evidence, probabilities, chosen):
     """The definition: likeliest first, a correction stays if the whole document's labels,
     with it and the corrections kept before it, still keep the report's order."""
@@ -288,6 +284,27 @@ def test_a_correction_that_would_break_the_report_order_is_not_applied():
     np.testing.assert_array_equal(apply_corrections(evidence, kept), [1, 1, 2, 2, UNALIGNED, 2])
     alone = np.where(np.arange(6) == 3, chosen, KEEP)
     np.testing.assert_array_equal(in_report_order(evidence, probabilities, alone), alone)
+
+
+def test_on_labels_already_out_of_order_only_a_correction_that_mends_them_is_applied():
+    # Turn 0 comes after turns 1-2 in the report: the whole document is out of order, and
+    # the server would refuse it until that is mended, whatever else changes.
+    labels = np.array([1, 0, 0])
+    evidence = TurnEvidence(
+        labels=labels,
+        candidate=labels,
+        n_segments=3,
+        features=np.zeros((3, len(FEATURES))),
+        word_counts=np.ones(3, dtype=np.int64),
+    )
+    probabilities = np.full((3, N_CORRECTIONS), 0.5)
+
+    leaves_it_out_of_order = np.array([KEEP, KEEP, TO_NEXT])
+    np.testing.assert_array_equal(
+        in_report_order(evidence, probabilities, leaves_it_out_of_order), [KEEP, KEEP, KEEP]
+    )
+    mends_it = np.array([TO_PREVIOUS, KEEP, KEEP])
+    np.testing.assert_array_equal(in_report_order(evidence, probabilities, mends_it), mends_it)
 
 
 @settings(max_examples=200, deadline=None)

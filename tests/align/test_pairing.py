@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from workers.align.pairing import document_name_of, file_role, plan_folder, plan_pairs, stem_of
+from workers.align.pairing import (
+    REPORT_EXTENSIONS_BY_KIND,
+    document_name_of,
+    file_role,
+    plan_folder,
+    plan_pairs,
+    stem_of,
+)
+from workers.align.readers import RECORDING_EXTENSIONS, TRANSCRIPT_EXTENSIONS
 
 CASES = json.loads(
     (Path(__file__).parents[1] / "fixtures" / "pairing-cases.json").read_text(encoding="utf-8")
@@ -24,9 +32,19 @@ def test_document_name_keeps_the_reports_spelling(name: str, document_name: str)
     assert document_name_of(name) == document_name
 
 
-@pytest.mark.parametrize(("name", "role"), CASES["roles"])
-def test_role(name: str, role: str) -> None:
-    assert file_role(name) == role
+@pytest.mark.parametrize("case", CASES["roles"], ids=" ".join)
+def test_role(case: list[str]) -> None:
+    name, role, *kind = case
+    assert file_role(name, *kind) == role
+
+
+def test_the_extensions_are_the_upload_pages():
+    extensions = CASES["extensions"]
+    assert {kind: sorted(listed) for kind, listed in REPORT_EXTENSIONS_BY_KIND.items()} == {
+        kind: sorted(listed) for kind, listed in extensions["reports"].items()
+    }
+    assert sorted(TRANSCRIPT_EXTENSIONS) == sorted(extensions["transcripts"])
+    assert sorted(RECORDING_EXTENSIONS) == sorted(extensions["recordings"])
 
 
 @pytest.mark.parametrize("case", CASES["plans"])

@@ -5,16 +5,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-from reference_turn_dp import (
-    evidence_values,
+from turn_strategies import evidence_values, turn_settings
+
+from workers.align.blocks import MIN_BLOCK_PAIRS, Blocking
+from workers.align.reference.turn_dp import (
     naive_turn_evidence,
     naive_turn_labels,
-    turn_settings,
     whole_matrix_baseline_sums,
     whole_matrix_sums,
 )
-
-from workers.align.blocks import MIN_BLOCK_PAIRS, Blocking
 from workers.align.turn_dp import SegmentView, TurnSettings, best_turn_labels
 
 evidence_matrices = st.tuples(st.integers(0, 7), st.integers(0, 7)).flatmap(

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-from reference_turn_dp import evidence_values, turn_settings
+from turn_strategies import evidence_values, turn_settings
 
 from workers.align.model import UNALIGNED
 from workers.align.turn_dp import TurnSettings, best_turn_labels

@@ -6,9 +6,6 @@ from __future__ import annotations
 import resource
 import time
 import tracemalloc
-from importlib import util
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -16,6 +13,10 @@ import numpy as np
 from workers.align.dp import forward
 from workers.align.gapped_dp import GapSettings, gapped_forward
 from workers.align.hmm import HmmSettings, transitions, uniform_start, viterbi
+from workers.align.reference.dp import naive_forward
+from workers.align.reference.gapped_dp import naive_gapped_path
+from workers.align.reference.hmm import naive_viterbi
+from workers.align.reference.turn_dp import naive_turn_labels
 from workers.align.turn_dp import TurnSettings, best_turn_labels
 
 LARGEST_TURN_GRID = (850, 360)
@@ -33,27 +34,16 @@ def _talk_problem(words: int, states: int, vocabulary: int):
     return table, observations, start, transitions(states, words, HmmSettings())
 
 
-def _reference_module(name: str) -> ModuleType:
-    reference = Path(__file__).resolve().parents[2] / "tests" / "align" / f"{name}.py"
-    spec = util.spec_from_file_location(name, reference)
-    if spec is None or spec.loader is None:
-        raise FileNotFoundError(reference)
-    module = util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _naive_ns_per_pair(size: int) -> dict[str, float]:
+def naive_ns_per_pair(size: int) -> dict[str, float]:
+    """Wall time per cell of each path's slow definition (`workers.align.reference`) on a
+    size x size problem: the denominator of the speedups the bench reports."""
     gains = np.random.default_rng(1).random((size, size), dtype=np.float32)
-    paper, gapped = _reference_module("reference_dp"), _reference_module("reference_gapped_dp")
-    turns = _reference_module("reference_turn_dp")
-    hmm = _reference_module("reference_hmm")
     table, observations, start, moves = _talk_problem(size, size, size)
     runs = {
-        "dp": lambda: paper.naive_forward(gains, 0.0, 1e-4),
-        "gapped": lambda: gapped.naive_gapped_path(gains, 0.35, -0.1, 3.0),
-        "turns": lambda: turns.naive_turn_labels(gains.astype(np.float64) - 0.5, 4.0, 40.0),
-        "hmm": lambda: hmm.naive_viterbi(table, observations.tolist(), start, moves),
+        "dp": lambda: naive_forward(gains, 0.0, 1e-4),
+        "gapped": lambda: naive_gapped_path(gains, 0.35, -0.1, 3.0),
+        "turns": lambda: naive_turn_labels(gains.astype(np.float64) - 0.5, 4.0, 40.0),
+        "hmm": lambda: naive_viterbi(table, observations.tolist(), start, moves),
     }
     figures = {}
     for name, run in runs.items():
@@ -221,7 +211,7 @@ def tuning_seconds() -> dict[str, Any]:
 
 
 def run_benchmarks(naive_size: int = 60, tuning: bool = True) -> dict[str, Any]:
-    naive = _naive_ns_per_pair(naive_size)
+    naive = naive_ns_per_pair(naive_size)
     kernels = kernel_ns_per_pair()
     corpus = corpus_alignment_seconds()
     talks = corpus_alignment_seconds(aligner="hmm")

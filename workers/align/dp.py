@@ -14,7 +14,7 @@ them unless asked to zero them).
 The kernels walk the matrix row by row over contiguous memory, keep the running totals in
 float64 and store one uint8 direction per cell (an empty side never reaches them), which is
 what makes them thousands of times faster than the paper's Python loop;
-`tests/align/reference_dp.py` is the slow definition they must equal.
+`workers/align/reference/dp.py` is the slow definition they must equal.
 """
 
 from __future__ import annotations

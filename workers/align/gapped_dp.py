@@ -23,7 +23,7 @@ sentences below the offset is cut out as a whole. With calibrated scores (centre
 Ties prefer, for M: the previous transcript sentence, then the previous report sentence, then
 closing a gap; for X: staying in the gap, then opening one, then moving along the report; at
 the end, M. NaN gains make every comparison false and so follow the first choice;
-`tests/align/reference_gapped_dp.py` is the slow definition the kernels must equal.
+`workers/align/reference/gapped_dp.py` is the slow definition the kernels must equal.
 """
 
 from __future__ import annotations

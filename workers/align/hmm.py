@@ -19,7 +19,7 @@ and the ordering of two candidates k < k' does not change with l (both lose log 
 step), so one running best, challenged by each new state in turn, is the best of all of them;
 the same holds backwards. The kernel keeps that running best's index rather than a decayed
 value, so each candidate's score is the same sum the dense definition adds
-(`tests/align/reference_hmm.py`) and the two decoders compare the same floats. They could part
+(`workers/align/reference/hmm.py`) and the two decoders compare the same floats. They could part
 only where two earlier moves score within rounding of each other and rounding swaps their
 order a state later; both paths are then optimal to within that rounding.
 

@@ -27,6 +27,7 @@ from scipy.optimize import minimize
 
 from workers.align.folds import cv_folds
 from workers.align.model import UNALIGNED
+from workers.align.report_order import keeps_report_order
 
 FEATURES = (
     "evidence_chosen",
@@ -619,12 +620,12 @@ def _thresholded(evidence: TurnEvidence, probabilities: np.ndarray, threshold: f
 def in_report_order(
     evidence: TurnEvidence, probabilities: np.ndarray, chosen: np.ndarray
 ) -> np.ndarray:
-    """`chosen` corrections less those that would put an aligned turn's segment before the
-    segment of an aligned turn before it, or after one after it. Annotations must keep the
-    report's order (the server refuses every edit that leaves a document out of it), so on a
-    pre-alignment that broke it each edit would be refused until the annotator mended it; the
-    path's own labels keep it. Corrections are tried likeliest first, so of two that clash
-    the likelier stays.
+    """`chosen` corrections less those that would leave the labels out of the report's order
+    (`report_order`: an aligned turn's segment never before that of an aligned turn before
+    it). Annotations must keep that order (the server refuses every save that leaves a
+    document out of it), so on a pre-alignment that broke it each edit would be refused until
+    the annotator mended it; the path's own labels keep it. Corrections are tried likeliest
+    first, so of two that clash the likelier stays.
 
     probabilities: (turns, N_CORRECTIONS); chosen: (turns,) correction per turn, KEEP for none.
     """
@@ -634,14 +635,10 @@ def in_report_order(
     turns = np.flatnonzero(chosen != KEEP)
     turns = turns[np.argsort(-probabilities[turns, chosen[turns]], kind="stable")]
     for turn in turns:
-        label = proposed[turn]
-        if label != UNALIGNED:
-            before = labels[:turn][labels[:turn] != UNALIGNED]
-            after = labels[turn + 1 :][labels[turn + 1 :] != UNALIGNED]
-            if (before.size and before[-1] > label) or (after.size and after[0] < label):
-                continue
-        labels[turn] = label
-        kept[turn] = chosen[turn]
+        trial = labels.copy()
+        trial[turn] = proposed[turn]
+        if keeps_report_order(trial):
+            labels, kept[turn] = trial, chosen[turn]
     return kept
 
 

@@ -16,14 +16,29 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Literal
 
-from workers.align.readers import RECORDING_EXTENSIONS, REPORT_EXTENSIONS, TRANSCRIPT_EXTENSIONS
+from workers.align.readers import (
+    DESCRIPTION_EXTENSIONS,
+    PAPER_EXTENSIONS,
+    RECORDING_EXTENSIONS,
+    REPORT_EXTENSIONS,
+    TRANSCRIPT_EXTENSIONS,
+)
 
 FileRole = Literal["report", "transcript", "audio", "unreadable"]
+ProjectKind = Literal["meeting", "talk", "podcast"]
+
+REPORT_EXTENSIONS_BY_KIND: dict[ProjectKind, tuple[str, ...]] = {
+    "meeting": REPORT_EXTENSIONS,
+    "talk": PAPER_EXTENSIONS,
+    "podcast": DESCRIPTION_EXTENSIONS,
+}
+"""What a project's reports are, by its kind: reports, papers or descriptions."""
 
 _PART_NUMBER = re.compile(r"\.\d+$")
 _ROLE_WORD = re.compile(
     r"[\s._-]+(report|minutes|transcript|transcription|asr|captions|subtitles)$", re.IGNORECASE
 )
+_REPORT_WORD = re.compile(r"[\s._-]+(report|minutes)$", re.IGNORECASE)
 _DIGITS = re.compile(r"(\d+)")
 
 
@@ -45,11 +60,19 @@ def _extension(name: str) -> str:
     return PurePath(name).suffix.lower()
 
 
-def file_role(name: str) -> FileRole:
+def file_role(name: str, kind: ProjectKind = "meeting") -> FileRole:
+    """A file's role by its extension. An extension both a report and a transcript may have
+    (a talk's `.json`: a science-parse paper or a Whisper transcript) is a transcript unless
+    the name ends in a report word (`talk_report.json`)."""
     extension = _extension(name)
-    if extension in REPORT_EXTENSIONS:
+    is_report = extension in REPORT_EXTENSIONS_BY_KIND[kind]
+    is_transcript = extension in TRANSCRIPT_EXTENSIONS
+    if is_report and is_transcript:
+        stem = name[: len(name) - len(extension)]
+        return "report" if _REPORT_WORD.search(stem) else "transcript"
+    if is_report:
         return "report"
-    if extension in TRANSCRIPT_EXTENSIONS:
+    if is_transcript:
         return "transcript"
     if extension in RECORDING_EXTENSIONS:
         return "audio"

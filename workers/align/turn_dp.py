@@ -24,7 +24,7 @@ the turn:
 
 Ties: a matched turn comes from the latest segment s' <= s reaching the maximum, from M before
 X; an unaligned turn stays in the gap before leaving a match; the path ends in the earliest
-segment reaching the maximum, M before X. `tests/align/reference_turn_dp.py` is the slow
+segment reaching the maximum, M before X. `workers/align/reference/turn_dp.py` is the slow
 definition the kernels must equal.
 """
 

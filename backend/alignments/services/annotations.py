@@ -16,6 +16,7 @@ from backend.core.errors import Conflict, Forbidden, InvalidInput
 from backend.curation.services import gold_refresh
 from backend.documents.models import Document
 from workers.align.model import UNALIGNED
+from workers.align.report_order import first_order_break
 
 Action = Literal["assign", "unalign", "reset"]
 MAX_SECONDS_PER_WRITE = 24 * 3600
@@ -162,19 +163,16 @@ def check_assignee(*, document: Document, annotator) -> None:
 
 
 def check_order(assignments: Sequence[int]) -> None:
-    """Aligned turns must follow the report: their segments never go backwards."""
-    last_segment, last_turn = UNALIGNED, None
-    for turn, segment in enumerate(assignments):
-        if segment == UNALIGNED:
-            continue
-        if segment < last_segment:
-            raise InvalidInput(
-                f"Turn {turn} would be assigned to segment {segment}, which comes before "
-                f"segment {last_segment} of turn {last_turn}: assignments must keep the "
-                "report's order.",
-                turn=turn,
-            )
-        last_segment, last_turn = segment, turn
+    """Aligned turns must follow the report over the whole document (the engine's rule,
+    `workers.align.report_order`, which the editor applies too)."""
+    found = first_order_break(assignments)
+    if found is not None:
+        raise InvalidInput(
+            f"Turn {found.turn} would be assigned to segment {found.segment}, which comes "
+            f"before segment {found.earlier_segment} of turn {found.earlier_turn}: "
+            "assignments must keep the report's order.",
+            turn=found.turn,
+        )
 
 
 def _editable(annotator, document: Document, version: int):

@@ -5,12 +5,14 @@ import {
   canUndo,
   createEditorState,
   editorReducer,
+  firstOrderBreak,
   isChanged,
   keepsOrder,
   selection,
   type EditorAction,
   type EditorState,
 } from "./state";
+import orderCases from "../../../tests/fixtures/report_order_cases.json";
 
 function run(state: EditorState, ...actions: EditorAction[]): EditorState {
   return actions.reduce(editorReducer, state);
@@ -51,33 +53,43 @@ describe("selection", () => {
   });
 });
 
-describe("keepsOrder", () => {
-  it("accepts values between the aligned neighbours", () => {
-    expect(keepsOrder(preAlignment, 3, [0, 1])).toBe(true);
-    expect(keepsOrder(preAlignment, 6, [1])).toBe(true);
-    expect(keepsOrder(preAlignment, 6, [2])).toBe(true);
+describe("the report-order rule (tests/fixtures/report_order_cases.json, as the server)", () => {
+  it.each(orderCases.documents)("first break: $why", ({ labels, first_break }) => {
+    const found = firstOrderBreak(labels);
+    expect(
+      found && {
+        turn: found.turn,
+        segment: found.segment,
+        earlier_turn: found.earlierTurn,
+        earlier_segment: found.earlierSegment,
+      },
+    ).toEqual(first_break);
   });
 
-  it("refuses values before the turn above or after the turn below", () => {
-    expect(keepsOrder(preAlignment, 4, [0])).toBe(false);
-    expect(keepsOrder(preAlignment, 4, [2])).toBe(false);
+  it.each(orderCases.edits)("keepsOrder: $why", ({ labels, first, values, keeps_order }) => {
+    expect(keepsOrder(labels, first, values)).toBe(keeps_order);
+  });
+});
+
+describe("a document out of order elsewhere", () => {
+  /** Turn 2 (segment 1) returns to the report's opening after turn 1 (segment 4). */
+  const disordered = [3, 0, 0, 1, 1, 2];
+  const state = createEditorState(disordered, disordered, 4);
+
+  it("refuses an edit that fits its neighbours, naming where the order breaks", () => {
+    const after = run(state, { type: "select", turn: 4 }, { type: "assign", segment: 2 });
+    expect(after.assignments).toEqual(disordered);
+    expect(after.proposal).toBeNull();
+    expect(after.notice).toMatch(/^Turn 2 \(segment 1\) comes after turn 1 \(segment 4\)/);
+    expect(run(state, { type: "select", turn: 5 }, { type: "markUnaligned" }).assignments).toEqual(
+      disordered,
+    );
   });
 
-  it("refuses a run that is out of order in itself", () => {
-    expect(keepsOrder(preAlignment, 3, [1, 0])).toBe(false);
-  });
-
-  it("skips unaligned turns when looking for neighbours", () => {
-    expect(keepsOrder([0, U, U, 2], 1, [1])).toBe(true);
-    expect(keepsOrder([0, U, U, 2], 1, [3])).toBe(false);
-  });
-
-  it("always accepts marking turns unaligned", () => {
-    expect(keepsOrder(preAlignment, 0, [U, U, U])).toBe(true);
-  });
-
-  it("does not blame an edit for disorder elsewhere in the document", () => {
-    expect(keepsOrder([3, 1, 1, 2, 2], 3, [1])).toBe(true);
+  it("accepts the edit that mends it", () => {
+    const mended = run(state, { type: "select", turn: 0 }, { type: "markUnaligned" });
+    expect(mended.assignments).toEqual([U, 0, 0, 1, 1, 2]);
+    expect(mended.notice).toBeNull();
   });
 });
 

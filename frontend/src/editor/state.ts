@@ -167,28 +167,71 @@ function nextAligned(assignments: readonly number[], after: number): number {
   return -1;
 }
 
+/** Where a document first goes back in the report (see `firstOrderBreak`). */
+export interface OrderBreak {
+  turn: number;
+  segment: number;
+  /** The aligned turn before `turn`, whose segment is later. */
+  earlierTurn: number;
+  earlierSegment: number;
+}
+
 /**
- * Whether writing `values` from turn `first` keeps the turns in report order where they meet
- * their neighbours. Only the edges are checked: a document may arrive with disorder elsewhere
- * (reference alignments have some), and an edit should not be blamed for it.
+ * The report-order rule: reading the transcript from the start, the segments of its aligned
+ * turns never go back (unaligned turns are skipped). Returns the first aligned turn whose
+ * segment comes before that of the aligned turn before it, or null when the whole document
+ * keeps the order. This is the rule the server checks on every save and the engine keeps its
+ * corrections to (workers/align/report_order.py); both pass
+ * tests/fixtures/report_order_cases.json.
+ */
+export function firstOrderBreak(assignments: readonly number[]): OrderBreak | null {
+  let earlierTurn = -1;
+  for (let turn = 0; turn < assignments.length; turn += 1) {
+    const segment = assignments[turn]!;
+    if (segment === UNALIGNED) continue;
+    if (earlierTurn >= 0 && segment < assignments[earlierTurn]!) {
+      return { turn, segment, earlierTurn, earlierSegment: assignments[earlierTurn]! };
+    }
+    earlierTurn = turn;
+  }
+  return null;
+}
+
+/**
+ * Whether the document, with `values` written from turn `first`, keeps the report order
+ * throughout. The whole document is checked, as the server checks it: on a document out of
+ * order elsewhere (a pre-alignment or reference that returns to the report's opening, say) an
+ * edit that fits its neighbours would still be refused when saved.
  */
 export function keepsOrder(
   assignments: readonly number[],
   first: number,
   values: readonly number[],
 ): boolean {
-  const last = first + values.length - 1;
-  const aligned = values.filter((value) => value !== UNALIGNED);
-  if (aligned.length === 0) return true;
-  for (let index = 1; index < aligned.length; index += 1) {
-    if (aligned[index]! < aligned[index - 1]!) return false;
-  }
-  const before = previousAligned(assignments, first);
-  const after = nextAligned(assignments, last);
-  const lowest = aligned[0]!;
-  const highest = aligned[aligned.length - 1]!;
-  return (
-    (before < 0 || assignments[before]! <= lowest) && (after < 0 || assignments[after]! >= highest)
+  return firstOrderBreak(write(assignments, first, values)) === null;
+}
+
+/** A break in the order that an edit of turns first..last leaves as it is, if any. */
+function disorderOutside(
+  assignments: readonly number[],
+  first: number,
+  last: number,
+): OrderBreak | null {
+  const before = firstOrderBreak(assignments.slice(0, first));
+  if (before) return before;
+  const after = firstOrderBreak(assignments.slice(last + 1));
+  if (!after) return null;
+  const offset = last + 1;
+  return { ...after, turn: after.turn + offset, earlierTurn: after.earlierTurn + offset };
+}
+
+function outOfOrder(state: EditorState, found: OrderBreak): EditorState {
+  return refuse(
+    state,
+    `${capitalise(turnLabel(found.turn))} (${segmentLabel(found.segment)}) comes after ` +
+      `${turnLabel(found.earlierTurn)} (${segmentLabel(found.earlierSegment)}): the document ` +
+      "is out of report order there, and only a document in order can be saved. Mend that " +
+      "first: select those turns and give them one segment, or mark one unaligned.",
   );
 }
 
@@ -218,7 +261,11 @@ function write(assignments: readonly number[], first: number, values: readonly n
   return next;
 }
 
+/** Every edit goes through here: one that would leave the document out of order is refused,
+ * naming where, since the server would refuse to save it. */
 function apply(state: EditorState, change: Change): EditorState {
+  const found = firstOrderBreak(write(state.assignments, change.first, change.after));
+  if (found) return outOfOrder(state, found);
   if (isNoOp(change)) return { ...state, proposal: null, notice: null };
   const last = change.first + change.after.length - 1;
   return {
@@ -243,6 +290,8 @@ function assignSelection(state: EditorState, segment: number): EditorState {
   if (keepsOrder(state.assignments, first, values)) {
     return apply(state, makeChange(state, first, values, description));
   }
+  const elsewhere = disorderOutside(state.assignments, first, last);
+  if (elsewhere) return outOfOrder(state, elsewhere);
   return proposeBoundaryMove(state, first, last, segment);
 }
 
@@ -309,6 +358,8 @@ function take(state: EditorState, labels: readonly number[], source: string): Ed
   if (keepsOrder(state.assignments, first, values)) {
     return apply(state, makeChange(state, first, values, `${rangeLabel(first, last)} ← ${source}`));
   }
+  const elsewhere = disorderOutside(state.assignments, first, last);
+  if (elsewhere) return outOfOrder(state, elsewhere);
   let start = first;
   while (start > 0 && state.assignments[start - 1] !== labels[start - 1]) start -= 1;
   let end = last;
@@ -375,6 +426,8 @@ function resetToPreAlignment(state: EditorState): EditorState {
   if (keepsOrder(state.assignments, first, values)) {
     return apply(state, makeChange(state, first, values, description(first, last)));
   }
+  const elsewhere = disorderOutside(state.assignments, first, last);
+  if (elsewhere) return outOfOrder(state, elsewhere);
   let start = first;
   let end = last;
   const fits = () => keepsOrder(state.assignments, start, state.preAlignment.slice(start, end + 1));

@@ -2,7 +2,7 @@
  * What autosave sends and how the annotator's work is kept when someone else saved first.
  * Pure, so the merge that decides whether work survives a conflict is tested on its own.
  */
-import { UNALIGNED, keepsOrder } from "./state";
+import { firstOrderBreak } from "./state";
 
 /** Consecutive turns given the same value: the unit the API's bulk update takes. */
 export interface AssignmentRun {
@@ -72,9 +72,5 @@ export function rebase(
 
 /** Whether the aligned turns go through the report in order. */
 export function isOrdered(assignments: readonly number[]): boolean {
-  return keepsOrder(
-    [],
-    0,
-    assignments.filter((value) => value !== UNALIGNED),
-  );
+  return firstOrderBreak(assignments) === null;
 }

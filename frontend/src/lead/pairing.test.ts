@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import cases from "../../../tests/fixtures/pairing-cases.json";
-import { describeFiles, documentNameOf, fileRole, planUploads, stemOf } from "./pairing";
+import type { ProjectKind } from "./api";
+import {
+  AUDIO_EXTENSIONS,
+  REPORTS,
+  TRANSCRIPT_EXTENSIONS,
+  describeFiles,
+  documentNameOf,
+  fileRole,
+  planUploads,
+  stemOf,
+} from "./pairing";
 
 const files = (...names: string[]) => names.map((name) => ({ name }));
 
@@ -81,8 +91,18 @@ describe("the cases the engine's pairing passes too", () => {
     expect(documentNameOf(name)).toBe(documentName);
   });
 
-  it.each(cases.roles)("role of %s is %s", (name, role) => {
-    expect(fileRole(name)).toBe(role);
+  it.each(cases.roles)("role of %s is %s (%s)", (name, role, kind) => {
+    expect(fileRole(name, kind as ProjectKind | undefined)).toBe(role);
+  });
+
+  it("takes the extensions the engine reads", () => {
+    const sorted = (listed: readonly string[]) => [...listed].sort();
+    for (const [kind, listed] of Object.entries(cases.extensions.reports)) {
+      expect(sorted(REPORTS[kind as ProjectKind].extensions)).toEqual(sorted(listed));
+    }
+    expect(Object.keys(REPORTS).sort()).toEqual(Object.keys(cases.extensions.reports).sort());
+    expect(sorted(TRANSCRIPT_EXTENSIONS)).toEqual(sorted(cases.extensions.transcripts));
+    expect(sorted(AUDIO_EXTENSIONS)).toEqual(sorted(cases.extensions.recordings));
   });
 
   it.each(cases.plans)("plans $files", ({ files: names, pairs }) => {

@@ -10,8 +10,9 @@ import type { ProjectKind } from "./api";
 
 export const REPORT_EXTENSIONS = [".docx", ".txt", ".md"] as const;
 export const TRANSCRIPT_EXTENSIONS = [".ctm", ".srt", ".vtt", ".json"] as const;
-/** A talk project's reports are papers: Markdown, plain text, GROBID's TEI XML or a PDF. */
-export const PAPER_EXTENSIONS = [".md", ".txt", ".xml", ".tei", ".pdf"] as const;
+/** A talk project's reports are papers: Markdown, plain text, GROBID's TEI XML, a PDF or
+ * science-parse JSON (workers/align/readers: PAPER_EXTENSIONS). */
+export const PAPER_EXTENSIONS = [".md", ".txt", ".xml", ".tei", ".pdf", ".json"] as const;
 /** A podcast project's reports are descriptions: plain text or Markdown. */
 export const DESCRIPTION_EXTENSIONS = [".txt", ".md"] as const;
 
@@ -33,6 +34,9 @@ export const AUDIO_EXTENSIONS = [
   ".aac",
   ".flac",
 ] as const;
+
+const PART_NUMBER = /\.\d+$/;
+const REPORT_WORD_ANY_CASE = /[\s._-]+(report|minutes)$/i;
 
 export type FileRole = "report" | "transcript" | "audio" | "unreadable";
 
@@ -65,15 +69,26 @@ function extension(name: string): string {
   return dot < 0 ? "" : name.slice(dot).toLowerCase();
 }
 
+/**
+ * A file's role by its extension. An extension both a report and a transcript may have (a
+ * talk's `.json`: a science-parse paper or a Whisper transcript) is a transcript unless the
+ * name ends in a report word (`talk_report.json`).
+ */
 export function fileRole(name: string, kind: ProjectKind = "meeting"): FileRole {
   const ext = extension(name);
-  if (REPORTS[kind].extensions.includes(ext)) return "report";
-  if ((TRANSCRIPT_EXTENSIONS as readonly string[]).includes(ext)) return "transcript";
+  const isReport = REPORTS[kind].extensions.includes(ext);
+  const isTranscript = (TRANSCRIPT_EXTENSIONS as readonly string[]).includes(ext);
+  if (isReport && isTranscript) {
+    return REPORT_WORD_ANY_CASE.test(name.slice(0, name.length - ext.length))
+      ? "report"
+      : "transcript";
+  }
+  if (isReport) return "report";
+  if (isTranscript) return "transcript";
   if ((AUDIO_EXTENSIONS as readonly string[]).includes(ext)) return "audio";
   return "unreadable";
 }
 
-const PART_NUMBER = /\.\d+$/;
 const ROLE_WORD_ANY_CASE =
   /[\s._-]+(report|minutes|transcript|transcription|asr|captions|subtitles)$/i;
 

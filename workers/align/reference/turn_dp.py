@@ -6,21 +6,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from hypothesis import strategies as st
-
-from workers.align.turn_dp import TurnSettings
 
 NEG = -math.inf
-
-evidence_values = st.sampled_from([0.0, 1.0, -1.0, 2.5, -np.inf]) | st.floats(
-    -5, 5, allow_nan=False, allow_infinity=False
-)
-"""Evidence cells with ties, impossible matches (-inf) and arbitrary values."""
-turn_settings = st.builds(
-    TurnSettings,
-    unaligned_gain=st.sampled_from([-1.0, 0.0, 1.0, 4.0]),
-    gap_open=st.sampled_from([0.0, 1.0, 5.0, 40.0]),
-)
 
 
 def naive_turn_labels(evidence: np.ndarray, unaligned_gain: float, gap_open: float) -> list[int]:
