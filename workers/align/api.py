@@ -18,11 +18,13 @@ from typing import Any
 
 from gensim.models import KeyedVectors
 
-from workers.align.model import Meeting, Report, Segment, Transcript, Turn
+from workers.align.model import Meeting, ReaderError, Report, Segment, Transcript, Turn
 from workers.align.own_files import ChosenParams, choose_params
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import align_meeting, corpus_vectors
 from workers.align.readers import (
+    REPORT_EXTENSIONS,
+    TRANSCRIPT_EXTENSIONS,
     read_report,
     read_transcript,
     require_content,
@@ -33,6 +35,7 @@ from workers.align.tokenizers import DEFAULT_LANGUAGE
 
 TextOrPath = str | os.PathLike[str]
 _REPORT_NAME, _TRANSCRIPT_NAME = "report", "transcript"
+_FILE_EXTENSIONS = frozenset(REPORT_EXTENSIONS + TRANSCRIPT_EXTENSIONS)
 
 
 @dataclass(frozen=True)
@@ -105,11 +108,20 @@ def align_texts(
 
 
 def _path(value: object) -> Path | None:
+    """The file `value` names, or None when it is text. A one-line string ending in a file
+    extension the readers know names a file even when there is none there (a typo in a path
+    must say the file is missing, not be aligned as a one-word text)."""
     if isinstance(value, os.PathLike):
-        return Path(value)
-    if isinstance(value, str) and "\n" not in value and Path(value).is_file():
-        return Path(value)
-    return None
+        path = Path(value)
+    elif isinstance(value, str) and "\n" not in value and value.strip():
+        path = Path(value.strip())
+        if not path.is_file() and path.suffix.lower() not in _FILE_EXTENSIONS:
+            return None
+    else:
+        return None
+    if not path.is_file():
+        raise ReaderError(path, "file", "no such file (check the path)")
+    return path
 
 
 def _report(report: TextOrPath, language: str) -> Report:

@@ -23,7 +23,7 @@ from workers.align.readers._turns import TimedText, build_transcript
 from workers.align.readers.archive import DEFAULT_LIMITS, ArchiveLimits, check_archive
 from workers.align.readers.ctm import read_ctm
 from workers.align.readers.description import read_description
-from workers.align.readers.docx import read_docx
+from workers.align.readers.docx import docx_text, read_docx
 from workers.align.readers.paper_text import read_markdown_paper, read_text_paper
 from workers.align.readers.pdf import PDF_MAGIC, read_pdf
 from workers.align.readers.plain import read_plain_report
@@ -86,8 +86,11 @@ def read_report(
 def read_description_file(
     source: Source, filename: str | None = None, language: str = DEFAULT_LANGUAGE
 ) -> Report:
-    """A description or abstract (plain text or Markdown), one segment per sentence."""
-    return read_description(load_input(source, filename), tokenizer_for(language))
+    """A description or abstract (plain text, Markdown or .docx, as reports), one segment per
+    sentence."""
+    file = load_input(source, filename)
+    text = docx_text(file) if _report_kind(file) == ".docx" else None
+    return read_description(file, tokenizer_for(language), text)
 
 
 def read_paper(
