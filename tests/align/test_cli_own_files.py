@@ -151,3 +151,25 @@ def test_corpus_meetings_can_be_written_as_pairs_too(tmp_path, raw_meetings) -> 
     assert {record["meeting"] for record in records} == {SMALL_MEETING}
     segments = [doc["text"].strip() for doc in raw_meetings[SMALL_MEETING]["final"]["doc"]]
     assert all(record["target"] == segments[record["segment_position"]] for record in records)
+
+
+def test_align_says_how_it_cut_a_report_of_bare_names_and_merged_cues(tmp_path, capsys) -> None:
+    report = tmp_path / "council.md"
+    report.write_text(
+        "# Town council\n\n"
+        "Alice Brown: Good evening, everyone. The session is open.\n\n"
+        "Bob Stone: The library roof leaks every winter.\n\n"
+        "Alice Brown: Parking downtown is scarce; we vote on meters next month.\n",
+        encoding="utf-8",
+    )
+    code = main(["align", "--report", str(report), "--transcript", str(ENGLISH / "council.srt"),
+                 "--language", "en", "--vectors", str(write_topic_vectors(tmp_path / "v.vec")),
+                 "--out", str(tmp_path / "out.json"), "--json"])  # fmt: skip
+
+    assert code == 0
+    captured = capsys.readouterr()
+    reading = json.loads(captured.out)["documents"]["council"]
+    assert reading == {"segments": 3, "segmented_by": "speakers", "turns": 5, "timed_pieces": 6}
+    assert f"council: {report}: 3 segments, one per speaker intervention" in captured.err
+    assert "1 to 4 capitalised words ('Alice Brown:'" in captured.err
+    assert "5 turns from 6 timed pieces (cues or segments)" in captured.err

@@ -76,8 +76,9 @@ def align_texts(
 ) -> TextAlignment:
     """Align a report with its transcript.
 
-    `report`: the text of a plain-text or Markdown report ("Name: ..." lines open a speaker's
-    intervention, `#` lines are headings), or the path of any report file the web upload reads.
+    `report`: the text of a plain-text or Markdown report ("Alice Brown: ..." lines, a name of
+    1 to 4 capitalised words or a title and name before a colon, open a speaker's
+    intervention; `#` lines are headings), or the path of any report file the web upload reads.
     `transcript`: the text of an .srt, .vtt, Whisper JSON or .ctm transcript, a list of two or
     more turn texts (one turn each), or the path(s) of transcript files (.ctm parts). `params`: an
     `AlignmentParams` or a params file; by default the shipped defaults for new documents.

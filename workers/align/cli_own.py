@@ -29,6 +29,7 @@ from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.shape import FILTERS
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import AlignmentResult, align_and_decide, corpus_vectors
+from workers.align.readers import report_summary, transcript_summary
 from workers.align.scoring.vectors import load_vectors
 
 
@@ -74,9 +75,16 @@ def command_align_own(args: argparse.Namespace) -> int:
     meetings = []
     for name, report, transcripts in requested:
         try:
-            meetings.append(read_meeting(name, report, transcripts, args.language))
+            meeting = read_meeting(name, report, transcripts, args.language)
         except ReaderError as error:
             problems[name] = str(error)
+            continue
+        meetings.append(meeting)
+        print(f"{name}: {meeting.report.source}: {report_summary(meeting.report)}", file=sys.stderr)
+        print(
+            f"{name}: {meeting.transcript.source}: {transcript_summary(meeting.transcript)}",
+            file=sys.stderr,
+        )
     for name, problem in problems.items():
         print(f"{name}: not aligned: {problem}", file=sys.stderr)
     if not meetings:
@@ -92,12 +100,27 @@ def command_align_own(args: argparse.Namespace) -> int:
         for meeting in tqdm(meetings, desc="aligning", unit="document", file=sys.stderr)
     ]
     written = write_results(results, args, one_file=args.pairs is None)
-    summary = {"written": written, "params": chosen.source, "not_aligned": problems}
+    summary = {
+        "written": written,
+        "params": chosen.source,
+        "not_aligned": problems,
+        "documents": {meeting.id: _reading(meeting) for meeting in meetings},
+    }
     if args.json:
         print(json.dumps(summary))
     else:
         print(f"aligned {len(results)} documents with {chosen.source}; wrote {', '.join(written)}")
     return 1 if problems else 0
+
+
+def _reading(meeting: Meeting) -> dict[str, object]:
+    """How the document's files were cut, as the web import reports it."""
+    return {
+        "segments": len(meeting.report.segments),
+        "segmented_by": meeting.report.segmented_by,
+        "turns": len(meeting.transcript.turns),
+        "timed_pieces": meeting.transcript.pieces,
+    }
 
 
 def _requested_pairs(

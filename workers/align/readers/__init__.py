@@ -19,6 +19,7 @@ from workers.align.readers._input import (
     load_input,
     parse_json,
 )
+from workers.align.readers._speakers import SPEAKER_RULE
 from workers.align.readers._turns import TimedText, build_transcript
 from workers.align.readers.archive import DEFAULT_LIMITS, ArchiveLimits, check_archive
 from workers.align.readers.ctm import read_ctm
@@ -39,6 +40,7 @@ __all__ = [
     "PDF_MAGIC",
     "RECORDING_EXTENSIONS",
     "REPORT_EXTENSIONS",
+    "SEGMENTATION_RULES",
     "TRANSCRIPT_EXTENSIONS",
     "ArchiveLimits",
     "InputFile",
@@ -52,8 +54,10 @@ __all__ = [
     "read_paper",
     "read_report",
     "read_transcript",
+    "report_summary",
     "require_content",
     "transcript_from_texts",
+    "transcript_summary",
 ]
 
 REPORT_EXTENSIONS = (".docx", ".txt", ".md")
@@ -65,6 +69,35 @@ TRANSCRIPT_EXTENSIONS = (".ctm", ".srt", ".vtt", ".json")
 PAPER_EXTENSIONS = (".md", ".txt", ".xml", ".tei", ".pdf", ".json")
 
 _ZIP_MAGIC = b"PK\x03\x04"
+
+SEGMENTATION_RULES = {
+    "speakers": "one per speaker intervention or titled section",
+    "paragraphs": "one per paragraph (the report names no speaker on a 'Name :' line)",
+    "sentences": "one per sentence",
+    "sections": "one per section of the paper",
+}
+"""How a report was cut (`Report.segmented_by`), in the words the web import and the command
+line say it."""
+
+
+def report_summary(report: Report) -> str:
+    """'12 segments, one per speaker intervention or titled section', and for a typed report
+    (.txt, .md) what counts as a speaker line."""
+    summary = f"{len(report.segments)} segments, {SEGMENTATION_RULES[report.segmented_by]}"
+    if PurePath(report.source).suffix.lower() in (".txt", ".md"):
+        summary += f"; {SPEAKER_RULE}"
+    return summary
+
+
+def transcript_summary(transcript: Transcript) -> str:
+    """'21 turns from 40 cues', when the reader merged consecutive pieces of one speaker."""
+    turns = f"{len(transcript.turns)} turns"
+    if transcript.pieces is None or transcript.pieces == len(transcript.turns):
+        return turns
+    return (
+        f"{turns} from {transcript.pieces} timed pieces (cues or segments): consecutive "
+        "pieces of one speaker make one turn"
+    )
 
 
 def read_report(
