@@ -190,12 +190,18 @@ def command_evaluate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
-    print(f"{'meeting':34} {'turns':>6} {'seg %':>7} {'word %':>7} {'WD':>7}")
+    print(f"{'meeting':34} {'turns':>6} {'seg %':>7} {'word %':>7} {'WD':>7} {'Pk':>7}")
     rows = [*report["per_meeting"].items(), ("micro-average", report["micro_average"])]
     for name, figures in rows:
         print(
             f"{name:34} {figures['turns']:>6} {figures['segment_accuracy']:7.2f} "
-            f"{figures['word_accuracy']:7.2f} {figures['windowdiff']:7.2f}"
+            f"{figures['word_accuracy']:7.2f} {_figure(figures['windowdiff'])} "
+            f"{_figure(figures['pk'])}"
+        )
+    if any(figures["windowdiff"] is None for _, figures in rows):
+        print(
+            "n/a: WindowDiff and Pk are undefined where the reference segments average under "
+            "about four turns (their window rounds to 0)"
         )
     cross_validation = report.get("protocol", {}).get("cross_validation", {})
     for number, fold in enumerate(cross_validation.get("folds", []), 1):
@@ -209,6 +215,10 @@ def command_evaluate(args: argparse.Namespace) -> int:
             f"expected calibration error {confidence['ece']:.3f} ({confidence['turns']} turns)"
         )
     return 0
+
+
+def _figure(value: float | None) -> str:
+    return f"{'n/a':>7}" if value is None else f"{value:7.2f}"
 
 
 def learned_line(summary: dict[str, Any]) -> str:

@@ -2762,8 +2762,11 @@ export interface components {
       segment_accuracy: number;
       /** Format: double */
       word_accuracy: number;
-      /** Format: double */
-      windowdiff: number;
+      /**
+       * Format: double
+       * @description Percent; null where undefined (the window rounds to 0).
+       */
+      windowdiff: number | null;
       seconds_spent: number;
     };
     RecordDetail: {
@@ -2780,8 +2783,11 @@ export interface components {
       segment_accuracy: number;
       /** Format: double */
       word_accuracy: number;
-      /** Format: double */
-      windowdiff: number;
+      /**
+       * Format: double
+       * @description Percent; null where undefined (the window rounds to 0).
+       */
+      windowdiff: number | null;
       seconds_spent: number;
       document: number;
       document_name: string;
