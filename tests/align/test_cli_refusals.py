@@ -153,6 +153,32 @@ CASES = {
         1,
         "--grid {malformed}: not UTF-8 JSON",
     ),
+    "gold check: missing file": (
+        ["gold", "check", "nothere.json"],
+        2,
+        "argument file: no such file or folder: nothere.json",
+    ),
+    "gold check: a transcript as gold": (
+        ["gold", "check", TRANSCRIPT],
+        1,
+        f"{TRANSCRIPT}: not a readable UTF-8 JSON file",
+    ),
+    "gold from-csv: a gold file as the CSV": (
+        [
+            "gold",
+            "from-csv",
+            "--report",
+            REPORT,
+            "--transcript",
+            TRANSCRIPT,
+            "--csv",
+            "{gold}",
+            "--out",
+            "{out}",
+        ],
+        1,
+        "gold.json: line 1: the header must name the columns turn and segment",
+    ),
     "salience: missing description": (
         ["salience", "--transcript", TRANSCRIPT, "--description", "nothere.txt"],
         2,

@@ -390,6 +390,36 @@ def _add_salience(commands: argparse._SubParsersAction) -> None:
     salience.set_defaults(handler="cli_salience:command_salience", parser=salience)
 
 
+def _add_gold(commands: argparse._SubParsersAction) -> None:
+    gold = commands.add_parser(
+        "gold",
+        help="check a gold file, or write one from a turn-to-segment CSV (docs/gold-format.md)",
+    )
+    actions = gold.add_subparsers(dest="gold_command", required=True)
+    check = actions.add_parser(
+        "check", help="what evaluate --gold and tune --gold would read from a gold file"
+    )
+    check.add_argument("file", type=existing_path, help="a gold file (or corpus folder)")
+    check.add_argument("--json", action="store_true")
+    check.set_defaults(handler="cli_gold_files:command_gold_check", parser=check)
+    from_csv = actions.add_parser(
+        "from-csv",
+        help="add a document's gold to a gold file from a CSV of turn,segment rows",
+        description="Reads the report and transcript as align reads them and labels each "
+        "turn with the CSV's segment: columns turn and segment, numbers from 1 (or ids "
+        "0_<n>_0 as align writes them), an empty segment for an unaligned turn.",
+    )
+    from_csv.add_argument("--report", type=existing_file, required=True)
+    from_csv.add_argument("--transcript", type=existing_file, action="append", required=True)
+    from_csv.add_argument("--csv", type=existing_file, required=True, help="turn,segment rows")
+    from_csv.add_argument(
+        "--out", type=Path, required=True, help="the gold file, created or added to"
+    )
+    from_csv.add_argument("--name", help="the document's key (default: the report's name)")
+    from_csv.add_argument("--language", default=DEFAULT_LANGUAGE)
+    from_csv.set_defaults(handler="cli_gold_files:command_gold_from_csv", parser=from_csv)
+
+
 def _add_bench(commands: argparse._SubParsersAction) -> None:
     bench = commands.add_parser("bench", help="speed figures as JSON")
     bench.add_argument("--naive-size", type=int, default=60)
@@ -414,6 +444,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_align(commands)
     _add_evaluate(commands)
     _add_tune(commands)
+    _add_gold(commands)
     _add_summarize(commands)
     _add_salience(commands)
     _add_bench(commands)
