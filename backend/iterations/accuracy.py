@@ -64,13 +64,14 @@ def _percent(part: int, whole: int) -> float:
 def summarise(given: Sequence[float | None]) -> dict[str, float | int | None]:
     """What a box plot needs (quartiles by linear interpolation), plus the mean the paper
     reports beside the median, over the defined values (a document's undefined WindowDiff is
-    left out, and `count` says how many were defined); None everywhere when none is."""
+    left out); `count` is the documents, and the figures are None when no value is defined
+    (an empty iteration, or WindowDiff on short segments only)."""
     values = [value for value in given if value is not None]
     if not values:
-        return dict.fromkeys(SUMMARY_FIELDS) | {"count": 0}
+        return dict.fromkeys(SUMMARY_FIELDS) | {"count": len(given)}
     q0, q1, q2, q3, q4 = np.percentile(np.asarray(values, dtype=float), [0, 25, 50, 75, 100])
     return {
-        "count": len(values),
+        "count": len(given),
         "mean": float(np.mean(values)),
         "median": float(q2),
         "min": float(q0),

@@ -21,7 +21,7 @@ def test_short_gold_segments_give_a_null_windowdiff() -> None:
 
 def test_a_null_windowdiff_is_left_out_of_the_summary() -> None:
     assert summarise([None, 10.0, 20.0]) == {
-        "count": 2,
+        "count": 3,
         "mean": pytest.approx(15.0),
         "median": pytest.approx(15.0),
         "min": 10.0,
@@ -29,5 +29,6 @@ def test_a_null_windowdiff_is_left_out_of_the_summary() -> None:
         "q3": pytest.approx(17.5),
         "max": 20.0,
     }
-    assert summarise([None])["count"] == 0
+    assert summarise([None])["count"] == 1
     assert summarise([None])["mean"] is None
+    assert summarise([])["count"] == 0
