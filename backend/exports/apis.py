@@ -24,7 +24,7 @@ from backend.exports.formats.public_meetings import public_meetings_pieces
 from backend.exports.formats.salience import salience_records
 from backend.exports.formats.streams import chunked, stream_zip
 from backend.exports.formats.summaries import summary_records
-from backend.exports.selectors import export_preview, export_records
+from backend.exports.selectors import export_preview, export_records, require_export_records
 from backend.exports.serializers import ExportPreviewSerializer, PublicMeetingsExportSerializer
 from backend.exports.services import export_record, public_meetings_import
 from backend.projects.permissions import LEAD_OR_ADMIN
@@ -196,11 +196,13 @@ class ExportHuggingFaceApi(_ExportApi):
     )
     def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
         project, options = self._begin(request, project_id)
+        require_export_records(project_id=project_id, options=options)
         members = huggingface_members(
             project_id=project_id,
             options=options,
             title=project.name,
             language=project.language,
+            license_id=project.settings.get("license"),
             summaries_of=project if is_talk(project) else None,
             salience_of=project if is_podcast(project) else None,
         )

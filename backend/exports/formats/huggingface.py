@@ -9,6 +9,7 @@ with no pair is left out of the card's configuration (its file stays, empty).
 import json
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from backend.exports.formats.salience import salience_records
 from backend.exports.formats.summaries import summary_records
@@ -92,10 +93,13 @@ def huggingface_members(
     options: ExportOptions,
     title: str,
     language: str,
+    license_id: str | None = None,
     summaries_of: Project | None = None,
     salience_of: Project | None = None,
 ):
-    """`summaries_of`, a talk project, adds the `summaries` configuration: summaries.jsonl's
+    """`license_id`: the project's license setting, for the card (`unknown` when None). The
+    caller refuses an export without a pair: `datasets` cannot load a dataset of no split.
+    `summaries_of`, a talk project, adds the `summaries` configuration: summaries.jsonl's
     records under `summaries/`, each document in its pairs' split; `salience_of`, a podcast
     project, adds `salience`: salience.jsonl's unit records under `salience/`, likewise."""
     counts: dict[Split, int] = {}
@@ -114,7 +118,14 @@ def huggingface_members(
             yield f"salience/{split}.jsonl", _salience(salience_of, options, split, salience_counts)
     yield (
         "README.md",
-        _card(project_id, title, language, options, counts, summary_counts, salience_counts),
+        _card(
+            project_id,
+            _Card(title, language, license_id),
+            options,
+            counts,
+            summary_counts,
+            salience_counts,
+        ),
     )
 
 
@@ -149,10 +160,16 @@ def _records(
         yield json_line(record)
 
 
+@dataclass(frozen=True)
+class _Card:
+    title: str
+    language: str
+    license_id: str | None
+
+
 def _card(
     project_id: int,
-    title: str,
-    language: str,
+    card: _Card,
     options: ExportOptions,
     counts: dict,
     summary_counts: dict,
@@ -171,11 +188,13 @@ def _card(
         "  data_files:",
         *(f"  - split: {split}\n    path: summaries/{split}.jsonl" for split in summarised),
     ]
+    title = card.title
     header = [
         "---",
         f"pretty_name: {json.dumps(title, ensure_ascii=False)}",
+        f"license: {card.license_id or 'unknown'}",
         "language:",
-        f"- {json.dumps(language)}",
+        f"- {json.dumps(card.language)}",
         "task_categories:",
         "- summarization",
         "configs:",
@@ -199,6 +218,13 @@ def _card(
         "| split | pairs |",
         "|---|---|",
         *(f"| {split} | {counts.get(split, 0)} |" for split in SPLITS),
+        "",
+        "## License",
+        "",
+        f"`{card.license_id}`, as the project's lead set it."
+        if card.license_id
+        else "Not stated (`unknown`): the project's lead sets it in the project's settings "
+        "(`license`).",
         "",
         "## Fields",
         "",

@@ -2632,6 +2632,8 @@ export interface components {
       low_confidence_below?: number;
       /** @description Each tuning run fits the engine's learned decision on its gold (per-turn corrections, kept only when they beat the path on held-out gold, and a calibrated confidence), carried into pre-alignment by the promoted set (on when unset). */
       learned_decision?: boolean;
+      /** @description The corpus's license as the Hugging Face export's dataset card states it: a Hugging Face license id such as cc-by-4.0, cc-by-sa-4.0, apache-2.0 or other ('unknown' on the card when unset). */
+      license?: string;
     };
     PublicMeetingsEntry: {
       /** @description The current pre-alignment. */
