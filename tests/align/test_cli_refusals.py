@@ -98,6 +98,21 @@ CASES = {
         1,
         "gold.json: this is a gold file",
     ),
+    "align: a transcript as --vectors": (
+        [
+            "align",
+            "--report",
+            REPORT,
+            "--transcript",
+            TRANSCRIPT,
+            "--vectors",
+            "{broken_srt}",
+            "--out",
+            "{out}",
+        ],
+        1,
+        "--vectors {broken_srt}: not a word-vectors file",
+    ),
     "align: a lone report in --pairs": (
         ["align", "--pairs", "{pairs}", "--out", "{out}"],
         1,
@@ -132,6 +147,11 @@ CASES = {
         ["evaluate", "--gold", "{gold}", "--cv", "5"],
         2,
         "--cv 5: --gold {gold} has 3 document(s) with gold, too few for 5 folds",
+    ),
+    "evaluate: a transcript as --vectors": (
+        ["evaluate", "--gold", "{gold}", "--vectors", "{broken_srt}"],
+        1,
+        "--vectors {broken_srt}: not a word-vectors file",
     ),
     "tune: more folds than gold documents": (
         ["tune", "--gold", "{gold}", "--cv", "5", "--out", "{out}"],

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from workers.align.cli_errors import UsageError
+from workers.align.cli_errors import UsageError, vectors_option
 from workers.align.cli_gold import (
     cross_validation,
     evaluate_gold,
@@ -46,7 +46,6 @@ from workers.align.pipeline import (
     corpus_vectors,
     fit_learned_decision,
 )
-from workers.align.scoring.vectors import load_vectors
 
 
 def _meetings(args: argparse.Namespace) -> list[Meeting]:
@@ -73,7 +72,7 @@ def _params_for(args: argparse.Namespace) -> dict[str, AlignmentParams]:
 
 def _vectors(args: argparse.Namespace, params: Sequence[AlignmentParams]):
     if args.vectors:
-        return load_vectors(args.vectors)
+        return vectors_option(args.vectors)
     if not any(p.aligner != "diagonal" and p.scoring.method == "embedding" for p in params):
         return None
     settings = {p.vectors for p in params}
@@ -251,7 +250,7 @@ def command_tune(args: argparse.Namespace) -> int:
             raise UsageError("name the training meetings: --train H1,H2,.. (or tune on --gold)")
         train = corpus_meetings("--train", args.train)
         require_folds(args, train)
-        vectors = load_vectors(args.vectors) if args.vectors else None
+        vectors = vectors_option(args.vectors) if args.vectors else None
         if vectors is None:
             with _status("training word vectors on the corpus texts (cached after the first run)"):
                 vectors = corpus_vectors(load_public_meetings(), base.vectors)

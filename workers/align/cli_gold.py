@@ -15,7 +15,7 @@ from typing import Any
 from gensim.models import KeyedVectors
 from tqdm import tqdm
 
-from workers.align.cli_errors import DataError, UsageError
+from workers.align.cli_errors import DataError, UsageError, vectors_option
 from workers.align.corpus import meeting_ids
 from workers.align.crossval import cross_validate
 from workers.align.folds import shipped_defaults, with_aligner
@@ -29,7 +29,6 @@ from workers.align.pipeline import (
     fit_learned_decision,
 )
 from workers.align.public_meetings_layout import LayoutError, read_gold
-from workers.align.scoring.vectors import load_vectors
 from workers.align.tune import (
     GRIDS,
     Objective,
@@ -142,7 +141,7 @@ def gold_vectors(
 ) -> KeyedVectors | None:
     """`--vectors`, else word2vec trained on every gold text (labels are not read)."""
     if args.vectors:
-        return load_vectors(args.vectors)
+        return vectors_option(args.vectors)
     if params.aligner == "diagonal" or params.scoring.method != "embedding":
         return None
     print("training word vectors on the gold texts (cached after the first run)", file=sys.stderr)

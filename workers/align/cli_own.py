@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from workers.align.cli_errors import DataError, UsageError
+from workers.align.cli_errors import DataError, UsageError, vectors_option
 from workers.align.learned import load_learned
 from workers.align.model import Meeting, ReaderError
 from workers.align.own_files import (
@@ -30,7 +30,6 @@ from workers.align.pairs.shape import FILTERS
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import AlignmentResult, align_and_decide, corpus_vectors
 from workers.align.readers import report_summary, transcript_summary
-from workers.align.scoring.vectors import load_vectors
 
 
 def wants_own_files(args: argparse.Namespace) -> bool:
@@ -168,7 +167,7 @@ def _folder_problem(pair: PlannedPair, folder: Path) -> str:
 
 def _vectors(path: str | None, meetings: Sequence[Meeting], params: AlignmentParams):
     if path:
-        return load_vectors(path)
+        return vectors_option(path)
     if params.aligner == "diagonal" or params.scoring.method != "embedding":
         return None
     print("training word vectors on these texts (cached after the first run)", file=sys.stderr)

@@ -7,11 +7,10 @@ import argparse
 import json
 import sys
 
-from workers.align.cli_errors import DataError, UsageError
+from workers.align.cli_errors import DataError, UsageError, vectors_option
 from workers.align.own_files import choose_params
 from workers.align.paper_summary import summarize_talk, talk_vectors
 from workers.align.readers import read_paper, read_transcript
-from workers.align.scoring.vectors import load_vectors
 from workers.align.summaries import SummaryLengths
 
 
@@ -26,7 +25,7 @@ def command_summarize(args: argparse.Namespace) -> int:
         raise DataError(f"{transcript.source}: whole file: the transcript has no turn")
     vectors = None
     if args.vectors:
-        vectors = load_vectors(args.vectors)
+        vectors = vectors_option(args.vectors)
     elif chosen.params.scoring.method == "embedding":
         print(
             "training word vectors on the paper and the talk (a talk and its paper are little "
