@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import pickle
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ class DataError(Exception):
     in it and what to do."""
 
 
-def vectors_option(path: str | os.PathLike[str]) -> KeyedVectors:
+def vectors_option(path: str | Path) -> KeyedVectors:
     """`--vectors FILE` loaded, or a DataError naming the file and the formats it may be
     (gensim's own errors on a wrong file are tracebacks of its parser)."""
     from workers.align.scoring.vectors import load_vectors
