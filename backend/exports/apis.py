@@ -18,13 +18,13 @@ from backend.core.errors import InvalidInput
 from backend.core.serializers import CountField
 from backend.documents.apis import DocumentOutputSerializer
 from backend.documents.uploads import check_total_size
-from backend.exports.formats.huggingface import huggingface_members
+from backend.exports.formats.huggingface import huggingface_members, require_loadable
 from backend.exports.formats.parallel import parallel_members
 from backend.exports.formats.public_meetings import public_meetings_pieces
 from backend.exports.formats.salience import salience_records
 from backend.exports.formats.streams import chunked, stream_zip
 from backend.exports.formats.summaries import summary_records
-from backend.exports.selectors import export_preview, export_records, require_export_records
+from backend.exports.selectors import export_preview, export_records
 from backend.exports.serializers import ExportPreviewSerializer, PublicMeetingsExportSerializer
 from backend.exports.services import export_record, public_meetings_import
 from backend.projects.permissions import LEAD_OR_ADMIN
@@ -196,15 +196,18 @@ class ExportHuggingFaceApi(_ExportApi):
     )
     def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
         project, options = self._begin(request, project_id)
-        require_export_records(project_id=project_id, options=options)
+        configurations = {
+            "summaries_of": project if is_talk(project) else None,
+            "salience_of": project if is_podcast(project) else None,
+        }
+        require_loadable(project_id=project_id, options=options, **configurations)
         members = huggingface_members(
             project_id=project_id,
             options=options,
             title=project.name,
             language=project.language,
             license_id=project.settings.get("license"),
-            summaries_of=project if is_talk(project) else None,
-            salience_of=project if is_podcast(project) else None,
+            **configurations,
         )
         return self._stream(request, project_id, stream_zip(members))
 

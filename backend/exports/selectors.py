@@ -19,7 +19,6 @@ import numpy as np
 from backend.agreement.selectors import DocumentCoding, document_codings, figures_dict
 from backend.alignments.models import Annotation, PreAlignment
 from backend.alignments.selectors import current_pre_alignments
-from backend.core.errors import Conflict
 from backend.core.ids import batches
 from backend.curation.models import Gold, GoldRule
 from backend.curation.selectors import gold_by_document, gold_rules
@@ -249,18 +248,6 @@ def aligned_documents(
                 agreement=coding.agreement if coding else None,
                 annotator_labels=coding.coded.labels if coding else {},
             )
-
-
-def require_export_records(*, project_id: int, options: ExportOptions) -> None:
-    """Conflict (409) unless the export would hold at least one pair (reading up to the first
-    one): a Hugging Face dataset of no split cannot be loaded, so it is refused before any
-    byte is streamed."""
-    if next(export_records(project_id=project_id, options=options), None) is None:
-        raise Conflict(
-            "Nothing to export: no pair passes these options (the project has no gold document "
-            "yet, or the filters leave none), and a dataset without a pair cannot be loaded. "
-            "Add gold, pass include_automatic=true for pre-aligned pairs, or loosen the filters."
-        )
 
 
 def export_records(

@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from backend.core.errors import Conflict
 from backend.exports.formats.salience import salience_records
 from backend.exports.formats.summaries import summary_records
 from backend.exports.selectors import corpus_agreement, export_records
@@ -87,6 +88,32 @@ ANNOTATOR_LABELS_MEANING = (
 )
 
 
+def require_loadable(
+    *,
+    project_id: int,
+    options: ExportOptions,
+    summaries_of: Project | None = None,
+    salience_of: Project | None = None,
+) -> None:
+    """Conflict (409) unless the dataset would hold a record in some configuration (pairs,
+    summaries or salience units; reading up to the first one): `datasets` cannot load a
+    dataset of no split, so such an export is refused before any byte is streamed."""
+    if next(export_records(project_id=project_id, options=options), None) is not None:
+        return
+    salience = salience_records(project=salience_of, options=options) if salience_of else None
+    if salience is not None and next(salience, None) is not None:
+        return
+    if summaries_of is not None:
+        summaries = summary_records(project=summaries_of, lengths=TALKSUMM_LENGTHS, options=options)
+        if next(summaries, None) is not None:
+            return
+    raise Conflict(
+        "Nothing to export: no pair passes these options (the project has no gold document "
+        "yet, or the filters leave none), and a dataset without a record cannot be loaded. "
+        "Add gold, pass include_automatic=true for pre-aligned pairs, or loosen the filters."
+    )
+
+
 def huggingface_members(
     *,
     project_id: int,
@@ -98,7 +125,7 @@ def huggingface_members(
     salience_of: Project | None = None,
 ):
     """`license_id`: the project's license setting, for the card (`unknown` when None). The
-    caller refuses an export without a pair: `datasets` cannot load a dataset of no split.
+    caller refuses an export with no record first (`require_loadable`).
     `summaries_of`, a talk project, adds the `summaries` configuration: summaries.jsonl's
     records under `summaries/`, each document in its pairs' split; `salience_of`, a podcast
     project, adds `salience`: salience.jsonl's unit records under `salience/`, likewise."""
@@ -178,13 +205,18 @@ def _card(
     filled = [split for split in SPLITS if counts.get(split)]
     summarised = [split for split in SPLITS if summary_counts.get(split)]
     labelled = [split for split in SPLITS if salience_counts.get(split)]
+    # Without pairs the first configuration that has records is the default one, so that
+    # `datasets.load_dataset(<folder>)` loads it; an empty default would not load.
+    default_config = "" if filled else ("summaries" if summarised else "salience")
     salience_config = [
         "- config_name: salience",
+        *(["  default: true"] if default_config == "salience" else []),
         "  data_files:",
         *(f"  - split: {split}\n    path: salience/{split}.jsonl" for split in labelled),
     ]
     summaries_config = [
         "- config_name: summaries",
+        *(["  default: true"] if default_config == "summaries" else []),
         "  data_files:",
         *(f"  - split: {split}\n    path: summaries/{split}.jsonl" for split in summarised),
     ]
@@ -198,8 +230,7 @@ def _card(
         "task_categories:",
         "- summarization",
         "configs:",
-        "- config_name: default",
-        "  data_files:",
+        *(["- config_name: default", "  data_files:"] if filled else []),
         *(f"  - split: {split}\n    path: {split}.jsonl" for split in filled),
         *(summaries_config if summarised else []),
         *(salience_config if labelled else []),
