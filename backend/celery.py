@@ -18,7 +18,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backend.settings")
 app = Celery("tandem")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
-app.steps["worker"].add("backend.jobs.liveness:LostJobRecovery")
+app.steps["worker"].add("backend.jobs.liveness:JobLiveness")
 
 
 def ensure_broker_folders() -> None:

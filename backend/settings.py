@@ -47,7 +47,16 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 BEHIND_TLS_PROXY = env_bool("DJANGO_BEHIND_TLS_PROXY", False)
 if BEHIND_TLS_PROXY:
+    # Behind the TLS proxy the site is HTTPS only: plain HTTP is redirected and browsers are
+    # told (Strict-Transport-Security) never to ask over it again, as cookiecutter-django
+    # does. The health check stays reachable over plain HTTP: the container's probe and load
+    # balancers call it directly, past the proxy.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^api/v1/health/$"]
+    SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 365 * 24 * 3600)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+    SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", False)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -80,6 +89,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "backend.core.security_headers.ContentSecurityPolicyMiddleware",
+    "backend.core.database_outage.DatabaseOutageMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -232,10 +242,15 @@ SPECTACULAR_SETTINGS = {
         "AgreementMeasureEnum": "workers.align.agreement.MEASURES",
         "ExportFilterEnum": "workers.align.pairs.shape.FILTERS",
         "AlignerEnum": "workers.align.params.ALIGNERS",
+        "PreAlignmentWarningCodeEnum": "workers.align.diagnosis.CODES",
         "SettingKindEnum": "workers.align.settings.SETTING_KINDS",
     },
     # `<id:...>` in URLs (backend.core.ids.IdConverter): an integer within a bigint.
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "backend.core.schema.document_error_responses",
+    ],
 }
 
 _BROKER_FOLDER = DATA_DIR / "broker"
@@ -271,11 +286,12 @@ CELERY_TASK_ROUTES = {
     "backend.tuning.tasks.prepare": {"queue": "cpu"},
 }
 CELERY_TASK_TRACK_STARTED = True
-# Job liveness (backend/jobs/liveness.py): a task beats every TANDEM_JOB_HEARTBEAT_SECONDS; a
-# running job silent for TANDEM_JOB_LOST_AFTER_SECONDS is sent again, at most
-# TANDEM_JOB_MAX_REQUEUES times, then failed with the reason.
-TANDEM_JOB_HEARTBEAT_SECONDS = env_int("TANDEM_JOB_HEARTBEAT_SECONDS", 30)
-TANDEM_JOB_LOST_AFTER_SECONDS = env_int("TANDEM_JOB_LOST_AFTER_SECONDS", 600)
+# Job liveness (backend/jobs/liveness.py): every TANDEM_JOB_HEARTBEAT_SECONDS each worker
+# stamps the jobs its tasks run and looks for lost ones; a running job silent for
+# TANDEM_JOB_LOST_AFTER_SECONDS is sent again, at most TANDEM_JOB_MAX_REQUEUES times, then
+# failed with the reason. A dead worker's job is sent again within about 5 + 40 + 5 seconds.
+TANDEM_JOB_HEARTBEAT_SECONDS = env_int("TANDEM_JOB_HEARTBEAT_SECONDS", 5)
+TANDEM_JOB_LOST_AFTER_SECONDS = env_int("TANDEM_JOB_LOST_AFTER_SECONDS", 40)
 TANDEM_JOB_MAX_REQUEUES = env_int("TANDEM_JOB_MAX_REQUEUES", 2)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE

@@ -51,6 +51,12 @@ class PreAlignment(models.Model):
     )
     labels = models.JSONField(help_text="Per turn: report segment position, or -1.")
     confidences = models.JSONField(help_text="Per turn: confidence in [0, 1].")
+    warnings = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="What the engine found degenerate in it (`workers.align.diagnosis`): "
+        "[{code, message, cause, do}], empty when nothing is.",
+    )
     params = models.JSONField(default=dict, blank=True)
     engine_version = models.CharField(max_length=64, blank=True)
     computed_at = models.DateTimeField()

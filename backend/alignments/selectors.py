@@ -78,7 +78,8 @@ def editor_payload_json(
 ) -> str:
     """The document, the pre-alignment and the caller's annotation. A document assigned to
     others is not the caller's to annotate (`may_annotate` false); a lead or curator
-    (`may_review`) then gets the assignees' annotations to read instead."""
+    (`may_review`) then gets the assignees' annotations to read instead, and is the one who
+    reads the pre-alignment's warnings (`pre_alignment_dict`)."""
     row = editor_document_row(
         project_id=project_id, document_id=document_id, user=user, only_assigned=only_assigned
     )
@@ -109,7 +110,11 @@ def editor_payload_json(
     return document_payload_json(
         row,
         pre_alignment=(
-            pre_alignment_dict(pre_alignment, low_confidence_below(row["project__settings"]))
+            pre_alignment_dict(
+                pre_alignment,
+                low_confidence_below(row["project__settings"]),
+                with_warnings=may_review,
+            )
             if pre_alignment
             else None
         ),
@@ -214,14 +219,20 @@ def parameter_set_list(*, project_id: int) -> QuerySet[ParameterSet]:
     return ParameterSet.objects.filter(project_id=project_id)
 
 
-def parameter_set_named(*, project_id: int, parameter_set_id: int) -> ParameterSet:
-    """The parameter set a request names; a 400 when the project has none by that id."""
+def parameter_set_named(
+    *, project_id: int, parameter_set_id: int, field: str = "parameter_set"
+) -> ParameterSet:
+    """The parameter set a request names in `field`; a 400 when the project has none by that
+    id, the same whether the id is missing or another project's, so that other projects'
+    ids cannot be told apart."""
     parameter_set = ParameterSet.objects.filter(pk=parameter_set_id, project_id=project_id).first()
     if parameter_set is None:
-        raise InvalidInput(
-            f"Project {project_id} has no parameter set {parameter_set_id}.", field="parameter_set"
-        )
+        raise InvalidInput(no_such_parameter_set(project_id, parameter_set_id), field=field)
     return parameter_set
+
+
+def no_such_parameter_set(project_id: int, parameter_set_id: int) -> str:
+    return f"Project {project_id} has no parameter set {parameter_set_id}."
 
 
 def _unsaved_annotation(
@@ -251,8 +262,14 @@ def low_confidence_below(project_settings: dict[str, Any]) -> float:
     return float(project_settings.get("low_confidence_below", DEFAULT_LOW_CONFIDENCE))
 
 
-def pre_alignment_dict(pre_alignment: PreAlignment, low_confidence: float) -> dict[str, Any]:
-    """The editor's view of a pre-alignment, with the project's low-confidence threshold."""
+def pre_alignment_dict(
+    pre_alignment: PreAlignment, low_confidence: float, *, with_warnings: bool
+) -> dict[str, Any]:
+    """The editor's view of a pre-alignment, with the project's low-confidence threshold.
+    Its warnings (a degenerate result: every turn on one segment, none aligned...) go to
+    leads and curators only (`with_warnings`): what they advise (add documents, upload word
+    vectors, change the language, pre-align again) is a lead's to do, and an annotator
+    corrects the turns whatever the pre-alignment proposed."""
     return {
         "id": pre_alignment.pk,
         "parameter_set": pre_alignment.parameter_set_id,
@@ -262,6 +279,7 @@ def pre_alignment_dict(pre_alignment: PreAlignment, low_confidence: float) -> di
         "labels": pre_alignment.labels,
         "confidences": pre_alignment.confidences,
         "low_confidence_below": low_confidence,
+        "warnings": pre_alignment.warnings if with_warnings else [],
     }
 
 

@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from backend.core.serializers import StoredListField, dataclass_serializer
 from backend.documents.models import Document
+from workers.align.diagnosis import CODES
 from workers.align.params import ALIGNERS, SHARED
 from workers.align.settings import SETTING_KINDS
 
@@ -94,6 +95,15 @@ class EditorTurnSerializer(EditorSegmentSerializer):
     end = serializers.FloatField(allow_null=True)
 
 
+class PreAlignmentWarningSerializer(serializers.Serializer):
+    """A degenerate pre-alignment, said (`workers.align.diagnosis.Finding`)."""
+
+    code = serializers.ChoiceField(choices=list(CODES), help_text="Stable, for programs.")
+    message = serializers.CharField(help_text="What happened.")
+    cause = serializers.CharField(help_text="Its likely cause.")
+    do = serializers.CharField(help_text="What to do about it.")
+
+
 class EditorPreAlignmentSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     parameter_set = serializers.IntegerField(allow_null=True)
@@ -108,6 +118,11 @@ class EditorPreAlignmentSerializer(serializers.Serializer):
     )
     low_confidence_below = serializers.FloatField(
         help_text="The project's threshold: the editor marks a turn less confident than this."
+    )
+    warnings = PreAlignmentWarningSerializer(
+        many=True,
+        help_text="What the engine found degenerate in this pre-alignment; for leads and "
+        "curators only (always empty for annotators).",
     )
 
 

@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass
 
 _SINGLE_RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
+_LARGEST_OFFSET_DIGITS = 18
+_BEYOND_ANY_FILE = 10**_LARGEST_OFFSET_DIGITS
 
 
 @dataclass(frozen=True)
@@ -36,14 +38,24 @@ def requested_range(header: str | None, size: int) -> ByteRange | None:
         return None
     first_text, last_text = match.groups()
     if not first_text:
-        suffix = int(last_text)
+        suffix = _offset(last_text)
         if suffix == 0 or size == 0:
             raise Unsatisfiable
         return ByteRange(max(0, size - suffix), size - 1)
-    first = int(first_text)
-    last = int(last_text) if last_text else size - 1
+    first = _offset(first_text)
+    last = _offset(last_text) if last_text else size - 1
     if last_text and last < first:
         return None
     if first >= size:
         raise Unsatisfiable
     return ByteRange(first, min(last, size - 1))
+
+
+def _offset(digits: str) -> int:
+    """A byte offset or count; one of more digits than any file's size needs counts as
+    beyond any file, since `int` refuses to read over 4,300 digits (a ValueError, once a
+    500) and no file is that large anyway."""
+    significant = digits.lstrip("0")
+    if len(significant) > _LARGEST_OFFSET_DIGITS:
+        return _BEYOND_ANY_FILE
+    return int(significant or "0")

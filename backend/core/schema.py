@@ -26,3 +26,59 @@ class KeyedSerializerExtension(OpenApiSerializerExtension):
     def map_serializer(self, auto_schema, direction):
         child = auto_schema.resolve_serializer(self.target.child_class, direction)
         return build_object_type(additionalProperties=child.ref)
+
+
+ERROR_COMPONENT = "Error"
+ERROR_SCHEMA = {
+    "type": "object",
+    "description": (
+        "Every error answer: `detail` says what went wrong in one line a person can read. "
+        "A refused field also comes under its own name with its messages "
+        '(`{"detail": "name: This field is required.", "name": ["This field is required."]}`), '
+        "and some errors add context (`field`, `limit_bytes`, `retry_after`, `current`)."
+    ),
+    "properties": {"detail": {"type": "string"}},
+    "required": ["detail"],
+    "additionalProperties": True,
+}
+ERRORS_OF_EVERY_OPERATION = {
+    "400": "The request is malformed or a value is refused; `detail` names it.",
+    "401": "Not signed in (no session, no valid token).",
+    "403": "Signed in without the role this operation needs.",
+    "404": "No such object, or not one the caller may see.",
+    "503": "The database or the task broker is unreachable; try again (`Retry-After`).",
+}
+ERRORS_OF_WRITES = {
+    "409": "The object's state forbids it now (a stale version, a closed iteration, ...).",
+    "413": "The body or an uploaded file is over its limit; `detail` names the limit.",
+    "415": "An uploaded file is not of a format this operation reads.",
+}
+WRITES = ("post", "put", "patch", "delete")
+
+
+def document_error_responses(result, generator, request, public):
+    """A drf-spectacular postprocessing hook: every operation declares its error answers
+    with the one `Error` body, so clients and the schema tests read errors as they read
+    successes. Responses a view documents itself (a 409 carrying the current state) stay."""
+    result.setdefault("components", {}).setdefault("schemas", {})[ERROR_COMPONENT] = ERROR_SCHEMA
+    reference = {"$ref": f"#/components/schemas/{ERROR_COMPONENT}"}
+    for path, operations in result.get("paths", {}).items():
+        for method, operation in operations.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            errors = dict(ERRORS_OF_EVERY_OPERATION)
+            if method in WRITES:
+                errors |= ERRORS_OF_WRITES
+            if "206" in operation["responses"]:
+                errors["416"] = "The range asked for lies outside the file."
+            if path.endswith("/auth/session/") and method == "post":
+                errors["429"] = "Too many failed sign-ins; `retry_after` says how long to wait."
+            for status_code, description in errors.items():
+                operation["responses"].setdefault(
+                    status_code,
+                    {
+                        "description": description,
+                        "content": {"application/json": {"schema": reference}},
+                    },
+                )
+    return result

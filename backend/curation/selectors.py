@@ -81,7 +81,9 @@ def adjudication_payload_json(*, project_id: int, document_id: int) -> str:
     return document_payload_json(
         row,
         pre_alignment=(
-            pre_alignment_dict(pre_alignment, low_confidence_below(row["project__settings"]))
+            pre_alignment_dict(
+                pre_alignment, low_confidence_below(row["project__settings"]), with_warnings=True
+            )
             if pre_alignment
             else None
         ),

@@ -8,6 +8,7 @@ from backend.alignments.models import Annotation
 from backend.core.errors import InvalidInput, NotFound
 from backend.core.ids import parse_id
 from backend.documents.models import Document, OriginalFile, ReportSegment, TranscriptTurn
+from backend.projects.models import Project
 from backend.projects.talks import is_talk, section_is_excluded
 from workers.align.model import Meeting, Report, Segment, Transcript, Turn
 
@@ -205,6 +206,7 @@ def document_meeting(document: Document, reference=None) -> Meeting:
         transcript=Transcript(turns=turns, source=document.source or document.name),
         reference=labels,
         initial=None,
+        language=Project.objects.values_list("language", flat=True).get(pk=document.project_id),
     )
 
 

@@ -4,7 +4,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.alignments.serializers import AlignmentParamsSerializer
+from backend.alignments.serializers import (
+    AlignmentParamsSerializer,
+    PreAlignmentWarningSerializer,
+)
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.jobs.models import Job
 from backend.jobs.selectors import job_get, job_list
@@ -16,6 +19,10 @@ from backend.tuning.serializers import LearnedResultSerializer
 class IncumbentResultSerializer(serializers.Serializer):
     name = serializers.CharField()
     objective = serializers.FloatField(allow_null=True)
+
+
+class DocumentWarningSerializer(PreAlignmentWarningSerializer):
+    document = serializers.IntegerField(help_text="The document whose pre-alignment it is.")
 
 
 class JobResultSerializer(serializers.Serializer):
@@ -38,6 +45,11 @@ class JobResultSerializer(serializers.Serializer):
         help_text="Pre-alignment: documents an earlier delivery had already stored.",
     )
     parameter_set = serializers.IntegerField(required=False, help_text="Pre-alignment.")
+    warnings = DocumentWarningSerializer(
+        many=True,
+        required=False,
+        help_text="Pre-alignment: what the engine found degenerate in each document's result.",
+    )
     word_vectors = serializers.IntegerField(required=False, help_text="Word vectors: their id.")
     vocabulary_size = serializers.IntegerField(required=False, help_text="Word vectors.")
     sentences = serializers.IntegerField(required=False, help_text="Word vectors: trained on.")

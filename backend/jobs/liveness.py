@@ -1,88 +1,113 @@
-"""No job stays `running` forever, whichever broker carries its messages.
+"""No job stays `running` forever, whichever broker carries its messages, and none runs twice
+at once.
 
-A task working on a job beats: a thread beside it stamps the job's `heartbeat_at` every
-TANDEM_JOB_HEARTBEAT_SECONDS while it runs. Every worker, when it starts and then on its own
-timer, looks for running jobs that nobody has stamped for TANDEM_JOB_LOST_AFTER_SECONDS and
-sends them again, or fails them with the reason (`jobs_recover_lost`). With Redis a killed
-worker's message would come back after the visibility timeout anyway; the filesystem broker of
-the embedded default loses it, and this is what brings the job back. Tasks are idempotent and
-resume, so a job sent again while its message was merely waiting costs work, not correctness.
+Every worker's main process (not the pool processes that run tasks, whose long computations
+can hold their interpreter) ticks every TANDEM_JOB_HEARTBEAT_SECONDS on the worker's timer:
+
+- it stamps the `heartbeat_at` of every job one of its tasks is working on (its active
+  requests, each mapped to its job by the task's `job_id_of`);
+- it looks for running jobs nobody has stamped for TANDEM_JOB_LOST_AFTER_SECONDS, and sends
+  each again or fails it with the reason (`jobs_recover_lost`).
+
+A worker killed with its tasks stops stamping, so its jobs are sent again within about
+HEARTBEAT + LOST_AFTER + HEARTBEAT seconds (50 s by default), on any broker. A job whose
+task was dropped while the database was down (its retry could not be recorded) stops being
+stamped too, and comes back the same way once the database does.
+
+The database being unreachable stops every worker's stamps at once, so a worker sends jobs
+again only once it has reached the database for two heartbeats in a row: by then every live
+worker has stamped its jobs again, and a job silent through an outage is not taken for lost
+while its worker still runs it. `job_begin` refuses a second delivery of a job that a live
+worker is running, and a job sent again gets a new task id, so the message it replaces is
+ignored if it ever comes back.
 """
 
 import logging
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+import time
 
 from celery import bootsteps
+from celery.worker import state as worker_state
 from django.conf import settings
 from django.db import close_old_connections, connection
 
 logger = logging.getLogger(__name__)
 
 
-@contextmanager
-def beating(job_id: int | None) -> Iterator[None]:
-    """Stamp the job's heartbeat now and then every TANDEM_JOB_HEARTBEAT_SECONDS until the
-    block ends."""
-    if job_id is None:
-        yield
-        return
-    stop = threading.Event()
-    thread = threading.Thread(
-        target=_beat, args=(job_id, stop), name=f"job-{job_id}-heartbeat", daemon=True
-    )
-    thread.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join()
+class DatabaseWatch:
+    """Since when this process has reached the database without a failure (monotonic
+    seconds), or None while it cannot."""
 
+    def __init__(self) -> None:
+        self.reachable_since: float | None = None
 
-def _beat(job_id: int, stop: threading.Event) -> None:
-    from backend.jobs.services import job_heartbeat
+    def succeeded(self) -> None:
+        if self.reachable_since is None:
+            self.reachable_since = time.monotonic()
 
-    try:
-        while True:
-            try:
-                job_heartbeat(job_id=job_id)
-            except Exception:
-                logger.warning("Job %s: heartbeat not recorded", job_id, exc_info=True)
-                close_old_connections()
-            if stop.wait(settings.TANDEM_JOB_HEARTBEAT_SECONDS):
-                return
-    finally:
-        connection.close()
-
-
-def recover_lost_jobs() -> None:
-    from backend.jobs.services import jobs_recover_lost
-
-    try:
-        touched = jobs_recover_lost()
-    except Exception:
-        logger.warning("Looking for lost jobs failed", exc_info=True)
+    def failed(self) -> None:
+        self.reachable_since = None
         close_old_connections()
+
+    def settled(self) -> bool:
+        """Reached long enough for every live worker to have stamped its jobs since."""
+        return (
+            self.reachable_since is not None
+            and time.monotonic() - self.reachable_since >= 2 * settings.TANDEM_JOB_HEARTBEAT_SECONDS
+        )
+
+
+def active_job_ids() -> set[int]:
+    """The jobs this worker's tasks are working on now, read in the worker's main process."""
+    job_ids = set()
+    for request in list(worker_state.active_requests):
+        job_id_of = getattr(request.task, "job_id_of", None)
+        if job_id_of is None:
+            continue
+        job_id = job_id_of(tuple(request.args))
+        if job_id is not None:
+            job_ids.add(job_id)
+    return job_ids
+
+
+def reach_database() -> None:
+    """One round trip, so that even an idle worker notices an outage (and its end)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+
+
+def tick(watch: DatabaseWatch) -> None:
+    """Stamp this worker's jobs, then recover lost ones once the database has settled."""
+    from backend.jobs.services import jobs_heartbeat, jobs_recover_lost
+
+    try:
+        reach_database()
+        jobs_heartbeat(job_ids=active_job_ids())
+        watch.succeeded()
+        touched = jobs_recover_lost() if watch.settled() else []
+    except Exception:
+        logger.warning("Job heartbeat or lost-job scan failed", exc_info=True)
+        watch.failed()
         return
     if touched:
         logger.warning("Lost jobs sent again or failed: %s", touched)
 
 
-class LostJobRecovery(bootsteps.StartStopStep):
-    """A worker step: recover lost jobs when the worker starts, then every half
-    TANDEM_JOB_LOST_AFTER_SECONDS on the worker's own timer."""
+class JobLiveness(bootsteps.StartStopStep):
+    """A worker step: `tick` every TANDEM_JOB_HEARTBEAT_SECONDS on the worker's own timer,
+    in its main process."""
 
     requires = ("celery.worker.components:Timer",)
 
     def __init__(self, worker, **kwargs) -> None:
         super().__init__(worker, **kwargs)
         self.timer_entry = None
+        self.watch = DatabaseWatch()
 
     def start(self, worker) -> None:
-        recover_lost_jobs()
-        interval = max(1.0, settings.TANDEM_JOB_LOST_AFTER_SECONDS / 2)
-        self.timer_entry = worker.timer.call_repeatedly(interval, recover_lost_jobs)
+        tick(self.watch)
+        self.timer_entry = worker.timer.call_repeatedly(
+            max(1.0, settings.TANDEM_JOB_HEARTBEAT_SECONDS), tick, (self.watch,)
+        )
 
     def stop(self, worker) -> None:
         if self.timer_entry is not None:

@@ -1,7 +1,8 @@
 """Job life cycle: the web tier creates and enqueues, workers start, report and finish."""
 
 import logging
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 from functools import partial
 from typing import Any
@@ -82,16 +83,23 @@ def job_submit(
 @transaction.atomic
 def job_begin(*, job_id: int, task_id: str | None = None) -> Job | None:
     """None when there is nothing to do: the job is gone, cancelled or already finished (a
-    redelivered message). A job left `running` by a dead worker is run again.
+    redelivered message), or a live worker runs it. A job left `running` by a dead worker is
+    run again.
 
-    `task_id`, the message's id, must be the one the job was enqueued with: a message that
-    outlived its job (a database reset or restored while the queue kept it, and the id
-    reused) would otherwise run against a different job."""
+    `task_id`, the message's id, must be the one the job was last enqueued with: a message
+    that outlived its job (a database reset or restored while the queue kept it, and the id
+    reused), or one that a lost job's new message replaced (backend/jobs/liveness.py), would
+    otherwise run against a job another task runs. A message delivered a second time while
+    the job's worker still stamps it (Redis's visibility timeout passing on a long task) is
+    dropped for the same reason: never two tasks on one job at once."""
     job = Job.objects.select_for_update().filter(pk=job_id).first()
     if job is None or job.status in Job.FINISHED:
         return None
     if task_id is not None and str(job.celery_task_id) != task_id:
         logger.warning("Ignoring task %s: job %s was enqueued as another task", task_id, job_id)
+        return None
+    if task_id is not None and _is_alive(job):
+        logger.warning("Ignoring task %s: job %s is running on a live worker", task_id, job_id)
         return None
     job.status = Job.Status.RUNNING
     job.started_at = job.started_at or timezone.now()
@@ -100,19 +108,32 @@ def job_begin(*, job_id: int, task_id: str | None = None) -> Job | None:
     return job
 
 
-def job_heartbeat(*, job_id: int) -> None:
-    """A sign of life from a worker working on the job (see backend/jobs/liveness.py)."""
-    Job.objects.filter(pk=job_id).exclude(status__in=Job.FINISHED).update(
-        heartbeat_at=timezone.now()
+def _is_alive(job: Job) -> bool:
+    """Running and stamped by its worker within TANDEM_JOB_LOST_AFTER_SECONDS."""
+    lost_before = timezone.now() - timedelta(seconds=settings.TANDEM_JOB_LOST_AFTER_SECONDS)
+    return (
+        job.status == Job.Status.RUNNING
+        and job.heartbeat_at is not None
+        and job.heartbeat_at >= lost_before
     )
+
+
+def jobs_heartbeat(*, job_ids: Iterable[int]) -> None:
+    """A sign of life from the worker whose tasks work on these jobs (backend/jobs/liveness.py);
+    one statement, whatever their number."""
+    job_ids = list(job_ids)
+    if job_ids:
+        Job.objects.filter(pk__in=job_ids).exclude(status__in=Job.FINISHED).update(
+            heartbeat_at=timezone.now()
+        )
 
 
 def jobs_recover_lost(*, now=None) -> list[int]:
     """Running jobs whose workers are gone, told by a heartbeat older than
-    TANDEM_JOB_LOST_AFTER_SECONDS: each is sent again (its tasks are idempotent and resume),
-    or, once sent TANDEM_JOB_MAX_REQUEUES times already or never enqueued by name, failed
-    with the reason. The ids of the jobs it touched. Safe to run from several workers at once:
-    each job is decided under its row lock."""
+    TANDEM_JOB_LOST_AFTER_SECONDS: each is sent again under a new task id, queued (its tasks
+    are idempotent and resume), or, once sent TANDEM_JOB_MAX_REQUEUES times already or never
+    enqueued by name, failed with the reason. The ids of the jobs it touched. Safe to run from
+    several workers at once: each job is decided under its row lock."""
     now = now or timezone.now()
     lost_before = now - timedelta(seconds=settings.TANDEM_JOB_LOST_AFTER_SECONDS)
     silent = Q(heartbeat_at__lt=lost_before) | Q(
@@ -136,20 +157,32 @@ def jobs_recover_lost(*, now=None) -> list[int]:
                     f"{job.requeues} time{'s' if job.requeues != 1 else ''}.",
                 )
                 continue
+            lost = {"task_id": str(job.celery_task_id), "heartbeat_at": job.heartbeat_at}
             job.requeues += 1
-            job.heartbeat_at = now
-            job.message = f"started again: {silence}"[:200]
-            job.save(update_fields=["requeues", "heartbeat_at", "message"])
+            job.status = Job.Status.QUEUED
+            job.celery_task_id = str(uuid.uuid4())
+            job.message = f"sent again: {silence}"[:200]
+            job.save(update_fields=["requeues", "status", "celery_task_id", "message"])
             logger.warning("Job %s: %s; sending %s again", job.pk, silence, job.task_name)
-            transaction.on_commit(partial(_send_again, job))
+            transaction.on_commit(partial(_send_again, job, lost))
     return touched
 
 
-def _send_again(job: Job) -> None:
+def _send_again(job: Job, lost: dict[str, Any]) -> None:
+    """Send the lost job's new message; if the broker is unreachable, put the job back as it
+    was found (running, silent, under its old task id), for the next scan to try again."""
     try:
         _enqueue(job=job, task_name=job.task_name)
     except ServiceUnavailable:
         logger.warning("Job %s could not be sent again: the broker is unreachable", job.pk)
+        Job.objects.filter(
+            pk=job.pk, status=Job.Status.QUEUED, celery_task_id=job.celery_task_id
+        ).update(
+            status=Job.Status.RUNNING,
+            celery_task_id=lost["task_id"],
+            heartbeat_at=lost["heartbeat_at"],
+            requeues=F("requeues") - 1,
+        )
 
 
 def job_report_progress(*, job_id: int, progress: float, message: str = "") -> None:

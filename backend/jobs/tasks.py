@@ -13,14 +13,15 @@ from django.db import InterfaceError, close_old_connections
 from django.db import OperationalError as DatabaseOperationalError
 from kombu.exceptions import OperationalError as BrokerOperationalError
 
-from backend.jobs.liveness import beating
 from backend.jobs.services import job_fail_unexpectedly, job_note_retry
 
 TRANSIENT_ERRORS = (DatabaseOperationalError, InterfaceError, BrokerOperationalError)
 
 
 class JobTask(Task):
-    """Its first argument is a Job id; subclasses for other arguments override `job_id_of`."""
+    """Its first argument is a Job id; subclasses for other arguments override `job_id_of`,
+    which the worker's main process also calls to stamp the job while the task runs
+    (backend/jobs/liveness.py)."""
 
     autoretry_for = TRANSIENT_ERRORS
     retry_backoff = 2
@@ -30,12 +31,6 @@ class JobTask(Task):
 
     def job_id_of(self, args: tuple[Any, ...]) -> int | None:
         return args[0] if args else None
-
-    def __call__(self, *args, **kwargs):
-        """Runs the task while a thread beats for its job, so that a worker that dies with
-        it leaves a silent job that the others recover (backend/jobs/liveness.py)."""
-        with beating(self.job_id_of(args)):
-            return super().__call__(*args, **kwargs)
 
     def retry(self, *args, **kwargs):
         """The result backend records the retry in the database, through the connection that

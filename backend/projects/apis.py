@@ -5,7 +5,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.alignments.models import ParameterSet
 from backend.alignments.selectors import DEFAULT_LOW_CONFIDENCE
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.core.serializers import IdField
@@ -199,9 +198,7 @@ class ProjectDetailApi(APIView):
                 )
             return attrs
 
-        promoted_parameter_set = serializers.PrimaryKeyRelatedField(
-            queryset=ParameterSet.objects.all(), allow_null=True, required=False
-        )
+        promoted_parameter_set = IdField(allow_null=True, required=False)
 
     def get_permissions(self):
         if self.request.method in ("PATCH", "DELETE"):

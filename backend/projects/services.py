@@ -4,6 +4,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from backend.alignments.selectors import no_such_parameter_set, parameter_set_named
 from backend.alignments.services.pre_alignments import talk_parameter_set
 from backend.audit.services import record_event
 from backend.core.errors import Conflict, InvalidInput
@@ -32,11 +33,19 @@ def project_create(
 
 @transaction.atomic
 def project_update(*, actor, project: Project, **fields: Any) -> Project:
-    """`promoted_parameter_set`, when given, is promoted by `parameter_set_promote`, the one
-    way a project's promoted set changes; the other fields are recorded as one update."""
+    """`promoted_parameter_set` (an id, or None for the diagonal aligner), when given, is
+    promoted by `parameter_set_promote`, the one way a project's promoted set changes; the
+    other fields are recorded as one update."""
     if "promoted_parameter_set" in fields:
+        chosen = fields["promoted_parameter_set"]
         parameter_set_promote(
-            actor=actor, project=project, parameter_set=fields["promoted_parameter_set"]
+            actor=actor,
+            project=project,
+            parameter_set=None
+            if chosen is None
+            else parameter_set_named(
+                project_id=project.pk, parameter_set_id=chosen, field="promoted_parameter_set"
+            ),
         )
     changes = _known(fields)
     if not changes and "promoted_parameter_set" in fields:
@@ -63,7 +72,7 @@ def parameter_set_promote(
     (`iteration_number`, which the audit event names), it is the same act, audited alike."""
     if parameter_set is not None and parameter_set.project_id != project.pk:
         raise InvalidInput(
-            f"Parameter set {parameter_set.pk} belongs to another project.", field="parameter_set"
+            no_such_parameter_set(project.pk, parameter_set.pk), field="parameter_set"
         )
     Project.objects.filter(pk=project.pk).update(
         promoted_parameter_set=parameter_set, updated_at=timezone.now()

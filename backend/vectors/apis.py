@@ -18,7 +18,7 @@ from workers.align.scoring.vectors import TrainingSettings
 
 class WordVectorsOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    origin = serializers.CharField(help_text="trained, uploaded or server_file.")
+    origin = serializers.CharField(help_text="trained, uploaded, server_file or lexical.")
     file_name = serializers.CharField()
     training_key = serializers.CharField()
     settings = dataclass_serializer(TrainingSettings, required=False)(

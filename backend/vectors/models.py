@@ -11,20 +11,22 @@ from django.db import models
 
 class WordVectors(models.Model):
     """A project's word vectors: one training of gensim's Word2Vec on every sentence of its
-    documents, pretrained vectors a lead uploaded, or the words of the project found in the
-    server's pretrained file (`TANDEM_WORD_VECTORS`).
+    documents, pretrained vectors a lead uploaded, the words of the project found in the
+    server's pretrained file (`TANDEM_WORD_VECTORS`), or lexical vectors of its words (nothing
+    trained: stems weighted by their rarity in the project's language).
 
     `training_key` identifies the content: for a training, the engine's hash of the sentences
     and settings (the same texts and settings give the same key and, training being
     deterministic, the same vectors); for an upload, the file's hash; for the server's file,
-    the file and the project's sentences. `data` is an .npz archive of the vocabulary and
-    the vector matrix (no pickle).
+    the file and the project's sentences; for lexical vectors, the language and the project's
+    sentences. `data` is an .npz archive of the vocabulary and the vector matrix (no pickle).
     """
 
     class Origin(models.TextChoices):
         TRAINED = "trained"
         UPLOADED = "uploaded"
         SERVER_FILE = "server_file"
+        LEXICAL = "lexical"
 
     project = models.ForeignKey(
         "projects.Project", on_delete=models.CASCADE, related_name="word_vectors"

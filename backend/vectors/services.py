@@ -2,7 +2,9 @@
 
 Which vectors a project's alignments use, first that applies: the pretrained vectors its lead
 uploaded last; the words of the project found in the server's pretrained file
-(`TANDEM_WORD_VECTORS`); word2vec trained on the project's own texts. Training runs on the
+(`TANDEM_WORD_VECTORS`); lexical vectors of the project's words, when its parameters ask for
+them (the shipped defaults for new projects do: they need no training); word2vec trained on
+the project's own texts. Training runs on the
 `cpu` queue. Adding documents asks for a retraining, debounced: while a training job is still
 queued, more documents join it instead of queueing another, since the job reads the project's
 texts only when it starts.
@@ -13,6 +15,7 @@ import io
 import logging
 import re
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import asdict
 from functools import lru_cache
 from pathlib import Path
@@ -40,9 +43,10 @@ from backend.jobs.services import (
 from backend.projects.models import Project
 from backend.vectors.models import WordVectors
 from backend.vectors.selectors import project_sentences
+from workers.align.folds import new_document_defaults
 from workers.align.model import ReaderError
-from workers.align.params import AlignmentParams
-from workers.align.scoring.tokens import lexical_tokens
+from workers.align.params import load_params
+from workers.align.scoring.lexical import lexical_vectors, sentence_words
 from workers.align.scoring.vectors import (
     TrainingSettings,
     load_vectors,
@@ -63,12 +67,13 @@ _loaded: OrderedDict[tuple[int, str], KeyedVectors] = OrderedDict()
 
 
 def project_training_settings(project: Project) -> TrainingSettings:
-    """The promoted parameter set's vector settings, so the background retraining prepares
-    the vectors the next pre-alignment will ask for."""
+    """The promoted parameter set's vector settings (else the shipped defaults' for new
+    documents), so the background retraining prepares the vectors the next pre-alignment will
+    ask for."""
     promoted = project.promoted_parameter_set
     if promoted is not None and "vectors" in promoted.params:
         return TrainingSettings(**promoted.params["vectors"])
-    return AlignmentParams().vectors
+    return load_params(new_document_defaults()).vectors
 
 
 def vectors_train_start(*, project: Project, actor=None) -> Job:
@@ -137,19 +142,27 @@ def vectors_for(*, project_id: int, settings: TrainingSettings) -> WordVectors:
     server_file = server_vectors_file(language)
     if server_file is not None:
         return _server_file_vectors(project_id, server_file, sentences, document_count)
-    key = training_key(sentences, settings)
-    stored = WordVectors.objects.filter(project_id=project_id, training_key=key).first()
-    if stored is not None:
-        return stored
-    return _store(
+    if settings.kind == "lexical":
+        return _lexical_vectors(project_id, language, sentences, document_count)
+    return _stored_or_made(
         project_id,
-        key,
-        train_vectors(sentences, settings, cache_directory=None),
+        training_key(sentences, settings),
+        lambda: train_vectors(sentences, settings, cache_directory=None),
         origin=WordVectors.Origin.TRAINED,
         settings=asdict(settings),
         document_count=document_count,
         sentence_count=len(sentences),
     )
+
+
+def _stored_or_made(
+    project_id: int, key: str, make: Callable[[], KeyedVectors], **fields
+) -> WordVectors:
+    """The project's vectors of this content key, else `make()` stored under it."""
+    stored = WordVectors.objects.filter(project_id=project_id, training_key=key).first()
+    if stored is not None:
+        return stored
+    return _store(project_id, key, make(), **fields)
 
 
 def _store(project_id: int, key: str, vectors: KeyedVectors, **fields) -> WordVectors:
@@ -259,18 +272,30 @@ def _server_file_vectors(
     worker and tuning run reads the same vectors; the key changes with the file or the texts."""
     stat = path.stat()
     identity = f"{path.resolve()}\n{stat.st_size}\n{stat.st_mtime_ns}\n"
-    key = "file-" + training_key([identity, *sentences], TrainingSettings())[:27]
-    stored = WordVectors.objects.filter(project_id=project_id, training_key=key).first()
-    if stored is not None:
-        return stored
-    words = {token for sentence in sentences for token in lexical_tokens(sentence)}
-    return _store(
+    return _stored_or_made(
         project_id,
-        key,
-        restricted(_server_file(str(path), stat.st_mtime_ns), words),
+        "file-" + training_key([identity, *sentences], TrainingSettings())[:27],
+        lambda: restricted(_server_file(str(path), stat.st_mtime_ns), sentence_words(sentences)),
         origin=WordVectors.Origin.SERVER_FILE,
         file_name=path.name,
         settings={},
+        document_count=document_count,
+        sentence_count=len(sentences),
+    )
+
+
+def _lexical_vectors(
+    project_id: int, language: str, sentences: list[str], document_count: int
+) -> WordVectors:
+    """The project's words as lexical vectors (seconds, not a training), stored like a training
+    so that every slice of a tuning run reads the same table; the key changes with the texts
+    and the project's language."""
+    return _stored_or_made(
+        project_id,
+        "lexical-" + training_key([language, *sentences], TrainingSettings())[:24],
+        lambda: lexical_vectors(sentence_words(sentences), language),
+        origin=WordVectors.Origin.LEXICAL,
+        settings={"kind": "lexical", "language": language},
         document_count=document_count,
         sentence_count=len(sentences),
     )

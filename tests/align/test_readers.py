@@ -257,6 +257,10 @@ def test_ctm_non_utf8_bytes_are_reported_with_their_position(tmp_path: Path) -> 
     assert "not UTF-8" in caught.value.problem
 
 
+NINES = b"9" * 400
+"""An hour that `float` reads as infinity."""
+
+
 @pytest.mark.parametrize(
     ("filename", "content", "location", "problem"),
     [
@@ -274,6 +278,38 @@ def test_ctm_non_utf8_bytes_are_reported_with_their_position(tmp_path: Path) -> 
          "segments[0].start", "not a number of seconds"),
         ("nan.json", b'{"segments": [{"text": "a", "words": [{"word": "a", "score": NaN}]}]}',
          "segments[0].words[0]", "confidence nan is not a number"),
+        ("nines.srt", b"1\n" + NINES + b":00:00,000 --> " + NINES + b":00:01,000\nbonjour\n",
+         "line 2", "start time inf is past 168 hours"),
+        ("late.srt", b"1\n169:00:00,000 --> 169:00:01,000\nbonjour\n", "line 2",
+         "start time 608400 is past 168 hours"),
+        ("reversed.srt",
+         b"1\n00:00:01,000 --> 00:00:02,000\na\n\n2\n00:00:05,000 --> 00:00:04,000\nb\n",
+         "line 6", "ends (4 s) before it starts (5 s)"),
+        ("nines.vtt", b"WEBVTT\n\n" + NINES + b":00:00.000 --> " + NINES + b":00:01.000\nbonjour\n",
+         "line 3", "start time inf is past"),
+        ("reversed.vtt", b"WEBVTT\n\nNOTE x\n\ncue\n00:00:03.000 --> 00:00:02.500\nbonjour\n",
+         "line 6", "ends (2.5 s) before it starts (3 s)"),
+        ("negative.json", b'{"segments": [{"text": "a", "start": -1, "end": 2}]}',
+         "segments[0].start", "start -1 is negative"),
+        ("far.json", b'{"segments": [{"text": "a", "start": 0, "end": 1e300}]}',
+         "segments[0].end", "end 1e+300 is past 168 hours"),
+        ("reversed.json", b'{"segments": [{"text": "a b", "start": 0, "end": 9, "words": '
+         b'[{"word": "a", "start": 1}, {"word": "b", "start": 3, "end": 2}]}]}',
+         "segments[0].words[1]", "ends (2 s) before it starts (3 s)"),
+        ("reversed_segment.json", b'{"segments": [{"text": "a", "start": 4, "end": 3}]}',
+         "segments[0]", "ends (3 s) before it starts (4 s)"),
+        ("inf.ctm", b"rec 1 0 0 <start=0,end=9,speaker=S0> 1\nrec 1 inf 0.1 mot 1\n",
+         "line 2", "start 'inf' is not a number"),
+        ("overflow.ctm", b"rec 1 0 0 <start=0,end=9,speaker=S0> 1\nrec 1 1 1e999 mot 1\n",
+         "line 2", "duration '1e999' is not a number"),
+        ("negative.ctm", b"rec 1 0 0 <start=0,end=9,speaker=S0> 1\nrec 1 2 -0.5 mot 1\n",
+         "line 2", "duration -0.5 is negative"),
+        ("nan.ctm", b"rec 1 0 0 <start=0,end=9,speaker=S0> 1\nrec 1 2 0.5 mot nan\n",
+         "line 2", "confidence 'nan' is not a number"),
+        ("reversed.ctm", b"rec 1 0 0 <start=7,end=6,speaker=S0> 1\nrec 1 2 0.5 mot 1\n",
+         "line 1", "ends (6 s) before it starts (7 s)"),
+        ("turn.ctm", b"rec 1 0 0 <start=-3,end=6,speaker=S0> 1\nrec 1 2 0.5 mot 1\n",
+         "line 1", "turn start -3 is negative"),
     ],
 )  # fmt: skip
 def test_malformed_transcripts_raise_reader_errors(

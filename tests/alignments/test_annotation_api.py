@@ -123,6 +123,26 @@ def test_a_member_the_document_is_not_assigned_to_cannot_annotate_it(world, who)
     assert not Annotation.objects.exists()
 
 
+def test_a_lead_cannot_withdraw_a_submission_on_a_document_assigned_to_others(world):
+    """Reopening used to answer 200 here, after which the lead could neither save nor
+    submit (403): the submission (as an import's gold is) was stuck withdrawn."""
+    lead = world.client("lead")
+    document = world.unassigned_document
+    base = f"/api/v1/projects/{world.project.pk}/documents/{document.pk}/annotation/"
+    assert lead.post(f"{base}submit/", {"version": 0}, format="json").status_code == 200
+    document.assignees.add(world.annotator)
+    before = Annotation.objects.get(document=document)
+
+    response = lead.post(f"{base}reopen/", {"version": before.version}, format="json")
+
+    assert response.status_code == 403
+    assert "assigned to someone else" in response.json()["detail"]
+    after = Annotation.objects.get(document=document)
+    assert (after.version, after.submitted_at) == (before.version, before.submitted_at)
+    editor = lead.get(f"/api/v1/projects/{world.project.pk}/documents/{document.pk}/editor/")
+    assert editor.json()["may_reopen"] is False
+
+
 def test_an_unassigned_document_is_annotated_by_whoever_opens_it(world):
     lead = world.client("lead")
     response = lead.post(

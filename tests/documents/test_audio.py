@@ -160,6 +160,10 @@ def test_another_projects_document_is_not_found(world, media):
     assert world.client("lead").get(url).status_code == 404
 
 
+HUGE = "9" * 5000
+"""A range bound over the 4,300 digits Python's `int` reads from text."""
+
+
 @pytest.mark.parametrize(
     ("header", "first", "last"),
     [
@@ -168,6 +172,9 @@ def test_another_projects_document_is_not_found(world, media):
         ("bytes=-50", len(WAV) - 50, len(WAV) - 1),
         ("bytes=10-999999999", 10, len(WAV) - 1),
         (f"bytes=-{len(WAV) + 10}", 0, len(WAV) - 1),
+        (f"bytes=0-{HUGE}", 0, len(WAV) - 1),
+        (f"bytes=-{HUGE}", 0, len(WAV) - 1),
+        (f"bytes={'0' * 5000}5-{'0' * 5000}9", 5, 9),
     ],
 )
 def test_a_range_answers_206_with_those_bytes(world, media, header, first, last):
@@ -182,7 +189,8 @@ def test_a_range_answers_206_with_those_bytes(world, media, header, first, last)
 
 
 @pytest.mark.parametrize(
-    "header", [f"bytes={len(WAV)}-", f"bytes={len(WAV) + 5}-{len(WAV) + 9}", "bytes=-0"]
+    "header",
+    [f"bytes={len(WAV)}-", f"bytes={len(WAV) + 5}-{len(WAV) + 9}", "bytes=-0", f"bytes={HUGE}-"],
 )
 def test_a_range_outside_the_file_answers_416(world, media, header):
     put_audio(world, WAV, "meeting.wav")

@@ -190,3 +190,44 @@ def test_an_import_says_how_the_report_was_segmented():
     assert job.message == (
         "imported: 3 segments, one per paragraph (the report names no speaker on a 'Name :' line)"
     )
+
+
+OVERFLOWING_CUE = b"1\n" + b"9" * 400 + b":00:00,000 --> " + b"9" * 400 + b":00:01,000\nbonjour\n"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("kind", [Project.Kind.MEETING, Project.Kind.PODCAST])
+@pytest.mark.parametrize(
+    ("transcript", "complaint"),
+    [
+        (
+            ("t.srt", OVERFLOWING_CUE),
+            "t.srt: line 2: start time inf is past 168 hours, longer than any recording",
+        ),
+        (
+            ("t.json", b'{"segments": [{"text": "oui", "start": -2, "end": 1}]}'),
+            "t.json: segments[0].start: start -2 is negative",
+        ),
+        (
+            ("t.json", b'{"segments": [{"text": "oui", "start": 0, "end": 1e300}]}'),
+            "t.json: segments[0].end: end 1e+300 is past 168 hours, longer than any recording",
+        ),
+    ],
+)
+def test_an_impossible_time_fails_the_import_with_the_readers_message(kind, transcript, complaint):
+    """An overflowing hour used to import as Infinity (meetings: the editor and the export
+    could no longer be parsed) or fail with "An unexpected error" (podcasts' window cutter)."""
+    client, project = lead_client()
+    project.kind = kind
+    project.save()
+    accepted = upload(client, project, ("notes.txt", b"Le conseil a vote.\n"), [transcript])
+    assert accepted.status_code == 202, accepted.json()
+
+    document_import_run(job_id=accepted.json()["id"])
+
+    job = client.get(accepted["Location"]).json()
+    assert job["status"] == "failed"
+    assert job["error"] == complaint
+    document = Document.objects.get(pk=job["document"])
+    assert document.status == Document.Status.IMPORT_FAILED
+    assert not TranscriptTurn.objects.filter(document=document).exists()

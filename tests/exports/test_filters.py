@@ -213,4 +213,7 @@ def test_the_project_dump_takes_no_filters(corpus):
     response = corpus.client().get(f"{corpus.url}/exports/public-meetings.json", {"min_words": 3})
 
     assert response.status_code == 400
-    assert response.json() == {"min_words": ["Unknown query parameter; this export takes none."]}
+    assert response.json() == {
+        "detail": "min_words: Unknown query parameter; this export takes none.",
+        "min_words": ["Unknown query parameter; this export takes none."],
+    }

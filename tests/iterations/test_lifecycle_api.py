@@ -9,7 +9,7 @@ from backend.alignments.services.pre_alignments import pre_align_run
 from backend.iterations.models import AccuracyRecord, Iteration
 from backend.jobs.models import Job
 from tests.domain import make_document
-from workers.align.folds import NEW_DOCUMENT_DEFAULTS, defaults_file
+from workers.align.folds import new_document_defaults
 from workers.align.params import AlignmentParams, load_params
 
 
@@ -193,7 +193,7 @@ def test_the_first_iteration_starts_from_the_shipped_defaults_unless_the_lead_as
     assert shipped.status_code == 201, shipped.json()
     assert shipped.json()["parameters"]["name"] == "shipped defaults"
     assert AlignmentParams.from_dict(shipped.json()["parameters"]["params"]) == load_params(
-        defaults_file(NEW_DOCUMENT_DEFAULTS)
+        new_document_defaults()
     )
     pre_align_run(job_id=shipped.json()["pre_align_job"]["id"])
     correct_and_submit(world, world.unassigned_document)

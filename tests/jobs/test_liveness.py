@@ -1,17 +1,19 @@
 """The liveness rule without a worker: which running jobs count as lost, what happens to them,
-and the heartbeat a task's thread records. The end-to-end case, a whole worker killed with
--9 on the embedded default, is in tests/workers/test_reliability.py."""
+the stamps a worker records, and that no job runs twice at once. The end-to-end case, a whole
+worker killed with -9 on the embedded default, is in tests/workers/test_reliability.py."""
 
-import time
 from datetime import timedelta
 
 import pytest
 from django.conf import settings
+from django.test import override_settings
 from django.utils import timezone
 
-from backend.jobs.liveness import beating
+from backend.celery import app as celery_app
+from backend.jobs.liveness import DatabaseWatch, tick
 from backend.jobs.models import Job
-from backend.jobs.services import jobs_recover_lost
+from backend.jobs.services import job_begin, jobs_heartbeat, jobs_recover_lost
+from tests.core.test_database_outage import database_unreachable
 
 LOST_AFTER = timedelta(seconds=settings.TANDEM_JOB_LOST_AFTER_SECONDS)
 
@@ -28,18 +30,51 @@ def running_job(*, silent_for: timedelta, requeues: int = 0, task_name: str = "x
     )
 
 
-@pytest.mark.django_db
-def test_a_silent_running_job_is_sent_again():
+@pytest.mark.django_db(transaction=True)
+def test_a_silent_running_job_is_sent_again_under_a_new_task_id():
     job = running_job(silent_for=LOST_AFTER + timedelta(seconds=5))
+    lost_task_id = str(job.celery_task_id)
 
     assert jobs_recover_lost() == [job.pk]
 
     job.refresh_from_db()
-    assert job.status == Job.Status.RUNNING
+    assert job.status == Job.Status.QUEUED
     assert job.requeues == 1
-    assert job.message.startswith("started again: no sign of life from its worker since ")
-    assert timezone.now() - job.heartbeat_at < timedelta(seconds=5)
-    assert jobs_recover_lost() == [], "sending it again restarts the clock"
+    assert job.message.startswith("sent again: no sign of life from its worker since ")
+    assert str(job.celery_task_id) != lost_task_id
+    assert jobs_recover_lost() == [], "a queued job waits for a worker, however long"
+    assert job_begin(job_id=job.pk, task_id=lost_task_id) is None, "its old message is ignored"
+    assert job_begin(job_id=job.pk, task_id=str(job.celery_task_id)) is not None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_job_the_broker_cannot_take_again_is_left_for_the_next_scan(monkeypatch):
+    unreachable = "redis://127.0.0.1:9/0"
+    monkeypatch.setitem(celery_app.conf, "broker_url", unreachable)
+    job = running_job(silent_for=LOST_AFTER + timedelta(seconds=5))
+    before = Job.objects.get(pk=job.pk)
+
+    assert jobs_recover_lost() == [job.pk]
+
+    after = Job.objects.get(pk=job.pk)
+    assert (after.status, after.requeues, after.celery_task_id, after.heartbeat_at) == (
+        Job.Status.RUNNING,
+        0,
+        before.celery_task_id,
+        before.heartbeat_at,
+    )
+
+
+@pytest.mark.django_db
+def test_a_second_delivery_of_a_job_a_live_worker_runs_is_dropped():
+    """Redis delivers a long task's message again once its visibility timeout passes; the
+    first delivery is still stamped by its worker, so the second must not run beside it."""
+    alive = running_job(silent_for=timedelta(seconds=1))
+    dead = running_job(silent_for=LOST_AFTER + timedelta(seconds=1))
+
+    assert job_begin(job_id=alive.pk, task_id=str(alive.celery_task_id)) is None
+    assert job_begin(job_id=dead.pk, task_id=str(dead.celery_task_id)) is not None
+    assert job_begin(job_id=alive.pk) is not None, "a direct call (no message) is explicit"
 
 
 @pytest.mark.django_db
@@ -71,16 +106,45 @@ def test_live_queued_and_finished_jobs_are_left_alone():
         assert (job.status, job.requeues) == (before, 0)
 
 
+@pytest.mark.django_db
+def test_a_worker_stamps_the_unfinished_jobs_its_tasks_run():
+    working = running_job(silent_for=LOST_AFTER * 2)
+    done = Job.objects.create(kind=Job.Kind.TUNE, status=Job.Status.SUCCEEDED)
+    other = running_job(silent_for=LOST_AFTER * 2)
+
+    jobs_heartbeat(job_ids={working.pk, done.pk})
+
+    assert jobs_recover_lost() == [other.pk]
+    assert Job.objects.get(pk=done.pk).heartbeat_at is None
+    assert Job.objects.get(pk=working.pk).status == Job.Status.RUNNING
+
+
+@override_settings(TANDEM_JOB_HEARTBEAT_SECONDS=0)
+def test_a_worker_recovers_nothing_until_it_reached_the_database_since_its_last_failure():
+    watch = DatabaseWatch()
+    assert not watch.settled(), "never reached yet"
+    watch.succeeded()
+    assert watch.settled()
+    watch.failed()
+    assert not watch.settled()
+
+
 @pytest.mark.django_db(transaction=True)
-def test_a_task_beats_while_it_runs():
-    """Its own thread and database connection stamp the job, so the test's transaction
-    must not hold the row."""
-    job = running_job(silent_for=LOST_AFTER * 2)
+def test_after_a_database_outage_a_worker_waits_before_taking_silent_jobs_for_lost(tmp_path):
+    """Through an outage nobody's stamps land: a job whose worker still runs it looks silent
+    until that worker stamps it again. The tick survives the unreachable database, and sends
+    nothing again until the database has been reachable for two heartbeats."""
+    job = running_job(silent_for=LOST_AFTER + timedelta(seconds=5))
+    watch = DatabaseWatch()
+    watch.succeeded()
 
-    with beating(job.pk):
-        deadline = time.monotonic() + 10
-        while Job.objects.get(pk=job.pk).heartbeat_at < timezone.now() - LOST_AFTER:
-            assert time.monotonic() < deadline, "no heartbeat within 10 s"
-            time.sleep(0.05)
+    with database_unreachable(tmp_path):
+        tick(watch)
+    assert watch.reachable_since is None
+    tick(watch)
 
-    assert jobs_recover_lost() == []
+    assert watch.reachable_since is not None
+    assert Job.objects.get(pk=job.pk).status == Job.Status.RUNNING, "not yet settled"
+    with override_settings(TANDEM_JOB_HEARTBEAT_SECONDS=0):
+        tick(watch)
+    assert Job.objects.get(pk=job.pk).status == Job.Status.QUEUED

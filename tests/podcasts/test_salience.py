@@ -55,6 +55,7 @@ def test_candidates_only_keeps_the_first_and_last_windows(podcasts):
     response = podcasts.client().get(f"{podcasts.url}/exports/salience.jsonl", {"tau": "0.1"})
     assert response.status_code == 400
     assert response.json() == {
+        "detail": "tau: Unknown query parameter; use candidates_only.",
         "tau": ["Unknown query parameter; use candidates_only."],
     }
 

@@ -41,19 +41,35 @@ def test_promoting_in_the_settings_and_after_an_iteration_is_one_audited_act(wor
     ]
 
 
-def test_another_projects_parameter_set_is_refused_and_nothing_changes(world):
+def test_another_projects_parameter_set_is_refused_as_if_it_did_not_exist(world):
+    """The error text used to tell another project's set ("belongs to another project")
+    from a missing one, so a lead could map other projects' ids."""
     foreign = parameter_set_get_or_create(
         project=world.other_project, name="theirs", params={}, engine_version="test"
     )
+    missing = foreign.pk + 1000
+    lead = world.client("lead")
+    project_url = f"/api/v1/projects/{world.project.pk}/"
+    requests = [
+        ("patch", project_url, "promoted_parameter_set", {"name": "renamed"}),
+        ("post", f"{project_url}iterations/{world.iteration.pk}/promote/", "parameter_set", {}),
+        ("post", f"{project_url}pre-alignments/", "parameter_set", {"documents": [1]}),
+    ]
 
-    response = world.client("lead").patch(
-        f"/api/v1/projects/{world.project.pk}/",
-        {"name": "renamed", "promoted_parameter_set": foreign.pk},
-        format="json",
-    )
+    for method, url, field, rest in requests:
+        answers = [
+            getattr(lead, method)(url, {field: set_id, **rest}, format="json")
+            for set_id in (foreign.pk, missing)
+        ]
 
-    assert response.status_code == 400
-    assert response.json()["detail"] == f"Parameter set {foreign.pk} belongs to another project."
+        assert [answer.status_code for answer in answers] == [400, 400], url
+        assert answers[0].json() == {
+            key: value.replace(str(missing), str(foreign.pk)) if isinstance(value, str) else value
+            for key, value in answers[1].json().items()
+        }, url
+        assert answers[0].json()["detail"] == (
+            f"Project {world.project.pk} has no parameter set {foreign.pk}."
+        )
     project = Project.objects.get(pk=world.project.pk)
     assert (project.name, project.promoted_parameter_set) == ("A", None)
     assert promotions(world.project) == []

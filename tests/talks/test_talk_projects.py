@@ -167,7 +167,7 @@ def test_the_hmm_sees_only_sections_outside_the_exclusion_list_and_labels_map_ba
     )
     params = AlignmentParams.of("hmm", scoring=ScoringParams(method="rouge"))
 
-    result = align_document(document, params, None, learned=None)
+    result, _ = align_document(document, params, None, learned=None)
 
     kept = [i for i, title in enumerate(sections) if title not in ("Abstract", "1 Introduction")]
     alone = replace(

@@ -171,7 +171,10 @@ def test_a_tuning_request_for_an_unknown_objective_names_the_choices():
     )
 
     assert response.status_code == 400
-    assert response.json() == {"ranked_by": ['"words" is not a valid choice.']}
+    assert response.json() == {
+        "detail": 'ranked_by: "words" is not a valid choice.',
+        "ranked_by": ['"words" is not a valid choice.'],
+    }
     assert not TuningRun.objects.exists()
 
 

@@ -23,6 +23,7 @@ from tests.workers.test_pre_align import start
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import align_meeting
 from workers.align.scoring.tokens import lexical_tokens
+from workers.align.scoring.vectors import TrainingSettings
 
 EXTRA_WORDS = ["zzz-not-in-the-project", "another-stranger"]
 
@@ -188,3 +189,16 @@ def test_the_servers_file_is_chosen_by_the_projects_language(tmp_path):
         assert server_vectors_file("de") is None, "no file for German: it trains its own"
     with override_settings(TANDEM_WORD_VECTORS=f"{english_file},fr={french_file}"):
         assert server_vectors_file("de") == english_file
+
+
+@pytest.mark.django_db
+def test_lexical_parameters_get_the_projects_words_as_lexical_vectors_trained_on_nothing():
+    project, _, _ = gold_project(1)
+    lexical = TrainingSettings(kind="lexical")
+    chosen = vectors_for(project_id=project.pk, settings=lexical)
+    assert chosen.origin == WordVectors.Origin.LEXICAL
+    assert vectors_for(project_id=project.pk, settings=lexical) == chosen
+    sentences, _ = project_sentences(project_id=project.pk)
+    loaded = vectors_load(vectors_id=chosen.pk)
+    assert set(loaded.index_to_key) == {token for s in sentences for token in lexical_tokens(s)}
+    assert not WordVectors.objects.filter(origin=WordVectors.Origin.TRAINED).exists()

@@ -10,14 +10,13 @@ from backend.vectors.selectors import project_sentences
 from backend.vectors.services import vectors_load
 from tests.openapi import assert_matches_schema
 from tests.workers.conftest import gold_project, wait_for_job
-from workers.align.params import AlignmentParams
-from workers.align.scoring.vectors import train_vectors
+from workers.align.scoring.lexical import lexical_vectors, sentence_words
 
 
 @pytest.mark.worker
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
-def test_a_worker_trains_the_projects_vectors_once_and_any_process_loads_them(
+def test_a_worker_prepares_the_projects_vectors_once_and_any_process_loads_them(
     celery_worker_process,
 ):
     project, lead, _ = gold_project(2)
@@ -40,6 +39,8 @@ def test_a_worker_trains_the_projects_vectors_once_and_any_process_loads_them(
     assert document_count == listed[0]["document_count"] == 2
     assert listed[0]["sentence_count"] == len(sentences)
     loaded = vectors_load(vectors_id=first.result["word_vectors"])
-    expected = train_vectors(sentences, AlignmentParams().vectors, cache_directory=None)
+    # A project with no promoted parameters gets what the shipped defaults ask for: lexical.
+    assert listed[0]["origin"] == "lexical"
+    expected = lexical_vectors(sentence_words(sentences), project.language)
     assert loaded.index_to_key == expected.index_to_key
     assert np.array_equal(loaded.vectors, expected.vectors)

@@ -3,6 +3,8 @@
     from workers.align import align_texts
     result = align_texts(report_text, transcript_text, language="en")
     result.labels, result.confidence
+    for warning in result.warnings:  # a degenerate result, said (workers.align.diagnosis)
+        print(warning.message, warning.cause, warning.do)
 
 Files are `pathlib.Path`s, or a one-line `str` naming an existing file; any other `str` is
 the text itself.
@@ -18,6 +20,7 @@ from typing import Any
 
 from gensim.models import KeyedVectors
 
+from workers.align.diagnosis import Finding, diagnose_meeting
 from workers.align.model import Meeting, ReaderError, Report, Segment, Transcript, Turn
 from workers.align.own_files import ChosenParams, choose_params
 from workers.align.params import AlignmentParams
@@ -41,13 +44,16 @@ _FILE_EXTENSIONS = frozenset(REPORT_EXTENSIONS + TRANSCRIPT_EXTENSIONS)
 @dataclass(frozen=True)
 class TextAlignment:
     """Per transcript turn, the position of its report segment (-1: no counterpart in the
-    report) and a confidence in [0, 1]; `params` says which parameters gave them."""
+    report) and a confidence in [0, 1]; `params` says which parameters gave them, and
+    `warnings` what is degenerate about them (every turn on one segment, none aligned...),
+    each with its likely cause and what to do: empty when nothing is."""
 
     labels: list[int]
     confidence: list[float]
     segments: tuple[Segment, ...]
     turns: tuple[Turn, ...]
     params: str
+    warnings: tuple[Finding, ...] = ()
 
     def rows(self) -> list[dict[str, Any]]:
         """One row per turn (for `pandas.DataFrame(result.rows())`)."""
@@ -82,8 +88,9 @@ def align_texts(
     `transcript`: the text of an .srt, .vtt, Whisper JSON or .ctm transcript, a list of two or
     more turn texts (one turn each), or the path(s) of transcript files (.ctm parts). `params`: an
     `AlignmentParams` or a params file; by default the shipped defaults for new documents.
-    `vectors`: `KeyedVectors` or a word2vec/fastText file; by default word2vec is trained on
-    these two texts, which is weak for a short pair: give vectors when you have them.
+    `vectors`: `KeyedVectors` or a word2vec/fastText file (then the defaults tuned with trained
+    vectors); by default lexical vectors, which need no training: stems weighted by their
+    rarity in `language`.
     """
     meeting = Meeting(
         id="text",
@@ -91,20 +98,24 @@ def align_texts(
         transcript=_transcript(transcript, language),
         reference=None,
         initial=None,
+        language=language,
     )
     require_content(meeting.report, meeting.transcript)
     chosen = (
         ChosenParams(params, "the AlignmentParams given")
         if isinstance(params, AlignmentParams)
-        else choose_params(params)
+        else choose_params(params, brings_vectors=vectors is not None)
     )
     result = align_meeting(meeting, chosen.params, _vectors(vectors, meeting, chosen.params))
+    judged = chosen.params.aligner != "diagonal"
+    warnings = diagnose_meeting(meeting, result.labels, result.confidence if judged else [])
     return TextAlignment(
         labels=[int(label) for label in result.labels],
         confidence=[float(value) for value in result.confidence],
         segments=meeting.report.segments,
         turns=meeting.transcript.turns,
         params=chosen.source,
+        warnings=tuple(warnings),
     )
 
 

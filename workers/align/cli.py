@@ -282,6 +282,13 @@ def _add_tune(commands: argparse._SubParsersAction) -> None:
     )
     tune.add_argument("--vectors", type=existing_file)
     tune.add_argument(
+        "--excerpts",
+        type=int,
+        metavar="SEGMENTS",
+        help="also tune on the training meetings cut into excerpts of this many report "
+        "segments, so the parameters suit short documents too (the lexical defaults: 10)",
+    )
+    tune.add_argument(
         "--learn",
         action="store_true",
         help="also fit, on the same gold, per-turn corrections (kept only if they beat the "

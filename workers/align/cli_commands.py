@@ -26,10 +26,13 @@ from workers.align.cli_gold import (
 )
 from workers.align.cli_own import (
     command_align_own,
+    diagnosed,
     wants_own_files,
+    warning_rows,
     write_results,
 )
 from workers.align.corpus import load_public_meetings, meeting_ids
+from workers.align.excerpts import excerpts
 from workers.align.learned import (
     auroc,
     expected_calibration_error,
@@ -125,9 +128,11 @@ def _align_all(args: argparse.Namespace) -> list[tuple[Meeting, AlignmentResult]
 def command_align(args: argparse.Namespace) -> int:
     if wants_own_files(args):
         return command_align_own(args)
-    written = write_results(_align_all(args), args, one_file=False)
+    results = _align_all(args)
+    findings = diagnosed(results, confidence=args.method == "dp")
+    written = write_results(results, args, one_file=False, findings=findings)
     if args.json:
-        print(json.dumps({"written": written}))
+        print(json.dumps({"written": written, "warnings": warning_rows(findings)}))
     else:
         print(f"wrote {', '.join(written)}")
     return 0
@@ -185,7 +190,9 @@ def command_evaluate(args: argparse.Namespace) -> int:
         pairs, protocol = evaluate_gold(args)
         report = {**evaluation_report(pairs), "protocol": protocol}
     else:
-        report = evaluation_report(_align_all(args))
+        pairs = _align_all(args)
+        report = evaluation_report(pairs)
+    report["warnings"] = warning_rows(diagnosed(pairs, confidence=args.method == "dp"))
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -238,6 +245,8 @@ def learned_line(summary: dict[str, Any]) -> str:
 
 
 def command_tune(args: argparse.Namespace) -> int:
+    if args.excerpts and args.cv:
+        raise UsageError("--excerpts and --cv do not go together yet: tune with one or the other")
     base = load_params(args.params) if args.params else AlignmentParams()
     untrained = tuning_for(args, None)
     if args.gold:
@@ -255,6 +264,9 @@ def command_tune(args: argparse.Namespace) -> int:
             with _status("training word vectors on the corpus texts (cached after the first run)"):
                 vectors = corpus_vectors(load_public_meetings(), base.vectors)
         source = {}
+    meetings = list(train)
+    if args.excerpts:
+        train = [*train, *(part for meeting in train for part in excerpts(meeting, args.excerpts))]
     tuning = replace(untrained, vectors=vectors)
     started = time.perf_counter()
     best = tuning.best(train)
@@ -267,7 +279,8 @@ def command_tune(args: argparse.Namespace) -> int:
         best.params,
         args.out,
         **source,
-        tuned_on=[meeting.id for meeting in train],
+        tuned_on=[meeting.id for meeting in meetings],
+        **({"excerpts_of": args.excerpts} if args.excerpts else {}),
         settings_tried=len(tuning.settings),
         grid=args.grid,
         stages=",".join(f"{stage.documents}:{stage.keep:g}" for stage in tuning.stages_for(train)),

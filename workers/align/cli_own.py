@@ -9,9 +9,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 from tqdm import tqdm
 
 from workers.align.cli_errors import DataError, UsageError, vectors_option
+from workers.align.diagnosis import Finding, diagnose_meeting
 from workers.align.learned import load_learned
 from workers.align.model import Meeting, ReaderError
 from workers.align.own_files import (
@@ -40,10 +42,41 @@ def export_options(args: argparse.Namespace) -> ExportOptions:
     return ExportOptions(include_automatic=True, **{name: getattr(args, name) for name in FILTERS})
 
 
+def diagnosed(
+    results: Sequence[tuple[Meeting, AlignmentResult]], *, confidence: bool = True
+) -> dict[str, list[Finding]]:
+    """Per document, what `workers.align.diagnosis` finds degenerate in its alignment, each
+    finding said on stderr as a warning. `confidence` false: the method gives no confidences
+    (a segmentation baseline's zeros, the diagonal's), so they are not judged."""
+    findings = {}
+    for meeting, result in results:
+        confidences = result.confidence if confidence else np.zeros(0)
+        findings[meeting.id] = diagnose_meeting(meeting, result.labels, confidences)
+        for finding in findings[meeting.id]:
+            print(
+                f"warning: {meeting.id}: {finding.message} {finding.cause} {finding.do}",
+                file=sys.stderr,
+            )
+    return findings
+
+
+def warning_rows(findings: dict[str, list[Finding]]) -> list[dict[str, str]]:
+    """The findings as the `warnings` field of the command line's JSON summary."""
+    return [
+        {"document": document, **finding.as_dict()}
+        for document, found in findings.items()
+        for finding in found
+    ]
+
+
 def write_results(
-    results: Sequence[tuple[Meeting, AlignmentResult]], args: argparse.Namespace, one_file: bool
+    results: Sequence[tuple[Meeting, AlignmentResult]],
+    args: argparse.Namespace,
+    one_file: bool,
+    findings: dict[str, list[Finding]],
 ) -> list[str]:
-    """Per-turn JSON files (one file when `one_file`), or every pair in one JSONL/CSV file."""
+    """Per-turn JSON files (one file when `one_file`), with each document's findings, or
+    every pair in one JSONL/CSV file."""
     out = Path(args.out)
     if args.format in PAIR_FORMATS:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -56,20 +89,21 @@ def write_results(
         return [str(out)]
     if one_file:
         out.parent.mkdir(parents=True, exist_ok=True)
-        write_turn_entries(*results[0], out)
+        meeting, result = results[0]
+        write_turn_entries(meeting, result, out, findings[meeting.id])
         return [str(out)]
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for meeting, result in results:
         path = out / f"{meeting.id}.json"
-        write_turn_entries(meeting, result, path)
+        write_turn_entries(meeting, result, path, findings[meeting.id])
         written.append(str(path))
     return written
 
 
 def command_align_own(args: argparse.Namespace) -> int:
     requested, problems = _requested_pairs(args)
-    chosen = choose_params(args.params, args.aligner)
+    chosen = choose_params(args.params, args.aligner, brings_vectors=bool(args.vectors))
     print(f"parameters: {chosen.source}", file=sys.stderr)
     meetings = []
     for name, report, transcripts in requested:
@@ -98,12 +132,14 @@ def command_align_own(args: argparse.Namespace) -> int:
         (meeting, align_and_decide(meeting, chosen.params, vectors, learned))
         for meeting in tqdm(meetings, desc="aligning", unit="document", file=sys.stderr)
     ]
-    written = write_results(results, args, one_file=args.pairs is None)
+    findings = diagnosed(results, confidence=chosen.params.aligner != "diagonal")
+    written = write_results(results, args, one_file=args.pairs is None, findings=findings)
     summary = {
         "written": written,
         "params": chosen.source,
         "not_aligned": problems,
         "documents": {meeting.id: _reading(meeting) for meeting in meetings},
+        "warnings": warning_rows(findings),
     }
     if args.json:
         print(json.dumps(summary))
@@ -170,5 +206,6 @@ def _vectors(path: str | None, meetings: Sequence[Meeting], params: AlignmentPar
         return vectors_option(path)
     if params.aligner == "diagonal" or params.scoring.method != "embedding":
         return None
-    print("training word vectors on these texts (cached after the first run)", file=sys.stderr)
+    if params.vectors.kind == "word2vec":
+        print("training word vectors on these texts (cached after the first run)", file=sys.stderr)
     return corpus_vectors(meetings, params.vectors)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from os import PathLike
 
+from workers.align.tokenizers import DEFAULT_LANGUAGE
+
 UNALIGNED = -1
 """Label of a transcript turn that has no counterpart in the report."""
 
@@ -90,6 +92,8 @@ class Meeting:
     transcript: Transcript
     reference: tuple[int, ...] | None
     initial: tuple[int, ...] | None
+    language: str = DEFAULT_LANGUAGE
+    """The texts' language code, which lexical word vectors weigh and stem words by."""
 
 
 class ReaderError(ValueError):

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from workers.align.folds import NEW_DOCUMENT_DEFAULTS, defaults_file, with_aligner
+from workers.align.diagnosis import Finding
+from workers.align.folds import NEW_DOCUMENT_DEFAULTS, new_document_defaults, with_aligner
 from workers.align.model import Meeting
 from workers.align.pairing import document_name_of
 from workers.align.pairs.options import ExportOptions
@@ -33,12 +34,18 @@ class ChosenParams:
     source: str
 
 
-def choose_params(path: str | os.PathLike[str] | None, aligner: str | None = None) -> ChosenParams:
+def choose_params(
+    path: str | os.PathLike[str] | None,
+    aligner: str | None = None,
+    brings_vectors: bool = False,
+) -> ChosenParams:
     """A params file, or the shipped defaults for new documents; `aligner` switches to that
-    aligner (its own shipped file when it has one)."""
+    aligner (its own shipped file when it has one). A user who `brings_vectors` gets the
+    defaults tuned with trained vectors, whose similarities theirs resemble; the others get
+    lexical vectors and the defaults tuned with them."""
     if path is not None:
         return ChosenParams(with_aligner(load_params(Path(path)), aligner), str(path))
-    shipped = defaults_file(NEW_DOCUMENT_DEFAULTS, aligner)
+    shipped = new_document_defaults(aligner, "word2vec" if brings_vectors else None)
     return ChosenParams(
         with_aligner(load_params(shipped), aligner),
         f"the shipped defaults {shipped.name} (tuned on public_meetings fold "
@@ -57,7 +64,12 @@ def read_meeting(
     transcript = read_transcript(list(transcripts), language=language)
     require_content(report_document, transcript)
     return Meeting(
-        id=name, report=report_document, transcript=transcript, reference=None, initial=None
+        id=name,
+        report=report_document,
+        transcript=transcript,
+        reference=None,
+        initial=None,
+        language=language,
     )
 
 
@@ -66,8 +78,11 @@ def meeting_name(report: Path) -> str:
     return document_name_of(report.name)
 
 
-def turn_entries(meeting: Meeting, result: AlignmentResult) -> dict[str, Any]:
-    """`{"ctm": [{"id", "aligned": <segment id or "">, "confidence"}]}`, one entry per turn."""
+def turn_entries(
+    meeting: Meeting, result: AlignmentResult, warnings: Sequence[Finding] = ()
+) -> dict[str, Any]:
+    """`{"ctm": [{"id", "aligned": <segment id or "">, "confidence"}], "warnings": [...]}`,
+    one entry per turn, and what `workers.align.diagnosis` found degenerate in them."""
     segment_ids = [segment.id for segment in meeting.report.segments]
     return {
         "ctm": [
@@ -79,7 +94,8 @@ def turn_entries(meeting: Meeting, result: AlignmentResult) -> dict[str, Any]:
             for turn, label, confidence in zip(
                 meeting.transcript.turns, result.labels, result.confidence, strict=True
             )
-        ]
+        ],
+        "warnings": [finding.as_dict() for finding in warnings],
     }
 
 
@@ -121,5 +137,7 @@ def write_pairs(records: Iterable[dict], path: Path, format: str) -> None:
             out.write(piece)
 
 
-def write_turn_entries(meeting: Meeting, result: AlignmentResult, path: Path) -> None:
-    path.write_text(json.dumps(turn_entries(meeting, result)) + "\n", encoding="utf-8")
+def write_turn_entries(
+    meeting: Meeting, result: AlignmentResult, path: Path, warnings: Sequence[Finding] = ()
+) -> None:
+    path.write_text(json.dumps(turn_entries(meeting, result, warnings)) + "\n", encoding="utf-8")

@@ -99,7 +99,8 @@ def annotation_submit(
 @transaction.atomic
 def annotation_reopen(*, annotator, document: Document, version: int) -> Annotation:
     """Take one's submission back to correct it further, until the document's iteration is
-    closed: closing freezes the gold into the iteration's records and its tuning run."""
+    closed (closing freezes the gold into the iteration's records and its tuning run), and
+    only while one may annotate the document: its assignee, or anyone when it has none."""
     annotation = (
         Annotation.objects.select_for_update()
         .filter(document=document, annotator=annotator)
@@ -115,6 +116,7 @@ def annotation_reopen(*, annotator, document: Document, version: int) -> Annotat
             f"Iteration {iteration.number} is closed: its gold is recorded and tuned on, so "
             "this submission can no longer be reopened."
         )
+    check_assignee(document=document, annotator=annotator)
     annotation.submitted_at = None
     annotation.version += 1
     annotation.save(update_fields=["submitted_at", "version", "updated_at"])
@@ -142,6 +144,13 @@ def check_annotation_open(*, document: Document, annotator) -> None:
             f"UTC: its gold is recorded and tuned on, so {document.name} takes no more "
             "annotations. Nothing was saved; ask a lead if this document needs another look."
         )
+    check_assignee(document=document, annotator=annotator)
+
+
+def check_assignee(*, document: Document, annotator) -> None:
+    """Only assignees annotate a document that has some. Reopening is checked too: a lead's
+    submission imported before the document was assigned to others could be withdrawn but
+    then neither saved nor submitted again, stuck."""
     assignees = document.assignees.aggregate(
         every=Count("pk"), callers=Count("pk", filter=Q(pk=annotator.pk))
     )

@@ -26,6 +26,7 @@ const NO_PRE_ALIGNMENT = {
   params: {},
   confidences: [],
   low_confidence_below: 0,
+  warnings: [],
 };
 
 const GOLD_STATES = {

@@ -19,6 +19,7 @@ import { HelpDialog } from "./HelpDialog";
 import { MessageBar } from "./MessageBar";
 import { ReportPane, TranscriptPane } from "./panes";
 import { PlaybackControl } from "./PlaybackControl";
+import { PreAlignmentWarnings } from "./PreAlignmentWarnings";
 import { selectionSpan, timedWords, turnAt, wordAt } from "./playback";
 import { SubmitDialog } from "./SubmitDialog";
 import type { VirtualListHandle } from "./VirtualList";
@@ -353,6 +354,7 @@ export function Editor({
           );
         }}
       />
+      <PreAlignmentWarnings warnings={payload.pre_alignment?.warnings ?? []} />
       {banner}
       <EditorToolbar
         state={state}

@@ -43,6 +43,7 @@ const payload: EditorPayload = {
     labels: [0, -1],
     confidences: [0.9, 0.2],
     low_confidence_below: 0.4,
+    warnings: [],
     computed_at: "",
   },
   annotation: {

@@ -83,6 +83,39 @@ def finite_number(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
+MAX_RECORDING_SECONDS = 7 * 24 * 3600
+"""The latest time a transcript may give: a week, longer than any recording is aligned.
+Beyond it a time is a corrupt file (a 400-digit hour, 1e300 seconds), which would otherwise
+reach the database, the editor's JSON (as Infinity) and the window cutter."""
+
+
+def checked_seconds(name: str, location: str, what: str, seconds: float) -> float:
+    """`seconds` when it is a time a recording can have (finite, 0 or more, at most
+    MAX_RECORDING_SECONDS), else a ReaderError naming `what` and where it is."""
+    if not 0 <= seconds <= MAX_RECORDING_SECONDS:
+        limit = MAX_RECORDING_SECONDS // 3600
+        if math.isnan(seconds):
+            problem = "is not a number"
+        elif seconds < 0:
+            problem = "is negative"
+        else:
+            problem = f"is past {limit} hours, longer than any recording"
+        raise ReaderError(name, location, f"{what} {_shown(seconds)} {problem}")
+    return seconds
+
+
+def checked_interval(name: str, location: str, start: float | None, end: float | None) -> None:
+    """A ReaderError when an item's end comes before its start (both being known)."""
+    if start is not None and end is not None and end < start:
+        raise ReaderError(
+            name, location, f"ends ({_shown(end)} s) before it starts ({_shown(start)} s)"
+        )
+
+
+def _shown(seconds: float) -> str:
+    return f"{seconds:.6g}"
+
+
 _CP1252_UNDEFINED = frozenset({0x81, 0x8D, 0x8F, 0x90, 0x9D})
 _CP1252_TYPOGRAPHY = "\u2019\u2018\u201c\u201d\u00ab\u00bb\u2013\u2014\u2026\u20ac\u00b0\u00a0"
 

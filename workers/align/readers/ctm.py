@@ -7,12 +7,18 @@ Each line is `recording channel start duration word confidence`; a pseudo-word
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 
 from workers.align.corpus import item_id
 from workers.align.model import ReaderError, Transcript, Turn, Word
-from workers.align.readers._input import InputFile, decode_text
+from workers.align.readers._input import (
+    InputFile,
+    checked_interval,
+    checked_seconds,
+    decode_text,
+)
 from workers.align.text import scoring_sentences
 from workers.align.tokenizers import Tokenizer
 
@@ -106,14 +112,22 @@ def _parse_file(file: InputFile, tokenizer: Tokenizer) -> list[_TurnDraft]:
                 ("confidence", fields[5]),
             )
         )
+        checked_seconds(file.name, location, "start", start)
+        checked_seconds(file.name, location, "duration", duration)
+        checked_seconds(file.name, location, "end (start + duration)", start + duration)
         token = fields[4]
         header = _TURN_HEADER.match(token)
         if header:
+            turn_start, turn_end = (
+                checked_seconds(file.name, location, name, _number(file, location, name, value))
+                for name, value in (("turn start", header.group(1)), ("turn end", header.group(2)))
+            )
+            checked_interval(file.name, location, turn_start, turn_end)
             drafts.append(
                 _TurnDraft(
                     speaker=header.group(3) or None,
-                    start=_number(file, location, "turn start", header.group(1)),
-                    end=_number(file, location, "turn end", header.group(2)),
+                    start=turn_start,
+                    end=turn_end,
                     tokenizer=tokenizer,
                 )
             )
@@ -127,7 +141,11 @@ def _parse_file(file: InputFile, tokenizer: Tokenizer) -> list[_TurnDraft]:
 
 
 def _number(file: InputFile, location: str, name: str, value: str) -> float:
+    """`value` as a finite float: `float` also reads "nan", "inf" and 1e999 (as infinity)."""
     try:
-        return float(value)
+        number = float(value)
     except ValueError:
-        raise ReaderError(file.name, location, f"{name} {value!r} is not a number") from None
+        number = math.nan
+    if not math.isfinite(number):
+        raise ReaderError(file.name, location, f"{name} {value[:20]!r} is not a number")
+    return number

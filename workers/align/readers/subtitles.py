@@ -6,7 +6,12 @@ import re
 from collections.abc import Iterator
 
 from workers.align.model import ReaderError, Transcript
-from workers.align.readers._input import InputFile, decode_text
+from workers.align.readers._input import (
+    InputFile,
+    checked_interval,
+    checked_seconds,
+    decode_text,
+)
 from workers.align.readers._speakers import split_speaker
 from workers.align.readers._turns import TimedText, build_transcript
 from workers.align.tokenizers import Tokenizer
@@ -58,7 +63,8 @@ def _srt_cues(file: InputFile) -> Iterator[TimedText]:
                 f"found {lines[timing_offset].strip()!r}",
             )
         speaker, text = split_speaker(_MARKUP.sub("", " ".join(lines[timing_offset + 1 :])))
-        yield TimedText(text, speaker, _seconds(timing.group(1)), _seconds(timing.group(2)))
+        start, end = _cue_times(file, f"line {first_line + timing_offset}", timing)
+        yield TimedText(text, speaker, start, end)
 
 
 def _vtt_cues(file: InputFile) -> Iterator[TimedText]:
@@ -81,12 +87,17 @@ def _vtt_cues(file: InputFile) -> Iterator[TimedText]:
         raw = " ".join(lines[timing_index + 1 :])
         voice = _VTT_VOICE.search(raw)
         speaker, text = split_speaker(_MARKUP.sub("", raw))
-        yield TimedText(
-            text,
-            voice.group(1).strip() if voice else speaker,
-            _seconds(timing.group(1)),
-            _seconds(timing.group(2)),
-        )
+        start, end = _cue_times(file, f"line {first_line + timing_index}", timing)
+        yield TimedText(text, voice.group(1).strip() if voice else speaker, start, end)
+
+
+def _cue_times(file: InputFile, location: str, timing: re.Match[str]) -> tuple[float, float]:
+    """A cue's start and end, each a time a recording can have, the end not before the start:
+    the regexes admit any number of hour digits, which `float` turns into infinity."""
+    start = checked_seconds(file.name, location, "start time", _seconds(timing.group(1)))
+    end = checked_seconds(file.name, location, "end time", _seconds(timing.group(2)))
+    checked_interval(file.name, location, start, end)
+    return start, end
 
 
 def _seconds(timestamp: str) -> float:

@@ -5,7 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from workers.align.model import ReaderError, Transcript, Word
-from workers.align.readers._input import InputFile, decode_text, finite_number, parse_json
+from workers.align.readers._input import (
+    InputFile,
+    checked_interval,
+    checked_seconds,
+    decode_text,
+    finite_number,
+    parse_json,
+)
 from workers.align.readers._turns import TimedText, build_transcript
 from workers.align.tokenizers import Tokenizer
 
@@ -25,6 +32,7 @@ def _piece(file: InputFile, index: int, segment: Any) -> TimedText:
         raise ReaderError(file.name, location, 'a segment must be an object with a "text" string')
     start = _optional_time(file, location, "start", segment)
     end = _optional_time(file, location, "end", segment)
+    checked_interval(file.name, location, start, end)
     words = tuple(
         _word(file, f"{location}.words[{position}]", word, start, end)
         for position, word in enumerate(segment.get("words") or [])
@@ -46,6 +54,7 @@ def _word(
         raise ReaderError(file.name, location, 'a word must be an object with a "word" string')
     start = _optional_time(file, location, "start", word)
     end = _optional_time(file, location, "end", word)
+    checked_interval(file.name, location, start, end)
     raw_confidence = word.get("probability", word.get("score", 1.0))
     confidence = finite_number(raw_confidence)
     if confidence is None:
@@ -65,4 +74,4 @@ def _optional_time(file: InputFile, location: str, key: str, item: dict) -> floa
     seconds = finite_number(value)
     if seconds is None:
         raise ReaderError(file.name, f"{location}.{key}", f"{value!r} is not a number of seconds")
-    return seconds
+    return checked_seconds(file.name, f"{location}.{key}", key, seconds)

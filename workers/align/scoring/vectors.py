@@ -1,4 +1,5 @@
-"""Word vectors: trained with gensim on the project's own texts, or read from a user's file.
+"""Word vectors: lexical ones that need no training (`lexical.py`), trained with gensim on the
+project's own texts, or read from a user's file.
 
 Nothing is ever downloaded. Training is deterministic for a given text set and settings (one
 worker thread, a fixed seed and a process-independent hash for the initial vectors), and its
@@ -17,11 +18,13 @@ import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 from gensim.models import KeyedVectors, Word2Vec
 
 from workers.align.model import ReaderError
+from workers.align.scoring.lexical import lexical_vectors, sentence_words
 from workers.align.scoring.tokens import lexical_tokens
 from workers.align.settings import setting
 
@@ -32,10 +35,19 @@ DEFAULT_CACHE_DIRECTORY = Path(
 _MEMORY_CACHE: dict[str, KeyedVectors] = {}
 
 
+VectorKind = Literal["word2vec", "lexical"]
+
+
 @dataclass(frozen=True)
 class TrainingSettings:
-    """How word2vec vectors are trained on a project's texts (embedding scoring)."""
+    """Which word vectors embedding scoring reads when the user brings none, and how word2vec
+    is trained on a project's texts (the other settings apply to word2vec only)."""
 
+    kind: VectorKind = setting(
+        "word2vec",
+        "word2vec trained on the project's texts, or lexical vectors that need no training "
+        "(stems weighted by their rarity in the language; for projects of a few documents)",
+    )
     dimensions: int = setting(100, "size of a word vector")
     window: int = setting(5, "words on each side that count as a word's context")
     min_count: int = setting(2, "a word seen fewer times gets no vector")
@@ -51,11 +63,24 @@ def stable_hash(text: str) -> int:
 
 
 def training_key(sentences: Iterable[str], settings: TrainingSettings) -> str:
-    digest = hashlib.sha256(json.dumps(asdict(settings), sort_keys=True).encode())
+    """Names a word2vec training; `kind` is left out, so the keys of vectors trained before
+    lexical vectors existed still name the same training."""
+    fields = asdict(settings)
+    del fields["kind"]
+    digest = hashlib.sha256(json.dumps(fields, sort_keys=True).encode())
     for sentence in sentences:
         digest.update(sentence.encode("utf-8"))
         digest.update(b"\n")
     return digest.hexdigest()[:32]
+
+
+def text_vectors(
+    sentences: Sequence[str], settings: TrainingSettings, language: str | None
+) -> KeyedVectors:
+    """The vectors `settings` asks for, for the words of `sentences` (in `language`)."""
+    if settings.kind == "lexical":
+        return lexical_vectors(sentence_words(sentences), language)
+    return train_vectors(sentences, settings)
 
 
 def train_vectors(
