@@ -34,6 +34,7 @@ from backend.projects.talks import is_talk, report_unit
 from backend.vectors.services import vectors_refresh_soon
 from workers.align.model import Paper, ReaderError, Report, Segment, Transcript
 from workers.align.readers import (
+    SEGMENTATION_RULES,
     read_description_file,
     read_paper,
     read_report,
@@ -94,11 +95,7 @@ def document_upload(
 
 
 SEGMENTED_BY = {
-    "speakers": "imported: {count} segments, one per speaker intervention or titled section",
-    "paragraphs": "imported: {count} segments, one per paragraph (the report names no speaker "
-    "on a 'Name :' line)",
-    "sentences": "imported: {count} segments, one per sentence",
-    "sections": "imported: {count} segments, one per section of the paper",
+    kind: f"imported: {{count}} segments, {rule}" for kind, rule in SEGMENTATION_RULES.items()
 }
 """What an import job says of the report's segmentation, so a lead sees how it was cut."""
 

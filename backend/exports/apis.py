@@ -18,7 +18,7 @@ from backend.core.errors import InvalidInput
 from backend.core.serializers import CountField
 from backend.documents.apis import DocumentOutputSerializer
 from backend.documents.uploads import check_total_size
-from backend.exports.formats.huggingface import huggingface_members
+from backend.exports.formats.huggingface import huggingface_members, require_loadable
 from backend.exports.formats.parallel import parallel_members
 from backend.exports.formats.public_meetings import public_meetings_pieces
 from backend.exports.formats.salience import salience_records
@@ -196,13 +196,18 @@ class ExportHuggingFaceApi(_ExportApi):
     )
     def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
         project, options = self._begin(request, project_id)
+        configurations = {
+            "summaries_of": project if is_talk(project) else None,
+            "salience_of": project if is_podcast(project) else None,
+        }
+        require_loadable(project_id=project_id, options=options, **configurations)
         members = huggingface_members(
             project_id=project_id,
             options=options,
             title=project.name,
             language=project.language,
-            summaries_of=project if is_talk(project) else None,
-            salience_of=project if is_podcast(project) else None,
+            license_id=project.settings.get("license"),
+            **configurations,
         )
         return self._stream(request, project_id, stream_zip(members))
 

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from backend.agreement.selectors import DocumentCoding, document_codings, figures_dict
-from backend.alignments.models import PreAlignment
+from backend.alignments.models import Annotation, PreAlignment
 from backend.alignments.selectors import current_pre_alignments
 from backend.core.ids import batches
 from backend.curation.models import Gold, GoldRule
@@ -83,10 +83,38 @@ class GoldCoding:
 def gold_codings(*, golds: Mapping[int, Gold], every_annotator: bool) -> dict[int, GoldCoding]:
     """The codings of gold documents that have an agreement (more than one annotator's
     submission counted), or of every gold document when `every_annotator` (an export that
-    lists each annotator's labels): coding means reading every submission."""
-    return _codings(
+    lists each annotator's labels): coding means reading every submission. A gold of one
+    annotator is that annotator's labels even when the document's assignees have changed
+    since (gold imported by a lead, then assigned to annotators who have not submitted): its
+    annotation says whose they are."""
+    codings = _codings(
         [pk for pk, gold in golds.items() if every_annotator or _has_agreement(gold.rule)]
     )
+    if every_annotator:
+        _fill_single_annotator_gold(golds, codings)
+    return codings
+
+
+def _fill_single_annotator_gold(golds: Mapping[int, Gold], codings: dict[int, GoldCoding]) -> None:
+    uncoded = {
+        gold.annotation_id: pk
+        for pk, gold in golds.items()
+        if gold.rule == GoldRule.SINGLE_ANNOTATOR
+        and gold.annotation_id is not None
+        and pk in codings
+        and not codings[pk].coded.labels
+    }
+    for annotation_id, username in Annotation.objects.filter(pk__in=uncoded).values_list(
+        "pk", "annotator__username"
+    ):
+        pk = uncoded[annotation_id]
+        coded = codings[pk].coded
+        codings[pk] = GoldCoding(
+            coded=CodedDocument(
+                labels={username: list(golds[pk].labels)}, word_counts=coded.word_counts
+            ),
+            agreement=None,
+        )
 
 
 def _has_agreement(rule: str) -> bool:

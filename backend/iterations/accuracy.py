@@ -23,7 +23,8 @@ class CorrectionScores:
     human_word_accuracy: float
     segment_accuracy: float
     word_accuracy: float
-    windowdiff: float
+    windowdiff: float | None
+    """Percent; None when undefined (the gold's segments average under about four turns)."""
 
 
 def score_correction(
@@ -52,7 +53,7 @@ def score_correction(
         human_word_accuracy=_percent(unchanged_words, words),
         segment_accuracy=automatic.segment_accuracy,
         word_accuracy=automatic.word_accuracy,
-        windowdiff=100.0 * automatic.windowdiff,
+        windowdiff=None if automatic.windowdiff is None else 100.0 * automatic.windowdiff,
     )
 
 
@@ -60,14 +61,17 @@ def _percent(part: int, whole: int) -> float:
     return 100.0 * part / whole if whole else 0.0
 
 
-def summarise(values: Sequence[float]) -> dict[str, float | int | None]:
+def summarise(given: Sequence[float | None]) -> dict[str, float | int | None]:
     """What a box plot needs (quartiles by linear interpolation), plus the mean the paper
-    reports beside the median; None everywhere for an empty iteration."""
+    reports beside the median, over the defined values (a document's undefined WindowDiff is
+    left out); `count` is the documents, and the figures are None when no value is defined
+    (an empty iteration, or WindowDiff on short segments only)."""
+    values = [value for value in given if value is not None]
     if not values:
-        return dict.fromkeys(SUMMARY_FIELDS) | {"count": 0}
+        return dict.fromkeys(SUMMARY_FIELDS) | {"count": len(given)}
     q0, q1, q2, q3, q4 = np.percentile(np.asarray(values, dtype=float), [0, 25, 50, 75, 100])
     return {
-        "count": len(values),
+        "count": len(given),
         "mean": float(np.mean(values)),
         "median": float(q2),
         "min": float(q0),

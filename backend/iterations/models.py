@@ -164,7 +164,10 @@ class AccuracyRecord(models.Model):
     human_word_accuracy = models.FloatField(help_text="Percent of words in unchanged turns.")
     segment_accuracy = models.FloatField(help_text="Percent, benchmark definition.")
     word_accuracy = models.FloatField(help_text="Percent, benchmark definition.")
-    windowdiff = models.FloatField(help_text="Percent, benchmark definition.")
+    windowdiff = models.FloatField(
+        null=True,
+        help_text="Percent, benchmark definition; null where undefined (the window rounds to 0).",
+    )
     seconds_spent = models.PositiveIntegerField(default=0)
     recorded_at = models.DateTimeField(auto_now_add=True)
 

@@ -151,7 +151,9 @@ class RecordSerializer(serializers.Serializer):
     human_word_accuracy = serializers.FloatField()
     segment_accuracy = serializers.FloatField()
     word_accuracy = serializers.FloatField()
-    windowdiff = serializers.FloatField()
+    windowdiff = serializers.FloatField(
+        allow_null=True, help_text="Percent; null where undefined (the window rounds to 0)."
+    )
     seconds_spent = serializers.IntegerField()
 
 

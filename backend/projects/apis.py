@@ -101,6 +101,17 @@ class ProjectSettingsSerializer(serializers.Serializer):
         f"({'on' if DEFAULT_LEARNED_DECISION else 'off'} when unset).",
     )
 
+    license = serializers.RegexField(
+        r"^[a-z0-9][a-z0-9.+-]{0,63}$",
+        required=False,
+        help_text="The corpus's license as the Hugging Face export's dataset card states it: a "
+        "Hugging Face license id such as cc-by-4.0, cc-by-sa-4.0, apache-2.0 or other "
+        "('unknown' on the card when unset).",
+        error_messages={
+            "invalid": "Give a Hugging Face license id in lower case, such as cc-by-4.0 or other."
+        },
+    )
+
     def to_internal_value(self, data):
         if isinstance(data, dict):
             unknown = sorted(set(data) - set(self.fields))

@@ -64,7 +64,7 @@ class IterationOutcome:
     human_word_accuracy: list[float]
     segment_accuracy: list[float]
     word_accuracy: list[float]
-    windowdiff: list[float]
+    windowdiff: list[float | None]
     calibration: dict[str, Any] = field(default_factory=dict)
     """How far the pre-alignment's confidence was from the share of its turns the gold kept
     (the dashboard's reliability figures for the iteration)."""
@@ -83,7 +83,7 @@ class IterationOutcome:
             "automatic": {
                 "segment_accuracy": mean(self.segment_accuracy),
                 "word_accuracy": mean(self.word_accuracy),
-                "windowdiff": mean(self.windowdiff),
+                "windowdiff": _defined_mean(self.windowdiff),
             },
             "calibration": self.calibration,
             "per_document_accuracy": dict(
@@ -357,3 +357,10 @@ def wait_for_job(job_id: int, what: str, timeout: float) -> None:
         f"{what} (job {job_id}) did not finish within {timeout:.0f} s; is a worker "
         "consuming the default and cpu queues?"
     )
+
+
+def _defined_mean(values: Sequence[float | None]) -> float | None:
+    """The mean of the defined values (WindowDiff is undefined on short segments); None if
+    none is."""
+    defined = [value for value in values if value is not None]
+    return mean(defined) if defined else None

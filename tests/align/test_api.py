@@ -63,3 +63,16 @@ def test_paths_and_binary_vectors(tmp_path) -> None:
 def test_a_transcript_in_no_known_format_is_refused_by_name() -> None:
     with pytest.raises(ReaderError, match="unknown transcript format"):
         align_texts("Mr. Smith: hello there.", "just some words")
+
+
+@pytest.mark.parametrize("missing", ["missing.srt", Path("missing.srt"), ["a.1.ctm", "a.2.ctm"]])
+def test_a_missing_transcript_file_is_said_to_be_missing(tmp_path, monkeypatch, missing) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ReaderError, match=r"missing\.srt: file: no such file|a\.1\.ctm: file: no"):
+        align_texts(ENGLISH / "council.md", missing)
+
+
+def test_a_missing_report_file_is_said_to_be_missing(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ReaderError, match=r"notes\.md: file: no such file"):
+        align_texts("notes.md", ENGLISH / "council.srt")

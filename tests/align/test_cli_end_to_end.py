@@ -9,8 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
+from tests.align.cli_refusal import refusal
 from workers.align.cli import main
 
 MEETINGS = "0b9ec6,2f3f95,686239,5860bd"
@@ -103,5 +102,9 @@ def test_tune_evaluates_every_setting_on_every_training_meeting_unless_told(tmp_
     assert metadata["training_summary"]["meetings"] == 2
 
     grid.write_text(json.dumps({"aligner": ["dp"], "gapped.match_offset": [0.1]}))
-    with pytest.raises(SystemExit, match="tries no gapped aligner"):
-        main(["tune", "--train", train, "--grid", str(grid), "--out", str(out)])
+    status, said = refusal(
+        capsys, ["tune", "--train", train, "--grid", str(grid), "--out", str(out)]
+    )
+    assert status == 1
+    assert f"--grid {grid}: " in said
+    assert "tries no gapped aligner" in said

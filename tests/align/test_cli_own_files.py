@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.align.cli_refusal import refusal
 from tests.align.topic_vectors import write_topic_vectors
 from workers.align.cli import main
 from workers.align.pairs.shape import FIELDS
@@ -78,7 +79,9 @@ def test_a_folder_of_real_meetings_pairs_ctm_parts_and_writes_csv_pairs(tmp_path
     )
 
     assert code == 1, "a pair that could not be formed makes the exit status 1"
-    assert "lonely: not aligned: No transcript" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert f"lonely: not aligned: no transcript for lonely.md in {folder}: add lonely.srt" in said
+    assert "pair one here" not in said
     with out.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert tuple(rows[0]) == FIELDS
@@ -123,16 +126,20 @@ def test_jsonl_pairs_keep_low_confidence_ones_only_when_asked(tmp_path) -> None:
 def test_a_malformed_file_is_named_and_nothing_is_written(tmp_path, capsys) -> None:
     broken = tmp_path / "broken.srt"
     broken.write_text("1\nnot a timing\nhello\n", encoding="utf-8")
-    with pytest.raises(SystemExit, match="nothing to align"):
-        main(["align", "--report", str(ENGLISH / "council.md"), "--transcript", str(broken),
-              "--out", str(tmp_path / "out.json")])  # fmt: skip
-    assert "broken.srt: line 2: expected a timing" in capsys.readouterr().err
+    status, said = refusal(capsys, ["align", "--report", str(ENGLISH / "council.md"),
+                                    "--transcript", str(broken),
+                                    "--out", str(tmp_path / "out.json")])  # fmt: skip
+    assert status == 1
+    assert "broken.srt: line 2: expected a timing" in said
     assert not (tmp_path / "out.json").exists()
 
 
-def test_own_files_need_both_sides(tmp_path) -> None:
-    with pytest.raises(SystemExit, match="both --report FILE and --transcript FILE"):
-        main(["align", "--report", str(ENGLISH / "council.md"), "--out", str(tmp_path / "x")])
+def test_own_files_need_both_sides(tmp_path, capsys) -> None:
+    status, said = refusal(
+        capsys, ["align", "--report", str(ENGLISH / "council.md"), "--out", str(tmp_path / "x")]
+    )
+    assert status == 2
+    assert "both --report FILE and --transcript FILE" in said
 
 
 def test_corpus_meetings_can_be_written_as_pairs_too(tmp_path, raw_meetings) -> None:
@@ -144,3 +151,25 @@ def test_corpus_meetings_can_be_written_as_pairs_too(tmp_path, raw_meetings) -> 
     assert {record["meeting"] for record in records} == {SMALL_MEETING}
     segments = [doc["text"].strip() for doc in raw_meetings[SMALL_MEETING]["final"]["doc"]]
     assert all(record["target"] == segments[record["segment_position"]] for record in records)
+
+
+def test_align_says_how_it_cut_a_report_of_bare_names_and_merged_cues(tmp_path, capsys) -> None:
+    report = tmp_path / "council.md"
+    report.write_text(
+        "# Town council\n\n"
+        "Alice Brown: Good evening, everyone. The session is open.\n\n"
+        "Bob Stone: The library roof leaks every winter.\n\n"
+        "Alice Brown: Parking downtown is scarce; we vote on meters next month.\n",
+        encoding="utf-8",
+    )
+    code = main(["align", "--report", str(report), "--transcript", str(ENGLISH / "council.srt"),
+                 "--language", "en", "--vectors", str(write_topic_vectors(tmp_path / "v.vec")),
+                 "--out", str(tmp_path / "out.json"), "--json"])  # fmt: skip
+
+    assert code == 0
+    captured = capsys.readouterr()
+    reading = json.loads(captured.out)["documents"]["council"]
+    assert reading == {"segments": 3, "segmented_by": "speakers", "turns": 5, "timed_pieces": 6}
+    assert f"council: {report}: 3 segments, one per speaker intervention" in captured.err
+    assert "1 to 4 capitalised words ('Alice Brown:'" in captured.err
+    assert "5 turns from 6 timed pieces (cues or segments)" in captured.err

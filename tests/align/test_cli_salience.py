@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import docx
 import pytest
 
 from workers.align.cli import main
@@ -55,10 +56,11 @@ def salience(capsys: pytest.CaptureFixture[str], *arguments: str) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
-def refused(capsys: pytest.CaptureFixture[str], *arguments: str) -> str:
+def refused(capsys: pytest.CaptureFixture[str], status: int, *arguments: str) -> str:
+    """stderr of a refused command: status 2 for the command line, 1 for a file's content."""
     with pytest.raises(SystemExit) as exit_info:
         main(["salience", *arguments])
-    assert exit_info.value.code == 2
+    assert exit_info.value.code == status
     return capsys.readouterr().err
 
 
@@ -154,25 +156,25 @@ def test_cleaning_on_a_tiny_corpus_warns_that_it_dropped_everything(episode: Pat
     assert not any(row["salient"] for row in result["windows"])
 
 
-def test_bad_input_exits_with_2_naming_the_problem(episode: Path, capsys) -> None:
+def test_bad_input_exits_naming_the_problem(episode: Path, capsys) -> None:
     untimed = episode / "untimed.json"
     untimed.write_text(json.dumps({"segments": [{"text": "hello there, everyone"}]}))
     description = str(episode / "episode.txt")
     assert "untimed.json: turn 1: has neither word times" in refused(
-        capsys, "--transcript", str(untimed), "--description", description
+        capsys, 1, "--transcript", str(untimed), "--description", description
     )
-    assert "missing.txt: file: cannot be read" in refused(
-        capsys, "--transcript", str(CTM), "--description", str(episode / "missing.txt")
+    assert "no such file: " + str(episode / "missing.txt") in refused(
+        capsys, 2, "--transcript", str(CTM), "--description", str(episode / "missing.txt")
     )
     assert "positive number of seconds" in refused(
-        capsys, "--transcript", str(CTM), "--description", description, "--window", "0"
+        capsys, 2, "--transcript", str(CTM), "--description", description, "--window", "0"
     )
     assert "give --clean too" in refused(
-        capsys, "--transcript", str(CTM), "--description", description, "--corpus", description
+        capsys, 2, "--transcript", str(CTM), "--description", description, "--corpus", description
     )
     (episode / "blank.md").write_text("#\n\n- \n")
     assert "blank.md: whole file: the description has no sentence" in refused(
-        capsys, "--transcript", str(CTM), "--description", str(episode / "blank.md")
+        capsys, 1, "--transcript", str(CTM), "--description", str(episode / "blank.md")
     )
 
 
@@ -194,4 +196,19 @@ def test_the_module_runs_as_a_command(episode: Path) -> None:
         check=False,
     )
     assert failed.returncode == 2
-    assert "nowhere.txt: file: cannot be read" in failed.stderr
+    assert "argument --description: no such file: " in failed.stderr
+    assert "Traceback" not in failed.stderr
+
+
+def test_a_word_description_reads_as_its_text_does(episode: Path, capsys) -> None:
+    document = docx.Document()
+    document.add_paragraph("This week: dragons who guard the old castle.")
+    document.add_paragraph("Support this podcast: https://anchor.fm/dragons")
+    document.save(str(episode / "episode.docx"))
+    transcript = ["--transcript", str(episode / "episode.json"), "--language", "en"]
+
+    from_word = salience(capsys, *transcript, "--description", str(episode / "episode.docx"))
+    from_text = salience(capsys, *transcript, "--description", str(episode / "episode.txt"))
+
+    assert from_word["description_sentences"] == from_text["description_sentences"]
+    assert from_word["salient"] == from_text["salient"] == 1

@@ -9,6 +9,7 @@ import pytest
 from paper_fixtures import SECTIONS, markdown_paper, pdf_paper, swift_vectors, talk_srt
 from topic_vectors import write_topic_vectors
 
+from tests.align.cli_refusal import refusal
 from workers.align.cli import main
 from workers.align.paper_summary import summarize_talk
 from workers.align.params import AlignmentParams
@@ -80,17 +81,19 @@ def test_summarize_lengths_exclusions_and_output_file(talk_files):
     assert len(SECTIONS) == 7
 
 
-def test_summarize_refuses_other_aligners_bad_lengths_and_broken_papers(talk_files):
+def test_summarize_refuses_other_aligners_bad_lengths_and_broken_papers(talk_files, capsys):
     turns = talk_files / "turns.json"
     turns.write_text(json.dumps({"params": {"aligner": "turns"}}))
-    with pytest.raises(SystemExit, match="summaries come from the hmm aligner"):
-        main(summarize(talk_files, "--params", str(turns)))
-    with pytest.raises(SystemExit, match="ratios"):
-        main(summarize(talk_files, "--params", str(turns), "--ratios", "2"))
+    status, said = refusal(capsys, summarize(talk_files, "--params", str(turns)))
+    assert (status, "summaries come from the hmm aligner" in said) == (1, True)
+    status, said = refusal(capsys, summarize(talk_files, "--params", str(turns), "--ratios", "2"))
+    assert (status, "ratios" in said) == (2, True)
     broken = talk_files / "broken.pdf"
     broken.write_bytes(pdf_paper()[:200])
-    with pytest.raises(SystemExit, match=rf"{broken}: whole file"):
-        main(summarize(talk_files, "--params", str(talk_files / "hmm.json"), report="broken.pdf"))
+    status, said = refusal(
+        capsys, summarize(talk_files, "--params", str(talk_files / "hmm.json"), report="broken.pdf")
+    )
+    assert (status, f"{broken}: whole file" in said) == (1, True)
 
 
 def test_summarize_with_the_shipped_hmm_defaults(talk_files, capsys):

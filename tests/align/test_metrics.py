@@ -68,8 +68,21 @@ def test_windowdiff_and_pk_match_nltk(seed):
     assert pk(reference, hypothesis, k) == pytest.approx(nltk_pk(ref_text, hyp_text, k), abs=1e-12)
 
 
-def test_zero_window_scores_zero():
-    assert windowdiff(np.array([1, 1]), np.array([0, 0]), 0) == 0.0
+def test_a_zero_window_is_undefined_not_perfect():
+    assert windowdiff(np.array([1, 1]), np.array([0, 0]), 0) is None
+    assert pk(np.array([1, 1]), np.array([0, 0]), 0) is None
+
+
+def test_short_segments_leave_windowdiff_and_pk_undefined_in_every_average():
+    short = score_meeting([0, 1, 2, 3], [-1, -1, -1, 3], [1, 1, 1, 1])
+    assert (short.segment_hits, short.windowdiff, short.pk) == (1, None, None)
+    alone = micro_average([short])
+    assert (alone.windowdiff, alone.pk) == (None, None)
+    assert alone.as_dict()["windowdiff"] is None
+    long = score_meeting([0] * 10 + [1] * 10, [0] * 12 + [1] * 8, [1] * 20)
+    both = micro_average([short, long])
+    assert both.windowdiff == pytest.approx(100 * long.windowdiff * 20 / 24)
+    assert both.pk == pytest.approx(100 * long.pk * 20 / 24)
 
 
 def test_unaligned_detection_counts_and_word_weighting():

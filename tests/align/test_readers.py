@@ -10,7 +10,12 @@ from pathlib import Path
 import pytest
 
 from workers.align.model import ReaderError
-from workers.align.readers import read_report, read_transcript
+from workers.align.readers import (
+    read_report,
+    read_transcript,
+    report_summary,
+    transcript_summary,
+)
 
 public_meetings = pytest.importorskip("public_meetings")
 
@@ -407,3 +412,51 @@ def test_english_ctm_words_stay_whole() -> None:
     assert transcript.turns[2].text == "can somebody close the window ? it's cold in here ."
     assert "20" in transcript.turns[3].text.split()
     assert transcript.turns[0].words[0].text == "good"
+
+
+# --- speaker names without a title, and what a reading says of itself ----------------------
+
+
+@pytest.mark.parametrize("extension", ["md", "txt"])
+def test_bare_names_before_a_colon_open_interventions(extension: str) -> None:
+    text = (
+        "Council of 3 March\n\n"
+        "Alice Brown: Good evening. The session is open.\n"
+        "The vote was held: the budget passed.\n\n"
+        "Ludwig van Beethoven : Thank you.\n"
+        "Bob: At 10:30 we adjourn. See https://example.org: the minutes.\n"
+        "A Very Long Committee Name Here: not a name.\n"
+        "alice brown: not capitalised.\n"
+    )
+    report = read_report(text.encode(), f"notes.{extension}", language="en")
+
+    assert report.segmented_by == "speakers"
+    assert [segment.speaker for segment in report.segments] == [
+        None,
+        "alice brown",
+        "ludwig van beethoven",
+        "bob",
+    ]
+    assert "the vote was held : the budget passed ." in report.segments[1].sentences
+    assert "not a name ." in report.segments[3].text
+    assert report_summary(report).startswith(
+        "4 segments, one per speaker intervention or titled section; a line opens an "
+        "intervention when it starts with a speaker's name and a colon"
+    )
+
+
+def test_bare_names_stay_text_in_subtitles() -> None:
+    srt = b"1\n00:00:01,000 --> 00:00:02,000\nNote: the microphone is off.\n"
+    assert read_transcript(srt, "cues.srt").turns[0].speaker is None
+
+
+def test_a_vtt_says_how_many_cues_made_its_turns() -> None:
+    transcript = read_transcript(FIXTURES / "transcript.vtt")
+
+    assert (transcript.pieces, len(transcript.turns)) == (3, 2)
+    assert transcript_summary(transcript) == (
+        "2 turns from 3 timed pieces (cues or segments): consecutive pieces of one speaker "
+        "make one turn"
+    )
+    whisper = read_transcript(FIXTURES / "transcript_whisper.json")
+    assert transcript_summary(whisper) == f"{len(whisper.turns)} turns"

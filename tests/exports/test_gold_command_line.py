@@ -3,14 +3,17 @@ test client and a real database) is the engine's own gold: `evaluate --gold` and
 `tune --gold`, with K-fold cross-validation by document."""
 
 import json
+import re
 
 import pytest
 from rest_framework.test import APIClient
 
+from tests.align.cli_refusal import refusal
 from tests.domain import make_document
 from tests.exports.conftest import body
 from tests.workers.conftest import SMALL_MEETINGS, gold_project
-from workers.align.cli import evaluation_report, main
+from workers.align.cli import main
+from workers.align.cli_commands import evaluation_report
 from workers.align.folds import cv_folds
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import align_and_decide, corpus_vectors, fit_learned_decision
@@ -124,13 +127,18 @@ def test_cross_validating_the_learned_decision_decides_each_fold_with_the_others
     assert f"AUROC {calibrated['auroc']:.3f}, expected calibration error" in printed
 
 
-def test_learning_is_evaluated_only_by_cross_validation_of_the_turn_path(exported, tmp_path):
-    with pytest.raises(SystemExit, match="give --gold and --cv"):
-        main(["evaluate", "--gold", str(exported), "--learn"])
+def test_learning_is_evaluated_only_by_cross_validation_of_the_turn_path(
+    exported, tmp_path, capsys
+):
+    status, said = refusal(capsys, ["evaluate", "--gold", str(exported), "--learn"])
+    assert (status, "give --gold and --cv" in said) == (2, True)
     grid = tmp_path / "grid.json"
     grid.write_text(json.dumps({"aligner": ["turns", "hmm"]}))
-    with pytest.raises(SystemExit, match=r"learns from the turn path's evidence.*not hmm"):
-        main(["evaluate", "--gold", str(exported), "--cv", "2", "--grid", str(grid), "--learn"])
+    status, said = refusal(
+        capsys, ["evaluate", "--gold", str(exported), "--cv", "2", "--grid", str(grid), "--learn"]
+    )
+    assert status == 2
+    assert re.search(r"learns from the turn path's evidence.*not hmm", said)
 
 
 def test_tune_on_the_export_records_its_gold_and_held_out_figures(exported, tmp_path, capsys):
@@ -150,10 +158,11 @@ def test_tune_on_the_export_records_its_gold_and_held_out_figures(exported, tmp_
     assert {fold["params"]["abstention"]["min_words"] for fold in held_out["folds"]} <= {0, 3}
 
 
-def test_a_file_without_gold_is_refused_by_name(tmp_path):
+def test_a_file_without_gold_is_refused_by_name(tmp_path, capsys):
     path = tmp_path / "empty.json"
     path.write_text(json.dumps({"m": {"initial": {"doc": [{"id": "0_0_0", "text": "a"}],
                                                   "ctm": [{"id": "0_0_0", "text": "b",
                                                            "aligned": ""}]}}}))  # fmt: skip
-    with pytest.raises(SystemExit, match="has no meeting with gold"):
-        main(["evaluate", "--gold", str(path)])
+    status, said = refusal(capsys, ["evaluate", "--gold", str(path)])
+    assert status == 1
+    assert f"--gold {path}: has no meeting with gold" in said

@@ -4,6 +4,7 @@ an episode cut from a real meeting (tests/podcasts/episodes.py)."""
 
 import io
 import json
+import os
 import zipfile
 
 import pytest
@@ -93,7 +94,7 @@ def test_gold_labels_and_the_dashboards_agreement_follow_the_gold(podcasts):
     assert summary["gold_units"] == len(with_gold)
 
 
-def test_the_preview_and_the_dataset_card_give_the_positive_ratio(podcasts):
+def test_the_preview_and_the_dataset_card_give_the_positive_ratio(podcasts, tmp_path):
     podcasts.add_episode("episode")
     units = salience(podcasts)
     positive = sum(unit["automatic_label"] for unit in units)
@@ -113,7 +114,15 @@ def test_the_preview_and_the_dataset_card_give_the_positive_ratio(podcasts):
     ]
     assert sorted(unit["position"] for unit in labelled) == sorted(u["position"] for u in units)
     card = archive.read("README.md").decode()
-    assert "- config_name: salience" in card
+    assert "- config_name: salience\n  default: true\n" in card, "no pair: salience loads first"
+    assert "- config_name: default" not in card
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+    import datasets
+
+    archive.extractall(tmp_path / "dataset")
+    loaded = datasets.load_dataset(str(tmp_path / "dataset"), cache_dir=str(tmp_path / "cache"))
+    assert sum(len(split) for split in loaded.values()) == len(units)
     assert f"| all | {len(units)} | {positive} | {positive / len(units):.3f} |" in card
 
 

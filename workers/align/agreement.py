@@ -299,9 +299,13 @@ def _boundaries(
         second = boundary_flags(document.labels[pair[1]])
         k = symmetric_window(first, second)
         turns = len(document.word_counts)
-        windowdiffs.append((100.0 * windowdiff(first, second, k), turns))
-        pks.append((100.0 * pk(first, second, k), turns))
+        windowdiffs.append((_in_percent(windowdiff(first, second, k)), turns))
+        pks.append((_in_percent(pk(first, second, k)), turns))
     return _turn_weighted(windowdiffs), _turn_weighted(pks)
+
+
+def _in_percent(fraction: float | None) -> float | None:
+    return None if fraction is None else 100.0 * fraction
 
 
 def _turn_weighted(values: Sequence[tuple[float | None, int]]) -> float | None:

@@ -21,11 +21,13 @@ from typing import Any
 from gensim.models import KeyedVectors
 
 from workers.align.diagnosis import Finding, diagnose_meeting
-from workers.align.model import Meeting, Report, Segment, Transcript, Turn
+from workers.align.model import Meeting, ReaderError, Report, Segment, Transcript, Turn
 from workers.align.own_files import ChosenParams, choose_params
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import align_meeting, corpus_vectors
 from workers.align.readers import (
+    REPORT_EXTENSIONS,
+    TRANSCRIPT_EXTENSIONS,
     read_report,
     read_transcript,
     require_content,
@@ -36,6 +38,7 @@ from workers.align.tokenizers import DEFAULT_LANGUAGE
 
 TextOrPath = str | os.PathLike[str]
 _REPORT_NAME, _TRANSCRIPT_NAME = "report", "transcript"
+_FILE_EXTENSIONS = frozenset(REPORT_EXTENSIONS + TRANSCRIPT_EXTENSIONS)
 
 
 @dataclass(frozen=True)
@@ -79,8 +82,9 @@ def align_texts(
 ) -> TextAlignment:
     """Align a report with its transcript.
 
-    `report`: the text of a plain-text or Markdown report ("Name: ..." lines open a speaker's
-    intervention, `#` lines are headings), or the path of any report file the web upload reads.
+    `report`: the text of a plain-text or Markdown report ("Alice Brown: ..." lines, a name of
+    1 to 4 capitalised words or a title and name before a colon, open a speaker's
+    intervention; `#` lines are headings), or the path of any report file the web upload reads.
     `transcript`: the text of an .srt, .vtt, Whisper JSON or .ctm transcript, a list of two or
     more turn texts (one turn each), or the path(s) of transcript files (.ctm parts). `params`: an
     `AlignmentParams` or a params file; by default the shipped defaults for new documents.
@@ -116,11 +120,20 @@ def align_texts(
 
 
 def _path(value: object) -> Path | None:
+    """The file `value` names, or None when it is text. A one-line string ending in a file
+    extension the readers know names a file even when there is none there (a typo in a path
+    must say the file is missing, not be aligned as a one-word text)."""
     if isinstance(value, os.PathLike):
-        return Path(value)
-    if isinstance(value, str) and "\n" not in value and Path(value).is_file():
-        return Path(value)
-    return None
+        path = Path(value)
+    elif isinstance(value, str) and "\n" not in value and value.strip():
+        path = Path(value.strip())
+        if not path.is_file() and path.suffix.lower() not in _FILE_EXTENSIONS:
+            return None
+    else:
+        return None
+    if not path.is_file():
+        raise ReaderError(path, "file", "no such file (check the path)")
+    return path
 
 
 def _report(report: TextOrPath, language: str) -> Report:

@@ -8,13 +8,14 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from gensim.models import KeyedVectors
 from tqdm import tqdm
 
+from workers.align.cli_errors import DataError, UsageError, vectors_option
 from workers.align.corpus import meeting_ids
 from workers.align.crossval import cross_validate
 from workers.align.folds import shipped_defaults, with_aligner
@@ -28,10 +29,8 @@ from workers.align.pipeline import (
     fit_learned_decision,
 )
 from workers.align.public_meetings_layout import LayoutError, read_gold
-from workers.align.scoring.vectors import load_vectors
 from workers.align.tune import (
     GRIDS,
-    OBJECTIVES,
     Objective,
     SettingResult,
     Stage,
@@ -42,41 +41,6 @@ from workers.align.tune import (
     successive_halving,
 )
 from workers.align.turn_dp import TurnSettings
-
-
-def add_gold_arguments(parser: argparse.ArgumentParser, tuning_options: bool) -> None:
-    gold = parser.add_argument_group("own gold (instead of --corpus)")
-    gold.add_argument(
-        "--gold",
-        type=Path,
-        help="a Tandem project exported as exports/public-meetings.json, or a folder in the "
-        "public_meetings package's layout (<hash>.aligned.pckl); its documents with gold",
-    )
-    gold.add_argument(
-        "--cv",
-        type=int,
-        metavar="K",
-        help="K-fold cross-validation by document: each fold is aligned with parameters "
-        "tuned on the other folds only",
-    )
-    gold.add_argument("--seed", type=int, default=0, help="seed of the --cv folds (recorded)")
-    if tuning_options:
-        gold.add_argument(
-            "--grid",
-            default="default",
-            help="with --cv: the grid each fold is tuned with, as tune's",
-        )
-        gold.add_argument(
-            "--stages",
-            help="with --cv: successive halving, as tune's (default: every setting on all)",
-        )
-        gold.add_argument("--objective", choices=OBJECTIVES, default="balanced")
-        gold.add_argument(
-            "--learn",
-            action="store_true",
-            help="with --cv: also fit the learned decision on each fold's training gold and "
-            "decide the fold with it (corrected labels, calibrated confidence)",
-        )
 
 
 @dataclass(frozen=True)
@@ -106,16 +70,21 @@ class Tuning:
 
 
 def tuning_for(args: argparse.Namespace, vectors: KeyedVectors | None) -> Tuning:
+    """The tuning `args` ask for, its grid and stages checked (so call it before training
+    word vectors, with None, and give it the vectors after)."""
     base = load_params(args.params) if args.params else AlignmentParams()
-    grid = named_grid(args.grid) if args.grid in GRIDS else json.loads(Path(args.grid).read_text())
+    grid = named_grid(args.grid) if args.grid in GRIDS else _grid_file(Path(args.grid))
     try:
         settings = expand_grid(base, grid)
+    except ValueError as error:
+        raise DataError(f"--grid {args.grid}: {error}") from error
+    try:
         stages = parse_stages(args.stages) if args.stages else None
     except ValueError as error:
-        raise SystemExit(f"tune: {error}") from error
+        raise UsageError(f"--stages: {error}") from error
     others = sorted({s.aligner for s in settings if not isinstance(s.path, TurnSettings)})
     if args.learn and others:
-        raise SystemExit(
+        raise UsageError(
             "--learn learns from the turn path's evidence: tune a grid of the turns aligner "
             f'(as the default grid, or "aligner": ["turns"]), not {", ".join(others)}'
         )
@@ -128,13 +97,43 @@ def gold_meetings(args: argparse.Namespace, wanted: str | None) -> list[Meeting]
     try:
         meetings = read_gold(args.gold)
     except LayoutError as error:
-        raise SystemExit(f"--gold {args.gold}: {error}") from error
+        named = str(error) if error.where == str(args.gold) else f"{args.gold}: {error}"
+        raise DataError(f"--gold {named}") from error
     if wanted:
         prefixes = wanted.split(",")
         meetings = [m for m in meetings if any(m.id.startswith(p) for p in prefixes)]
         if not meetings:
-            raise SystemExit(f"--gold {args.gold} has no meeting matching {wanted}")
+            raise UsageError(
+                f"--gold {args.gold} has no document whose key starts with {wanted}; "
+                "its keys: " + ", ".join(m.id for m in read_gold(args.gold))
+            )
     return meetings
+
+
+def require_folds(args: argparse.Namespace, meetings: Sequence[Meeting]) -> None:
+    """`--cv K` needs at least K documents: said before any word vector is trained."""
+    if not args.cv or args.cv <= len(meetings):
+        return
+    where = f"--gold {args.gold}" if args.gold else "the training meetings"
+    fix = (
+        f"give --cv between 2 and {len(meetings)}"
+        if len(meetings) >= 2
+        else "cross-validation needs 2 documents or more"
+    )
+    raise UsageError(
+        f"--cv {args.cv}: {where} has {len(meetings)} document(s) with gold, too few for "
+        f"{args.cv} folds (each fold holds out one document at least); {fix}"
+    )
+
+
+def _grid_file(path: Path) -> dict[str, Any]:
+    try:
+        grid = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise DataError(f"--grid {path}: not UTF-8 JSON ({error})") from error
+    if not isinstance(grid, dict):
+        raise DataError(f'--grid {path}: a grid is a JSON object {{"section.name": [values]}}')
+    return grid
 
 
 def gold_vectors(
@@ -142,7 +141,7 @@ def gold_vectors(
 ) -> KeyedVectors | None:
     """`--vectors`, else word2vec trained on every gold text (labels are not read)."""
     if args.vectors:
-        return load_vectors(args.vectors)
+        return vectors_option(args.vectors)
     if params.aligner == "diagonal" or params.scoring.method != "embedding":
         return None
     print("training word vectors on the gold texts (cached after the first run)", file=sys.stderr)
@@ -190,14 +189,16 @@ def evaluate_gold(
 ) -> tuple[list[tuple[Meeting, AlignmentResult]], dict[str, Any]]:
     """Aligned gold meetings and how their parameters were chosen, for the report."""
     if args.method != "dp":
-        raise SystemExit("--method applies to public_meetings; give --gold a --params file")
+        raise UsageError("--method applies to public_meetings; give --gold a --params file")
+    if args.cv and args.aligner:
+        raise UsageError("--cv tunes with --grid; name the aligner in the grid, not --aligner")
     meetings = gold_meetings(args, args.meetings)
+    require_folds(args, meetings)
     protocol: dict[str, Any] = {"gold": str(args.gold), "documents": len(meetings)}
     if args.cv:
-        if args.aligner:
-            raise SystemExit("--cv tunes with --grid; name the aligner in the grid, not --aligner")
         base = load_params(args.params) if args.params else AlignmentParams()
-        tuning = tuning_for(args, gold_vectors(args, meetings, base))
+        untrained = tuning_for(args, None)
+        tuning = replace(untrained, vectors=gold_vectors(args, meetings, base))
         pairs, protocol["cross_validation"] = cross_validation(meetings, args, tuning)
         protocol["params"] = "tuned on the other folds"
         return pairs, protocol

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
+from workers.align.cli_errors import DataError, UsageError, vectors_option
 from workers.align.diagnosis import Finding, diagnose_meeting
 from workers.align.learned import load_learned
 from workers.align.model import Meeting, ReaderError
@@ -25,54 +26,12 @@ from workers.align.own_files import (
     write_pairs,
     write_turn_entries,
 )
-from workers.align.pairing import plan_folder
+from workers.align.pairing import PlannedPair, plan_folder
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.shape import FILTERS
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import AlignmentResult, align_and_decide, corpus_vectors
-from workers.align.scoring.vectors import load_vectors
-from workers.align.tokenizers import DEFAULT_LANGUAGE
-
-_FILTER_TYPES = {"min_confidence": float}
-
-
-def add_own_file_arguments(parser: argparse.ArgumentParser) -> None:
-    own = parser.add_argument_group("own files (instead of --corpus)")
-    own.add_argument("--report", type=Path, help=".docx, .txt or .md report")
-    own.add_argument(
-        "--transcript",
-        type=Path,
-        action="append",
-        default=[],
-        help=".srt, .vtt, Whisper .json or .ctm transcript; repeat it for the parts of a .ctm",
-    )
-    own.add_argument(
-        "--pairs",
-        type=Path,
-        help="folder of reports and transcripts, paired by name as the web upload pairs them "
-        "(council.docx with council.1.ctm and council.2.ctm, talk_report.md with "
-        "talk_transcript.srt)",
-    )
-    own.add_argument(
-        "--language", default=DEFAULT_LANGUAGE, help="language code choosing the tokenizer"
-    )
-    parser.add_argument(
-        "--format",
-        choices=("json", *PAIR_FORMATS),
-        default="json",
-        help="json: one entry per turn, a file per document (--out is a folder, or the file "
-        "itself for --report); jsonl/csv: the aligned pairs as the web exports write them, "
-        "all documents in the one file --out",
-    )
-    filters = parser.add_argument_group("pair filters of --format jsonl/csv (as the web exports)")
-    defaults = ExportOptions()
-    for name in FILTERS:
-        filters.add_argument(
-            f"--{name.replace('_', '-')}",
-            type=_FILTER_TYPES.get(name, int),
-            default=getattr(defaults, name),
-            help=f"default {getattr(defaults, name)}",
-        )
+from workers.align.readers import report_summary, transcript_summary
 
 
 def wants_own_files(args: argparse.Namespace) -> bool:
@@ -149,13 +108,24 @@ def command_align_own(args: argparse.Namespace) -> int:
     meetings = []
     for name, report, transcripts in requested:
         try:
-            meetings.append(read_meeting(name, report, transcripts, args.language))
+            meeting = read_meeting(name, report, transcripts, args.language)
         except ReaderError as error:
             problems[name] = str(error)
+            continue
+        meetings.append(meeting)
+        print(f"{name}: {meeting.report.source}: {report_summary(meeting.report)}", file=sys.stderr)
+        print(
+            f"{name}: {meeting.transcript.source}: {transcript_summary(meeting.transcript)}",
+            file=sys.stderr,
+        )
     for name, problem in problems.items():
         print(f"{name}: not aligned: {problem}", file=sys.stderr)
     if not meetings:
-        raise SystemExit("nothing to align")
+        raise DataError(
+            "nothing to align: every pair above has a problem"
+            if args.pairs is not None
+            else next(iter(problems.values()))
+        )
     vectors = _vectors(args.vectors, meetings, chosen.params)
     learned = load_learned(args.params) if args.params else None
     results = [
@@ -168,6 +138,7 @@ def command_align_own(args: argparse.Namespace) -> int:
         "written": written,
         "params": chosen.source,
         "not_aligned": problems,
+        "documents": {meeting.id: _reading(meeting) for meeting in meetings},
         "warnings": warning_rows(findings),
     }
     if args.json:
@@ -177,20 +148,30 @@ def command_align_own(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+def _reading(meeting: Meeting) -> dict[str, object]:
+    """How the document's files were cut, as the web import reports it."""
+    return {
+        "segments": len(meeting.report.segments),
+        "segmented_by": meeting.report.segmented_by,
+        "turns": len(meeting.transcript.turns),
+        "timed_pieces": meeting.transcript.pieces,
+    }
+
+
 def _requested_pairs(
     args: argparse.Namespace,
 ) -> tuple[list[tuple[str, Path, list[Path]]], dict[str, str]]:
     if args.meetings:
-        raise SystemExit("--meetings selects public_meetings meetings; not with own files")
+        raise UsageError("--meetings selects public_meetings meetings; not with own files")
     if args.method != "dp":
-        raise SystemExit("--method applies to public_meetings; give own files a --params file")
+        raise UsageError("--method applies to public_meetings; give own files a --params file")
     if args.pairs is not None:
         if args.report or args.transcript:
-            raise SystemExit("give either --pairs or --report/--transcript, not both")
-        if not args.pairs.is_dir():
-            raise SystemExit(f"--pairs {args.pairs}: not a folder")
+            raise UsageError("give either --pairs or --report/--transcript, not both")
         plan = plan_folder(args.pairs)
-        problems = {pair.name: pair.problem for pair in plan if pair.problem}
+        if not plan:
+            raise UsageError(f"--pairs {args.pairs}: the folder holds no report or transcript")
+        problems = {pair.name: _folder_problem(pair, args.pairs) for pair in plan if pair.problem}
         ready = [
             (pair.name, pair.report, list(pair.transcripts))
             for pair in plan
@@ -198,13 +179,31 @@ def _requested_pairs(
         ]
         return ready, problems
     if args.report is None or not args.transcript:
-        raise SystemExit("own files need both --report FILE and --transcript FILE")
+        raise UsageError("own files need both --report FILE and --transcript FILE")
     return [(meeting_name(args.report), args.report, list(args.transcript))], {}
+
+
+def _folder_problem(pair: PlannedPair, folder: Path) -> str:
+    """The pairing problem said in terms of the folder's files (the web upload's wording
+    speaks of its drop zones)."""
+    if pair.reports == 0:
+        found = ", ".join(path.name for path in pair.transcripts) or "a recording"
+        return (
+            f"no report for {found} in {folder}: add {pair.name}.docx, .txt or .md beside it "
+            "(a report and its transcripts pair by name)"
+        )
+    if not pair.transcripts:
+        report = pair.report.name if pair.report is not None else pair.name
+        return (
+            f"no transcript for {report} in {folder}: add {pair.name}.srt, .vtt or .json, or "
+            f"its .ctm parts ({pair.name}.1.ctm, {pair.name}.2.ctm), beside it"
+        )
+    return pair.problem or ""
 
 
 def _vectors(path: str | None, meetings: Sequence[Meeting], params: AlignmentParams):
     if path:
-        return load_vectors(path)
+        return vectors_option(path)
     if params.aligner == "diagonal" or params.scoring.method != "embedding":
         return None
     if params.vectors.kind == "word2vec":

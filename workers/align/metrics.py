@@ -4,6 +4,11 @@ The unit is the reference transcript turn; a label is the index of the turn's re
 or -1 (unaligned). Unaligned reference turns stay in every denominator, so a system that
 never abstains cannot score them. WindowDiff compares boundary flags with nltk's semantics and
 the paper's window size, which is why `window_size` uses Python's `round` (banker's rounding).
+When that window rounds to 0 (reference segments under about four turns on average) or there
+is nothing to window, a meeting's WindowDiff and Pk are undefined: None here, null in JSON,
+"n/a" in text, never a 0 that would read as a perfect score. The micro-average keeps the
+paper's scorer's definition (such a meeting's turns count, at 0, in the turn-weighted mean:
+that is how the published 15.05 is reproduced) and is None only when no meeting has a window.
 """
 
 from __future__ import annotations
@@ -25,8 +30,9 @@ class MeetingScores:
     words: int
     segment_hits: int
     word_hits: int
-    windowdiff: float
-    pk: float
+    windowdiff: float | None
+    pk: float | None
+    """Fractions; None when undefined (see the module's docstring)."""
     unaligned_true_positives: int
     unaligned_predicted: int
     unaligned_reference: int
@@ -42,18 +48,25 @@ class MeetingScores:
 
 @dataclass(frozen=True)
 class Summary:
-    """Micro-averaged figures in percent (WindowDiff and Pk weighted by turn count)."""
+    """Micro-averaged figures in percent (WindowDiff and Pk weighted by turn count, as the
+    paper's scorer does; None when no meeting has them defined)."""
 
     meetings: int
     turns: int
     segment_accuracy: float
     word_accuracy: float
-    windowdiff: float
-    pk: float
+    windowdiff: float | None
+    pk: float | None
     unaligned_precision: float
     unaligned_recall: float
 
-    def as_dict(self) -> dict[str, float | int]:
+    @property
+    def windowdiff_penalty(self) -> float:
+        """WindowDiff as the balanced objective subtracts it: 0 where undefined, the same for
+        every setting scored on the same meetings, so rankings are unchanged."""
+        return self.windowdiff or 0.0
+
+    def as_dict(self) -> dict[str, float | int | None]:
         return {
             "meetings": self.meetings,
             "turns": self.turns,
@@ -91,24 +104,26 @@ def _window_counts(flags: np.ndarray, k: int) -> np.ndarray:
     return cumulative[k:] - cumulative[: len(cumulative) - k]
 
 
-def windowdiff(reference_flags: np.ndarray, hypothesis_flags: np.ndarray, k: int) -> float:
-    """nltk.metrics.segmentation.windowdiff(hyp, ref, k) for 0/1 arrays, as a fraction."""
+def windowdiff(reference_flags: np.ndarray, hypothesis_flags: np.ndarray, k: int) -> float | None:
+    """nltk.metrics.segmentation.windowdiff(hyp, ref, k) for 0/1 arrays, as a fraction; None
+    for a window of 0 or no flags, where it is undefined."""
     if len(reference_flags) != len(hypothesis_flags):
         raise ValueError("segmentations have unequal length")
     if k <= 0 or len(reference_flags) == 0:
-        return 0.0
+        return None
     if k > len(reference_flags):
         raise ValueError("window width exceeds segmentation length")
     differs = _window_counts(reference_flags, k) != _window_counts(hypothesis_flags, k)
     return float(np.count_nonzero(differs)) / (len(reference_flags) - k + 1.0)
 
 
-def pk(reference_flags: np.ndarray, hypothesis_flags: np.ndarray, k: int) -> float:
-    """Beeferman's Pk with nltk's windows, using the same k as WindowDiff for comparability."""
+def pk(reference_flags: np.ndarray, hypothesis_flags: np.ndarray, k: int) -> float | None:
+    """Beeferman's Pk with nltk's windows, using the same k as WindowDiff for comparability;
+    None where WindowDiff is."""
     if len(reference_flags) != len(hypothesis_flags):
         raise ValueError("segmentations have unequal length")
     if k <= 0 or len(reference_flags) == 0:
-        return 0.0
+        return None
     reference_has = _window_counts(reference_flags, k) > 0
     hypothesis_has = _window_counts(hypothesis_flags, k) > 0
     return float(np.count_nonzero(reference_has != hypothesis_has)) / (
@@ -188,8 +203,16 @@ def micro_average(scores: Sequence[MeetingScores]) -> Summary:
         turns=turns,
         segment_accuracy=100.0 * sum(s.segment_hits for s in scores) / turns if turns else 0.0,
         word_accuracy=100.0 * sum(s.word_hits for s in scores) / words if words else 0.0,
-        windowdiff=100.0 * sum(s.windowdiff * s.turns for s in scores) / turns if turns else 0.0,
-        pk=100.0 * sum(s.pk * s.turns for s in scores) / turns if turns else 0.0,
+        windowdiff=_benchmark_mean([(s.windowdiff, s.turns) for s in scores], turns),
+        pk=_benchmark_mean([(s.pk, s.turns) for s in scores], turns),
         unaligned_precision=100.0 * found / predicted if predicted else 0.0,
         unaligned_recall=100.0 * found / relevant if relevant else 0.0,
     )
+
+
+def _benchmark_mean(values: Sequence[tuple[float | None, int]], turns: int) -> float | None:
+    """In percent, the defined fractions weighted by their turns over all `turns` (an undefined
+    meeting's turns count at 0, as in the paper's scorer); None if none is defined."""
+    if not turns or all(value is None for value, _ in values):
+        return None
+    return 100.0 * sum(value * weight for value, weight in values if value is not None) / turns

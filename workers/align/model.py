@@ -74,6 +74,9 @@ class Report:
 class Transcript:
     turns: tuple[Turn, ...]
     source: str
+    pieces: int | None = None
+    """How many timed pieces (subtitle cues, Whisper segments) the reader made its turns of,
+    consecutive pieces of one speaker becoming one turn; None when the format has none."""
 
 
 @dataclass(frozen=True)

@@ -206,7 +206,23 @@ def save_params(params: AlignmentParams, path: str | Path, **metadata: Any) -> N
 
 
 def load_params(path: str | Path) -> AlignmentParams:
-    document = json.loads(Path(path).read_text(encoding="utf-8"))
+    """A params file as `save_params` writes it (or its bare `params` object); anything else,
+    a gold file given by mistake among them, is a SettingsError that names the file and says
+    what a params file is."""
+    try:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise SettingsError(f"{path}: not a params file (not UTF-8 JSON: {error})") from error
+    if not isinstance(document, dict):
+        raise SettingsError(f"{path}: not a params file (a JSON object is expected)")
+    if any(
+        isinstance(value, dict) and ("final" in value or "initial" in value)
+        for value in document.values()
+    ):
+        raise SettingsError(
+            f'{path}: this is a gold file (documents with "initial"/"final" sides), not a '
+            "params file; give it to --gold, and to --params a file written by tune --out"
+        )
     try:
         return AlignmentParams.from_dict(document.get("params", document))
     except SettingsError as error:

@@ -12,12 +12,14 @@ Which side is which:
 """
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
-from workers.align.corpus import document_name, item_position, source_of
+from workers.align.corpus import document_name, item_id, item_position, source_of
 from workers.align.model import UNALIGNED, Meeting, Report, Segment, Transcript, Turn
+from workers.align.pairs.shape import SegmentRow, TurnRow
 from workers.align.readers import finite_number
 from workers.align.text import first_tagged, scoring_sentences
 
@@ -76,6 +78,46 @@ def read_gold(path: str | Path) -> list[Meeting]:
     if not meetings:
         raise LayoutError(str(path), 'has no meeting with gold (a "final" side)')
     return sorted(meetings, key=lambda meeting: meeting.id)
+
+
+def layout_side(
+    segments: Sequence[SegmentRow],
+    turns: Sequence[TurnRow],
+    labels: Sequence[int],
+    *,
+    confidences: Sequence[float] = (),
+    validated: bool,
+) -> dict[str, list[dict[str, Any]]]:
+    """One side (`initial` or `final`) of a meeting in this layout, as Tandem writes it (the
+    web export, `gold from-csv`): `doc` the report's segments and `ctm` its turns, each turn's
+    `aligned` the id of its segment or "" (unaligned). Ids are `0_<position>_0`; `key`,
+    `speaker`, `start`, `end` and `confidence` are extras the package's readers ignore."""
+    docs = [
+        {
+            "id": item_id(segment.position),
+            "key": segment.key,
+            "text": segment.text,
+            "speaker": segment.speaker,
+            "validated": validated,
+        }
+        for segment in segments
+    ]
+    ctm = []
+    for index, (turn, label) in enumerate(zip(turns, labels, strict=True)):
+        item = {
+            "id": item_id(turn.position),
+            "key": turn.key,
+            "text": turn.text,
+            "speaker": turn.speaker,
+            "start": turn.start,
+            "end": turn.end,
+            "aligned": item_id(label) if label != UNALIGNED else "",
+            "validated": validated,
+        }
+        if confidences:
+            item["confidence"] = confidences[index]
+        ctm.append(item)
+    return {"doc": docs, "ctm": ctm}
 
 
 def _meeting(key: str, value: Any) -> ParsedMeeting:

@@ -85,7 +85,7 @@ def objective(summary: Summary, kind: Objective = "balanced") -> float:
     unchanged: the bootstrap loop's own measure of the effort the next round will cost.
     """
     if kind == "balanced":
-        return summary.segment_accuracy + summary.word_accuracy - summary.windowdiff
+        return summary.segment_accuracy + summary.word_accuracy - summary.windowdiff_penalty
     if kind == "turns":
         return summary.segment_accuracy
     raise ValueError(f"unknown objective {kind!r}; expected one of {list(OBJECTIVES)}")

@@ -9,7 +9,9 @@ with no pair is left out of the card's configuration (its file stays, empty).
 import json
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 
+from backend.core.errors import Conflict
 from backend.exports.formats.salience import salience_records
 from backend.exports.formats.summaries import summary_records
 from backend.exports.selectors import corpus_agreement, export_records
@@ -86,16 +88,45 @@ ANNOTATOR_LABELS_MEANING = (
 )
 
 
+def require_loadable(
+    *,
+    project_id: int,
+    options: ExportOptions,
+    summaries_of: Project | None = None,
+    salience_of: Project | None = None,
+) -> None:
+    """Conflict (409) unless the dataset would hold a record in some configuration (pairs,
+    summaries or salience units; reading up to the first one): `datasets` cannot load a
+    dataset of no split, so such an export is refused before any byte is streamed."""
+    if next(export_records(project_id=project_id, options=options), None) is not None:
+        return
+    salience = salience_records(project=salience_of, options=options) if salience_of else None
+    if salience is not None and next(salience, None) is not None:
+        return
+    if summaries_of is not None:
+        summaries = summary_records(project=summaries_of, lengths=TALKSUMM_LENGTHS, options=options)
+        if next(summaries, None) is not None:
+            return
+    raise Conflict(
+        "Nothing to export: no pair passes these options (the project has no gold document "
+        "yet, or the filters leave none), and a dataset without a record cannot be loaded. "
+        "Add gold, pass include_automatic=true for pre-aligned pairs, or loosen the filters."
+    )
+
+
 def huggingface_members(
     *,
     project_id: int,
     options: ExportOptions,
     title: str,
     language: str,
+    license_id: str | None = None,
     summaries_of: Project | None = None,
     salience_of: Project | None = None,
 ):
-    """`summaries_of`, a talk project, adds the `summaries` configuration: summaries.jsonl's
+    """`license_id`: the project's license setting, for the card (`unknown` when None). The
+    caller refuses an export with no record first (`require_loadable`).
+    `summaries_of`, a talk project, adds the `summaries` configuration: summaries.jsonl's
     records under `summaries/`, each document in its pairs' split; `salience_of`, a podcast
     project, adds `salience`: salience.jsonl's unit records under `salience/`, likewise."""
     counts: dict[Split, int] = {}
@@ -114,7 +145,14 @@ def huggingface_members(
             yield f"salience/{split}.jsonl", _salience(salience_of, options, split, salience_counts)
     yield (
         "README.md",
-        _card(project_id, title, language, options, counts, summary_counts, salience_counts),
+        _card(
+            project_id,
+            _Card(title, language, license_id),
+            options,
+            counts,
+            summary_counts,
+            salience_counts,
+        ),
     )
 
 
@@ -149,10 +187,16 @@ def _records(
         yield json_line(record)
 
 
+@dataclass(frozen=True)
+class _Card:
+    title: str
+    language: str
+    license_id: str | None
+
+
 def _card(
     project_id: int,
-    title: str,
-    language: str,
+    card: _Card,
     options: ExportOptions,
     counts: dict,
     summary_counts: dict,
@@ -161,26 +205,32 @@ def _card(
     filled = [split for split in SPLITS if counts.get(split)]
     summarised = [split for split in SPLITS if summary_counts.get(split)]
     labelled = [split for split in SPLITS if salience_counts.get(split)]
+    # Without pairs the first configuration that has records is the default one, so that
+    # `datasets.load_dataset(<folder>)` loads it; an empty default would not load.
+    default_config = "" if filled else ("summaries" if summarised else "salience")
     salience_config = [
         "- config_name: salience",
+        *(["  default: true"] if default_config == "salience" else []),
         "  data_files:",
         *(f"  - split: {split}\n    path: salience/{split}.jsonl" for split in labelled),
     ]
     summaries_config = [
         "- config_name: summaries",
+        *(["  default: true"] if default_config == "summaries" else []),
         "  data_files:",
         *(f"  - split: {split}\n    path: summaries/{split}.jsonl" for split in summarised),
     ]
+    title = card.title
     header = [
         "---",
         f"pretty_name: {json.dumps(title, ensure_ascii=False)}",
+        f"license: {card.license_id or 'unknown'}",
         "language:",
-        f"- {json.dumps(language)}",
+        f"- {json.dumps(card.language)}",
         "task_categories:",
         "- summarization",
         "configs:",
-        "- config_name: default",
-        "  data_files:",
+        *(["- config_name: default", "  data_files:"] if filled else []),
         *(f"  - split: {split}\n    path: {split}.jsonl" for split in filled),
         *(summaries_config if summarised else []),
         *(salience_config if labelled else []),
@@ -199,6 +249,13 @@ def _card(
         "| split | pairs |",
         "|---|---|",
         *(f"| {split} | {counts.get(split, 0)} |" for split in SPLITS),
+        "",
+        "## License",
+        "",
+        f"`{card.license_id}`, as the project's lead set it."
+        if card.license_id
+        else "Not stated (`unknown`): the project's lead sets it in the project's settings "
+        "(`license`).",
         "",
         "## Fields",
         "",

@@ -10,17 +10,18 @@ meeting's key to `{"initial": side, "final": side}`, where a side is
   side) `confidence`; per meeting, `tandem` holds the document's name, source, iteration
   and where its pre-alignment came from.
 
-`workers.align.public_meetings_layout` reads this back (and the package's own data).
+`workers.align.public_meetings_layout` writes each side (`layout_side`) and reads this back
+(and the package's own data).
 """
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
-from backend.documents.public_meetings import item_id, meeting_of_source
+from backend.documents.public_meetings import meeting_of_source
 from backend.exports.selectors import DocumentDump, document_dumps
 from workers.align.model import UNALIGNED
-from workers.align.pairs.shape import SegmentRow, TurnRow
+from workers.align.public_meetings_layout import layout_side
 
 
 def public_meetings_pieces(*, project_id: int) -> Iterator[bytes]:
@@ -41,7 +42,7 @@ def _entry(dump: DocumentDump) -> dict[str, Any]:
     pre_alignment = dump.pre_alignment
     initial_labels = pre_alignment.labels if pre_alignment else [UNALIGNED] * len(dump.turns)
     entry: dict[str, Any] = {
-        "initial": _side(
+        "initial": layout_side(
             dump.segments,
             dump.turns,
             initial_labels,
@@ -56,44 +57,8 @@ def _entry(dump: DocumentDump) -> dict[str, Any]:
         },
     }
     if dump.gold is not None:
-        entry["final"] = _side(dump.segments, dump.turns, dump.gold, confidences=[], validated=True)
+        entry["final"] = layout_side(dump.segments, dump.turns, dump.gold, validated=True)
     return entry
-
-
-def _side(
-    segments: Sequence[SegmentRow],
-    turns: Sequence[TurnRow],
-    labels: Sequence[int],
-    *,
-    confidences: Sequence[float],
-    validated: bool,
-) -> dict[str, list[dict[str, Any]]]:
-    docs = [
-        {
-            "id": item_id(segment.position),
-            "key": segment.key,
-            "text": segment.text,
-            "speaker": segment.speaker,
-            "validated": validated,
-        }
-        for segment in segments
-    ]
-    ctm = []
-    for index, (turn, label) in enumerate(zip(turns, labels, strict=True)):
-        item = {
-            "id": item_id(turn.position),
-            "key": turn.key,
-            "text": turn.text,
-            "speaker": turn.speaker,
-            "start": turn.start,
-            "end": turn.end,
-            "aligned": item_id(label) if label != UNALIGNED else "",
-            "validated": validated,
-        }
-        if confidences:
-            item["confidence"] = confidences[index]
-        ctm.append(item)
-    return {"doc": docs, "ctm": ctm}
 
 
 def _provenance(pre_alignment) -> dict[str, Any] | None:

@@ -14,6 +14,12 @@ describe("errorMessage", () => {
     );
   });
 
+  it("follows a nested serializer's errors to the field", () => {
+    expect(errorMessage(badRequest, { settings: { license: ["Give an id."] } })).toBe(
+      "settings.license: Give an id.",
+    );
+  });
+
   it("falls back to the status when the body says nothing", () => {
     expect(errorMessage({ status: 502, statusText: "Bad Gateway" }, "<html>")).toBe(
       "The server answered 502 Bad Gateway",

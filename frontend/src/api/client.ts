@@ -91,19 +91,25 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-/** DRF answers `{detail}` or `{field: [messages]}`; either way a person should read one line. */
+/** DRF answers `{detail}` or `{field: [messages]}` (nested for a nested serializer:
+ * `{settings: {license: [...]}}`); either way a person should read one line. */
 export function errorMessage(response: { status: number; statusText: string }, payload: unknown) {
   if (payload && typeof payload === "object") {
     const record = payload as Record<string, unknown>;
     if (typeof record.detail === "string") return record.detail;
     const first = Object.entries(record)[0];
-    if (first) {
-      const [field, messages] = first;
-      const message = Array.isArray(messages) ? messages.join(" ") : String(messages);
-      return field === "non_field_errors" ? message : `${field}: ${message}`;
-    }
+    if (first) return fieldMessage(first[0], first[1]);
   }
   return `The server answered ${response.status} ${response.statusText}`.trim();
+}
+
+function fieldMessage(field: string, messages: unknown): string {
+  if (messages && typeof messages === "object" && !Array.isArray(messages)) {
+    const first = Object.entries(messages as Record<string, unknown>)[0];
+    if (first) return fieldMessage(`${field}.${first[0]}`, first[1]);
+  }
+  const message = Array.isArray(messages) ? messages.join(" ") : String(messages);
+  return field === "non_field_errors" ? message : `${field}: ${message}`;
 }
 
 /** DRF's page-number pagination. */

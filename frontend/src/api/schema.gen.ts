@@ -2722,6 +2722,8 @@ export interface components {
       low_confidence_below?: number;
       /** @description Each tuning run fits the engine's learned decision on its gold (per-turn corrections, kept only when they beat the path on held-out gold, and a calibrated confidence), carried into pre-alignment by the promoted set (on when unset). */
       learned_decision?: boolean;
+      /** @description The corpus's license as the Hugging Face export's dataset card states it: a Hugging Face license id such as cc-by-4.0, cc-by-sa-4.0, apache-2.0 or other ('unknown' on the card when unset). */
+      license?: string;
     };
     /**
      * @description * `` -
@@ -2873,8 +2875,11 @@ export interface components {
       segment_accuracy: number;
       /** Format: double */
       word_accuracy: number;
-      /** Format: double */
-      windowdiff: number;
+      /**
+       * Format: double
+       * @description Percent; null where undefined (the window rounds to 0).
+       */
+      windowdiff: number | null;
       seconds_spent: number;
     };
     RecordDetail: {
@@ -2891,8 +2896,11 @@ export interface components {
       segment_accuracy: number;
       /** Format: double */
       word_accuracy: number;
-      /** Format: double */
-      windowdiff: number;
+      /**
+       * Format: double
+       * @description Percent; null where undefined (the window rounds to 0).
+       */
+      windowdiff: number | null;
       seconds_spent: number;
       document: number;
       document_name: string;

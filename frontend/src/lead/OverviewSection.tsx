@@ -22,6 +22,7 @@ function ProjectForm() {
   const [description, setDescription] = useState(project.description);
   const [lowBelow, setLowBelow] = useState(project.settings.low_confidence_below?.toString() ?? "");
   const [learns, setLearns] = useState(project.settings.learned_decision ?? true);
+  const [license, setLicense] = useState(project.settings.license ?? "");
   const [notice, setNotice] = useState<{ error: boolean; text: string } | null>(null);
 
   const submit = async (event: FormEvent) => {
@@ -34,6 +35,8 @@ function ProjectForm() {
       if (lowBelow.trim()) settings.low_confidence_below = Number(lowBelow);
       delete settings.learned_decision;
       if (!learns) settings.learned_decision = false;
+      delete settings.license;
+      if (license.trim()) settings.license = license.trim();
       await updateProject(project.id, { name: name.trim(), description, settings });
       setNotice({ error: false, text: "Saved." });
       reload();
@@ -82,6 +85,16 @@ function ProjectForm() {
         Learn from gold at each tuning run: per-turn corrections (kept only when they beat the
         aligner on held-out gold) and a confidence that reads as a probability
       </label>
+      <label htmlFor="project-license">
+        Dataset license (a Hugging Face license id such as cc-by-4.0, stated on the Hugging Face
+        export&apos;s card; unknown when empty)
+      </label>
+      <input
+        id="project-license"
+        maxLength={64}
+        value={license}
+        onChange={(event) => setLicense(event.target.value)}
+      />
       <button type="submit" className="primary" disabled={!name.trim()}>
         Save project
       </button>

@@ -19,11 +19,12 @@ from workers.align.readers._input import (
     load_input,
     parse_json,
 )
+from workers.align.readers._speakers import SPEAKER_RULE
 from workers.align.readers._turns import TimedText, build_transcript
 from workers.align.readers.archive import DEFAULT_LIMITS, ArchiveLimits, check_archive
 from workers.align.readers.ctm import read_ctm
 from workers.align.readers.description import read_description
-from workers.align.readers.docx import read_docx
+from workers.align.readers.docx import docx_text, read_docx
 from workers.align.readers.paper_text import read_markdown_paper, read_text_paper
 from workers.align.readers.pdf import PDF_MAGIC, read_pdf
 from workers.align.readers.plain import read_plain_report
@@ -39,6 +40,7 @@ __all__ = [
     "PDF_MAGIC",
     "RECORDING_EXTENSIONS",
     "REPORT_EXTENSIONS",
+    "SEGMENTATION_RULES",
     "TRANSCRIPT_EXTENSIONS",
     "ArchiveLimits",
     "InputFile",
@@ -52,8 +54,10 @@ __all__ = [
     "read_paper",
     "read_report",
     "read_transcript",
+    "report_summary",
     "require_content",
     "transcript_from_texts",
+    "transcript_summary",
 ]
 
 REPORT_EXTENSIONS = (".docx", ".txt", ".md")
@@ -65,6 +69,35 @@ TRANSCRIPT_EXTENSIONS = (".ctm", ".srt", ".vtt", ".json")
 PAPER_EXTENSIONS = (".md", ".txt", ".xml", ".tei", ".pdf", ".json")
 
 _ZIP_MAGIC = b"PK\x03\x04"
+
+SEGMENTATION_RULES = {
+    "speakers": "one per speaker intervention or titled section",
+    "paragraphs": "one per paragraph (the report names no speaker on a 'Name :' line)",
+    "sentences": "one per sentence",
+    "sections": "one per section of the paper",
+}
+"""How a report was cut (`Report.segmented_by`), in the words the web import and the command
+line say it."""
+
+
+def report_summary(report: Report) -> str:
+    """'12 segments, one per speaker intervention or titled section', and for a typed report
+    (.txt, .md) what counts as a speaker line."""
+    summary = f"{len(report.segments)} segments, {SEGMENTATION_RULES[report.segmented_by]}"
+    if PurePath(report.source).suffix.lower() in (".txt", ".md"):
+        summary += f"; {SPEAKER_RULE}"
+    return summary
+
+
+def transcript_summary(transcript: Transcript) -> str:
+    """'21 turns from 40 cues', when the reader merged consecutive pieces of one speaker."""
+    turns = f"{len(transcript.turns)} turns"
+    if transcript.pieces is None or transcript.pieces == len(transcript.turns):
+        return turns
+    return (
+        f"{turns} from {transcript.pieces} timed pieces (cues or segments): consecutive "
+        "pieces of one speaker make one turn"
+    )
 
 
 def read_report(
@@ -86,8 +119,11 @@ def read_report(
 def read_description_file(
     source: Source, filename: str | None = None, language: str = DEFAULT_LANGUAGE
 ) -> Report:
-    """A description or abstract (plain text or Markdown), one segment per sentence."""
-    return read_description(load_input(source, filename), tokenizer_for(language))
+    """A description or abstract (plain text, Markdown or .docx, as reports), one segment per
+    sentence."""
+    file = load_input(source, filename)
+    text = docx_text(file) if _report_kind(file) == ".docx" else None
+    return read_description(file, tokenizer_for(language), text)
 
 
 def read_paper(

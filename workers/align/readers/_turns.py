@@ -37,7 +37,7 @@ def build_transcript(pieces: Sequence[TimedText], source: str, tokenizer: Tokeni
         else:
             groups.append([piece])
     turns = tuple(_turn(index, group, tokenizer) for index, group in enumerate(groups))
-    return Transcript(turns=turns, source=source)
+    return Transcript(turns=turns, source=source, pieces=len(pieces))
 
 
 def _turn(index: int, group: list[TimedText], tokenizer: Tokenizer) -> Turn:

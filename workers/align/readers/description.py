@@ -25,10 +25,12 @@ _LINK = re.compile(r"\[([^\]]*)\]\(([^)\s]*)\)")
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)")
 
 
-def read_description(file: InputFile, tokenizer: Tokenizer) -> Report:
+def read_description(file: InputFile, tokenizer: Tokenizer, text: str | None = None) -> Report:
+    """`text`: the file's text when it was not typed (a .docx's paragraphs, blank-line
+    separated); by default the file is decoded as UTF-8 text."""
     sentences = [
         sentence
-        for block in _blocks(decode_text(file))
+        for block in _blocks(decode_text(file) if text is None else text)
         for sentence in scoring_sentences(tokenizer.tokenize(block))
         if any(char.isalnum() for char in sentence)
     ]

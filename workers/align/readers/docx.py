@@ -33,9 +33,26 @@ def read_docx(
     file: InputFile, tokenizer: Tokenizer, limits: ArchiveLimits = DEFAULT_LIMITS
 ) -> Report:
     """`limits` bound what the archive may inflate to; it is checked before parsing."""
+    return build_report(_blocks(_open(file, limits), tokenizer), file.name)
+
+
+def docx_text(file: InputFile, limits: ArchiveLimits = DEFAULT_LIMITS) -> str:
+    """A Word document's paragraphs (table cells, a paragraph each), blank-line separated, for
+    readers that cut text their own way (descriptions into sentences)."""
+    document = _open(file, limits)
+    paragraphs: list[str] = []
+    for item in document.iter_inner_content():
+        if isinstance(item, Table):
+            paragraphs.extend(_table_cells(item))
+        elif _paragraph_kind(item) is not None:
+            paragraphs.append(item.text)
+    return "\n\n".join(paragraph for paragraph in paragraphs if paragraph.strip())
+
+
+def _open(file: InputFile, limits: ArchiveLimits) -> Document:
     check_archive(file.name, file.data, limits)
     try:
-        document = docx.Document(io.BytesIO(file.data))
+        return docx.Document(io.BytesIO(file.data))
     except (zipfile.BadZipFile, PackageNotFoundError, KeyError) as error:
         raise ReaderError(
             file.name, "whole file", f"not a readable .docx (Word) document: {error}"
@@ -44,7 +61,6 @@ def read_docx(
         raise ReaderError(
             file.name, "whole file", f"the .docx holds malformed XML ({error.msg})"
         ) from error
-    return build_report(_blocks(document, tokenizer), file.name)
 
 
 def _blocks(document: Document, tokenizer: Tokenizer) -> Iterator[Block]:

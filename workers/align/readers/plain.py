@@ -38,7 +38,7 @@ def _blocks(text: str, markdown: bool, tokenizer: Tokenizer) -> Iterator[Block]:
         if heading:
             yield Block("h", tokenizer.tokenize(_plain(heading.group(1))))
             continue
-        speaker, rest = split_speaker(line)
+        speaker, rest = split_speaker(line, bare_names=True)
         if speaker:
             yield Block("nom", tokenizer.tokenize(_plain(speaker)))
         yield Block("p", tokenizer.tokenize(_plain(rest)))

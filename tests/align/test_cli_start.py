@@ -1,0 +1,85 @@
+"""The command line answers `--help` and argument errors without importing the engine's heavy
+libraries (bench/cli_start.py times it), and the names it writes out to stay light are the
+engine's own."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from workers.align import cli
+from workers.align.own_files import PAIR_FORMATS
+from workers.align.pairs.shape import FILTERS
+from workers.align.papers import DEFAULT_EXCLUDED
+from workers.align.params import ALIGNERS
+from workers.align.readers import PAPER_EXTENSIONS
+from workers.align.salience import SalienceConfig
+from workers.align.tune import GRIDS, OBJECTIVES
+from workers.align.windows import WindowConfig
+
+ROOT = Path(__file__).resolve().parents[2]
+HEAVY = ("numpy", "numba", "scipy", "gensim", "public_meetings", "docx", "lxml", "tqdm")
+FIXTURES = "tests/align/fixtures"
+
+PROBE = """
+import contextlib, io, json, sys
+from workers.align.cli import main
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    try:
+        main(sys.argv[1:])
+    except SystemExit as exit:
+        status = exit.code
+print(json.dumps({"status": status, "modules": sorted(sys.modules)}))
+"""
+
+
+@pytest.mark.parametrize(
+    ("arguments", "status"),
+    [
+        (["--help"], 0),
+        (["align", "--help"], 0),
+        (["tune", "--help"], 0),
+        (["evaluate", "--cv", "1"], 2),
+        (["align", "--out", "x", "--report", "nothere.md"], 2),
+        (
+            [
+                "salience",
+                "--transcript",
+                f"{FIXTURES}/transcript.srt",
+                "--description",
+                f"{FIXTURES}/report.md",
+                "--window",
+                "0",
+            ],
+            2,
+        ),
+        (["bench", "--naive-size", "many"], 2),
+    ],
+)
+def test_help_and_argument_errors_import_no_heavy_library(arguments, status) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *arguments],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    probed = json.loads(done.stdout)
+    assert probed["status"] == status
+    assert [name for name in probed["modules"] if name.partition(".")[0] in HEAVY] == []
+
+
+def test_the_light_names_are_the_engines() -> None:
+    assert tuple(ALIGNERS) == cli.ALIGNER_NAMES
+    assert cli.OBJECTIVE_NAMES == OBJECTIVES
+    assert tuple(GRIDS) == cli.GRID_NAMES
+    assert cli.PAIR_FORMATS == PAIR_FORMATS
+    assert cli.PAIR_FILTERS == FILTERS
+    assert cli.EXCLUDED_SECTIONS == DEFAULT_EXCLUDED
+    assert cli.PAPER_EXTENSIONS == PAPER_EXTENSIONS
+    assert WindowConfig().seconds == cli.WINDOW_SECONDS
+    assert SalienceConfig().tau == cli.SALIENCE_TAU
