@@ -97,6 +97,54 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/help/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations["help_index"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/help/{name}/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations["help_page"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/help/search/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations["help_search"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/projects/": {
     parameters: {
       query?: never;
@@ -1984,6 +2032,36 @@ export interface components {
      * @enum {string}
      */
     HealthStatusEnum: "ok" | "degraded";
+    HelpHit: {
+      /** @description The page's address is /help/{name}. */
+      name: string;
+      title: string;
+      /** @description The heading the excerpt is under; empty: the top. */
+      anchor: string;
+      section: string;
+      excerpt: string;
+      /** @description Occurrences of the words in the page. */
+      hits: number;
+    };
+    HelpIndex: {
+      pages: components["schemas"]["HelpPageBrief"][];
+    };
+    HelpPage: {
+      /** @description The page's address is /help/{name}. */
+      name: string;
+      title: string;
+      /** @description The page rendered from its Markdown; raw HTML in it is escaped. */
+      html: string;
+    };
+    HelpPageBrief: {
+      /** @description The page's address is /help/{name}. */
+      name: string;
+      title: string;
+    };
+    HelpSearch: {
+      query: string;
+      results: components["schemas"]["HelpHit"][];
+    };
     HmmSettings: {
       /** Format: double */
       stay_scale?: number;
@@ -3377,6 +3455,68 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["HealthOutput"];
+        };
+      };
+    };
+  };
+  help_index: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HelpIndex"];
+        };
+      };
+    };
+  };
+  help_page: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HelpPage"];
+        };
+      };
+    };
+  };
+  help_search: {
+    parameters: {
+      query: {
+        /** @description Words a page must all contain. */
+        q: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HelpSearch"];
         };
       };
     };
