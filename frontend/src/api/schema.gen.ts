@@ -1108,6 +1108,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/settings-preview/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * @description What saving these settings would do to the documents already imported: which must be
+     *     imported or pre-aligned again for the change to reach them. Writes nothing; the settings
+     *     are checked as a PATCH of the project checks them.
+     */
+    post: operations["projects_settings_preview_create"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/projects/{project_id}/tuning-runs/": {
     parameters: {
       query?: never;
@@ -1246,13 +1267,6 @@ export interface components {
       word_accuracy: components["schemas"]["Distribution"];
       windowdiff: components["schemas"]["Distribution"];
     };
-    /**
-     * @description * `assign` - assign
-     *     * `unalign` - unalign
-     *     * `reset` - reset
-     * @enum {string}
-     */
-    ActionEnum: "assign" | "unalign" | "reset";
     AdjudicationConflict: {
       detail: string;
       /** @description The adjudication as it now is, when the copy sent is stale. */
@@ -2376,11 +2390,18 @@ export interface components {
     /** @enum {unknown} */
     NullEnum: null;
     Operation: {
-      action: components["schemas"]["ActionEnum"];
+      action: components["schemas"]["OperationActionEnum"];
       first_turn: number;
       last_turn: number;
       segment?: number | null;
     };
+    /**
+     * @description * `assign` - assign
+     *     * `unalign` - unalign
+     *     * `reset` - reset
+     * @enum {string}
+     */
+    OperationActionEnum: "assign" | "unalign" | "reset";
     OriginCounts: {
       total: number;
       gold: number;
@@ -3032,6 +3053,43 @@ export interface components {
       /** @description Whether this user may start a project (TANDEM_PROJECT_CREATORS). */
       readonly may_create_projects: boolean;
     };
+    SettingEffect: {
+      /**
+       * @description transcript_unit stands for the windows (unit and length), salience for the threshold and the cleaning.
+       *
+       *     * `report_unit` - report_unit
+       *     * `excluded_sections` - excluded_sections
+       *     * `transcript_unit` - transcript_unit
+       *     * `salience` - salience
+       */
+      setting: components["schemas"]["SettingEnum"];
+      /** @description Imported documents it concerns. */
+      documents: number;
+      /**
+       * @description What applies the change to those documents.
+       *
+       *     * `reimport` - reimport
+       *     * `pre_align` - pre_align
+       *     * `none` - none
+       */
+      action: components["schemas"]["SettingEffectActionEnum"];
+      summary: string;
+    };
+    /**
+     * @description * `reimport` - reimport
+     *     * `pre_align` - pre_align
+     *     * `none` - none
+     * @enum {string}
+     */
+    SettingEffectActionEnum: "reimport" | "pre_align" | "none";
+    /**
+     * @description * `report_unit` - report_unit
+     *     * `excluded_sections` - excluded_sections
+     *     * `transcript_unit` - transcript_unit
+     *     * `salience` - salience
+     * @enum {string}
+     */
+    SettingEnum: "report_unit" | "excluded_sections" | "transcript_unit" | "salience";
     /**
      * @description * `number` - number
      *     * `integer` - integer
@@ -3040,6 +3098,14 @@ export interface components {
      * @enum {string}
      */
     SettingKindEnum: "number" | "integer" | "boolean" | "choice";
+    SettingsPreview: {
+      imported_documents: number;
+      effects: components["schemas"]["SettingEffect"][];
+    };
+    SettingsPreviewInput: {
+      /** @description The whole settings as they would be saved. */
+      settings: components["schemas"]["ProjectSettings"];
+    };
     SplitCounts: {
       meetings: number;
       pairs: number;
@@ -5384,6 +5450,33 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["PaginatedRaterStudyList"];
+        };
+      };
+    };
+  };
+  projects_settings_preview_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SettingsPreviewInput"];
+        "application/x-www-form-urlencoded": components["schemas"]["SettingsPreviewInput"];
+        "multipart/form-data": components["schemas"]["SettingsPreviewInput"];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SettingsPreview"];
         };
       };
     };
