@@ -40,12 +40,15 @@ def test_screenshots_are_served_where_the_pages_point(client):
     html = client.get("/api/v1/help/leading/").json()["html"]
     sources = re.findall(r'<img src="([^"]+)"', html)
 
-    assert sources == ["/help/screenshots/dashboard.png"]
-    image = client.get(sources[0])
-    assert image.status_code == 200
-    assert image["Content-Type"] == "image/png"
-    expected = (Path(settings.DOCS_DIR) / "screenshots" / "dashboard.png").read_bytes()
-    assert b"".join(image.streaming_content) == expected
+    assert sources == [
+        f"/help/screenshots/{name}.png" for name in ("dashboard", "help", "rating-study-form")
+    ]
+    for source in sources:
+        image = client.get(source)
+        assert image.status_code == 200
+        assert image["Content-Type"] == "image/png"
+        file = Path(settings.DOCS_DIR) / "screenshots" / source.rsplit("/", 1)[1]
+        assert b"".join(image.streaming_content) == file.read_bytes()
 
 
 @pytest.mark.parametrize("path", ["missing.png", "..%2Fleading.md", "editor.PNG"])

@@ -34,10 +34,18 @@ export function StudiesSection() {
               <thead>
                 <tr>
                   <th scope="col">Study</th>
-                  <th scope="col">Pairs (controls)</th>
-                  <th scope="col">Raters per pair</th>
-                  <th scope="col">Ratings</th>
-                  <th scope="col">Seed</th>
+                  <th scope="col" className="number">
+                    Pairs (controls)
+                  </th>
+                  <th scope="col" className="number">
+                    Raters per pair
+                  </th>
+                  <th scope="col" className="number">
+                    Ratings
+                  </th>
+                  <th scope="col" className="number">
+                    Seed
+                  </th>
                   <th scope="col">Created</th>
                 </tr>
               </thead>
