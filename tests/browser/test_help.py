@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from tests.browser.accessibility import assert_accessible
 from tests.browser.conftest import sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -45,6 +46,7 @@ def test_a_user_reads_follows_and_searches_the_help(page, live_server, team):
     page.get_by_role("button", name="Search").click()
     results = page.get_by_test_id("help-results")
     expect(results.get_by_role("heading")).to_have_text("Search: Krippendorff ordinal")
+    assert_accessible(page, "the help's search results")
     results.get_by_role("link", name=re.compile("^Rating studies.* \u203a Results$")).click()
     expect(page).to_have_url(f"{live_server.url}/help/ratings#results")
     expect(article.locator("#results")).to_be_in_viewport()

@@ -11,6 +11,7 @@ from backend.alignments.services.pre_alignments import (
 )
 from backend.documents.models import Document
 from backend.projects.models import Project
+from tests.browser.accessibility import assert_accessible
 from tests.browser.conftest import sign_in
 from tests.talks.documents import talk_document
 
@@ -47,6 +48,7 @@ def test_a_lead_changes_a_talk_projects_settings_after_seeing_what_they_change(
         "1 paper was pre-aligned with the old list: pre-align it again"
     )
     expect(preview).to_contain_text("In 1 paper, 1 segment changes sides")
+    assert_accessible(page, "the talk settings with their preview")
 
     form.get_by_label(re.compile("^One report segment per")).select_option("sections")
     expect(preview.locator("li[data-action=reimport]")).to_contain_text(
