@@ -7,8 +7,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.core.help_pages import help_page_get, help_page_list, help_search
 from backend.core.selectors import service_health
-from backend.core.serializers import HealthOutputSerializer
+from backend.core.serializers import (
+    HealthOutputSerializer,
+    HelpIndexSerializer,
+    HelpPageSerializer,
+    HelpSearchInputSerializer,
+    HelpSearchSerializer,
+)
 from backend.version import VERSION
 
 
@@ -36,3 +43,40 @@ class HealthApi(APIView):
         }
         code = status.HTTP_200_OK if health.database.ok else status.HTTP_503_SERVICE_UNAVAILABLE
         return Response(HealthOutputSerializer(payload).data, status=code)
+
+
+# The help pages (backend/core/help_pages.py) are open to anyone, signed in or not, as the
+# documentation is: a person who cannot sign in needs it most.
+
+
+class HelpIndexApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="help_index", responses=HelpIndexSerializer)
+    def get(self, request: Request) -> Response:
+        pages = [{"name": page.name, "title": page.title} for page in help_page_list()]
+        return Response(HelpIndexSerializer({"pages": pages}).data)
+
+
+class HelpSearchApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="help_search",
+        parameters=[HelpSearchInputSerializer],
+        responses=HelpSearchSerializer,
+    )
+    def get(self, request: Request) -> Response:
+        serializer = HelpSearchInputSerializer(data=request.query_params)
+        serializer.is_valid(raise_exception=True)
+        query = serializer.validated_data["q"]
+        results = [asdict(hit) for hit in help_search(query=query)]
+        return Response(HelpSearchSerializer({"query": query, "results": results}).data)
+
+
+class HelpPageApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="help_page", responses=HelpPageSerializer)
+    def get(self, request: Request, name: str) -> Response:
+        return Response(HelpPageSerializer(asdict(help_page_get(name=name))).data)

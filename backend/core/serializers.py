@@ -27,6 +27,37 @@ class HealthOutputSerializer(serializers.Serializer):
     workers = WorkersCheckSerializer()
 
 
+class HelpPageBriefSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="The page's address is /help/{name}.")
+    title = serializers.CharField()
+
+
+class HelpIndexSerializer(serializers.Serializer):
+    pages = HelpPageBriefSerializer(many=True)
+
+
+class HelpPageSerializer(HelpPageBriefSerializer):
+    html = serializers.CharField(
+        help_text="The page rendered from its Markdown; raw HTML in it is escaped."
+    )
+
+
+class HelpSearchInputSerializer(serializers.Serializer):
+    q = serializers.CharField(max_length=200, help_text="Words a page must all contain.")
+
+
+class HelpHitSerializer(HelpPageBriefSerializer):
+    anchor = serializers.CharField(help_text="The heading the excerpt is under; empty: the top.")
+    section = serializers.CharField()
+    excerpt = serializers.CharField()
+    hits = serializers.IntegerField(help_text="Occurrences of the words in the page.")
+
+
+class HelpSearchSerializer(serializers.Serializer):
+    query = serializers.CharField()
+    results = HelpHitSerializer(many=True)
+
+
 class IdField(serializers.IntegerField):
     """An id in a request body."""
 

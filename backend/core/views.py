@@ -1,8 +1,17 @@
 from django.conf import settings
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
-from django.utils.html import format_html, format_html_join
+from django.http import (
+    FileResponse,
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseRedirect,
+    JsonResponse,
+)
 from django.views.defaults import page_not_found, server_error
 from drf_spectacular.views import SpectacularSwaggerSplitView
+
+from backend.core.errors import NotFound
+from backend.core.help_pages import help_image_path
 
 
 def frontend_app(request: HttpRequest) -> HttpResponse | FileResponse:
@@ -19,27 +28,18 @@ def frontend_app(request: HttpRequest) -> HttpResponse | FileResponse:
     return response
 
 
-def help_index(request: HttpRequest) -> HttpResponse:
-    """The user documentation (docs/*.md), listed so that every page's Help link lands
-    somewhere useful, on an instance without internet access too."""
-    pages = sorted(path.name for path in settings.DOCS_DIR.glob("*.md"))
-    items = format_html_join("", '<li><a href="{}">{}</a></li>', ((name, name) for name in pages))
-    return HttpResponse(
-        format_html(
-            "<!doctype html><title>Tandem help</title><h1>Tandem help</h1>"
-            '<p><a href="/">Back to Tandem</a> · <a href="/api/v1/docs/">API reference</a></p>'
-            "<ul>{}</ul>",
-            items,
-        )
-    )
+def help_image(request: HttpRequest, name: str) -> FileResponse:
+    """A screenshot the help pages show (docs/screenshots/), to anyone, as the pages are."""
+    try:
+        path = help_image_path(name=name)
+    except NotFound as error:
+        raise Http404(error.message) from error
+    return FileResponse(path.open("rb"), content_type="image/png")
 
 
-def help_page(request: HttpRequest, name: str) -> FileResponse:
-    """One documentation page, as the Markdown text it is written in."""
-    path = settings.DOCS_DIR / name
-    if path.parent != settings.DOCS_DIR or not path.is_file():
-        raise Http404(f"No help page {name}.")
-    return FileResponse(path.open("rb"), content_type="text/plain; charset=utf-8")
+def help_markdown(request: HttpRequest, name: str) -> HttpResponseRedirect:
+    """The address help pages had when they were served as Markdown: the page in the app."""
+    return HttpResponseRedirect(f"/help/{name}")
 
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:

@@ -28,6 +28,7 @@ from backend.documents.services import (
     document_update,
     document_upload,
 )
+from backend.documents.settings_effects import settings_change_preview
 from backend.documents.uploads import (
     MULTIPART_OVERHEAD_BYTES,
     audio_format,
@@ -36,6 +37,7 @@ from backend.documents.uploads import (
     check_upload,
 )
 from backend.jobs.apis import JobOutputSerializer
+from backend.projects.apis import ProjectSettingsSerializer
 from backend.projects.permissions import LEAD_OR_ADMIN, MEMBER_OR_ADMIN, sees_only_assigned
 from backend.projects.podcasts import MAX_WINDOW_SECONDS, MIN_WINDOW_SECONDS, TRANSCRIPT_UNITS
 from backend.projects.selectors import project_get, report_kind
@@ -398,3 +400,44 @@ def _read(handle, length: int):
             yield chunk
     finally:
         handle.close()
+
+
+class SettingsPreviewInputSerializer(serializers.Serializer):
+    settings = ProjectSettingsSerializer(help_text="The whole settings as they would be saved.")
+
+
+class SettingEffectSerializer(serializers.Serializer):
+    setting = serializers.ChoiceField(
+        choices=["report_unit", "excluded_sections", "transcript_unit", "salience"],
+        help_text="transcript_unit stands for the windows (unit and length), salience for the "
+        "threshold and the cleaning.",
+    )
+    documents = serializers.IntegerField(help_text="Imported documents it concerns.")
+    action = serializers.ChoiceField(
+        choices=["reimport", "pre_align", "none"],
+        help_text="What applies the change to those documents.",
+    )
+    summary = serializers.CharField()
+
+
+class SettingsPreviewSerializer(serializers.Serializer):
+    imported_documents = serializers.IntegerField()
+    effects = SettingEffectSerializer(many=True)
+
+
+class SettingsPreviewApi(APIView):
+    """What saving these settings would do to the documents already imported: which must be
+    imported or pre-aligned again for the change to reach them. Writes nothing; the settings
+    are checked as a PATCH of the project checks them."""
+
+    permission_classes = LEAD_OR_ADMIN
+
+    @extend_schema(request=SettingsPreviewInputSerializer, responses=SettingsPreviewSerializer)
+    def post(self, request: Request, project_id: int) -> Response:
+        serializer = SettingsPreviewInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        preview = settings_change_preview(
+            project=project_get(project_id=project_id),
+            settings=serializer.validated_data["settings"],
+        )
+        return Response(SettingsPreviewSerializer(preview).data)

@@ -1,8 +1,18 @@
 from django.urls import path
 
-from backend.documents.apis import DocumentAudioApi, DocumentDetailApi, DocumentListApi
+from backend.documents.apis import (
+    DocumentAudioApi,
+    DocumentDetailApi,
+    DocumentListApi,
+    SettingsPreviewApi,
+)
 
 urlpatterns = [
+    path(
+        "projects/<id:project_id>/settings-preview/",
+        SettingsPreviewApi.as_view(),
+        name="settings-preview",
+    ),
     path("projects/<id:project_id>/documents/", DocumentListApi.as_view(), name="document-list"),
     path(
         "projects/<id:project_id>/documents/<id:document_id>/",

@@ -2,6 +2,7 @@ import { useSession, SessionProvider } from "./app/session";
 import { parseRoute, usePathname, Link } from "./app/router";
 import { AdjudicationPage } from "./editor/AdjudicationPage";
 import { EditorPage } from "./editor/EditorPage";
+import { HelpPage } from "./help/HelpPage";
 import { LeadNavLink } from "./lead/LeadNavLink";
 import { LeadPages } from "./lead/LeadPages";
 import { TokensPage } from "./pages/TokensPage";
@@ -41,7 +42,25 @@ function Shell() {
       </main>
     );
   }
-  if (!session.authenticated || !session.user) return <SignInPage />;
+  if (!session.authenticated || !session.user) {
+    // The help is for people who cannot sign in too.
+    if (route.name === "help") {
+      return (
+        <div className="app">
+          <header className="app-bar">
+            <Link href="/" className="brand">
+              Tandem
+            </Link>
+            <Link href="/" className="nav-link">
+              Sign in
+            </Link>
+          </header>
+          <HelpPage page={route.page} />
+        </div>
+      );
+    }
+    return <SignInPage />;
+  }
 
   const user = session.user;
   return (
@@ -78,6 +97,8 @@ function Shell() {
         />
       ) : route.name === "documents" ? (
         <DocumentListPage userId={user.id} projectId={route.projectId} />
+      ) : route.name === "help" ? (
+        <HelpPage page={route.page} />
       ) : route.name === "tokens" ? (
         <TokensPage />
       ) : route.name === "rating" ? (

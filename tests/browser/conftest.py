@@ -79,8 +79,8 @@ def segment_label(segment: int) -> str:
 def expect_turn_assigned(page, index: int, segment: int) -> None:
     from playwright.sync_api import expect
 
-    expect(turn(page, index)).to_have_attribute(
-        "aria-label", re.compile(rf"^Turn {index + 1}, {segment_label(segment)}\b")
+    expect(turn(page, index)).to_have_accessible_name(
+        re.compile(rf"^Turn {index + 1}, {segment_label(segment)}\b")
     )
 
 

@@ -39,14 +39,14 @@ def test_low_confidence_and_changed_turns_search_and_go_to(
 
     page.keyboard.press("n")
     expect_focused_turn(page, doubtful[0])
-    expect(turn(page, doubtful[0])).to_have_attribute("aria-label", re.compile("low confidence"))
+    expect(turn(page, doubtful[0])).to_have_accessible_name(re.compile("low confidence"))
     page.keyboard.press("n")
     expect_focused_turn(page, doubtful[1])
     page.keyboard.press("Shift+N")
     expect_focused_turn(page, doubtful[0])
 
     page.keyboard.press("u")
-    expect(turn(page, doubtful[0])).to_have_attribute("aria-label", re.compile("changed"))
+    expect(turn(page, doubtful[0])).to_have_accessible_name(re.compile("changed"))
     page.keyboard.press("g")
     page.keyboard.type("40")
     page.keyboard.press("Enter")

@@ -83,6 +83,10 @@ def test_lead_exports_deletes_a_document_and_manages_tokens(
     finally:
         anonymous.close()
 
-    page.get_by_role("link", name="Help").click()
-    page.get_by_role("link", name="leading.md").click()
-    expect(page.locator("body")).to_contain_text("# Leading a project")
+    page.get_by_role("link", name="Help", exact=True).click()
+    page.get_by_role("navigation", name="Help pages").get_by_role(
+        "link", name=re.compile("^Leading a project")
+    ).click()
+    expect(page.get_by_test_id("help-article").get_by_role("heading", level=1)).to_have_text(
+        re.compile("^Leading a project")
+    )

@@ -67,6 +67,7 @@ def json_get_paths(world) -> dict[str, str]:
         "job_id": world.job.pk,
         "run_id": world.first.tuning_run.pk,
         "study_id": world.study.pk,
+        "name": "leading",
     }
     paths = {}
     for template, operations in openapi_schema()["paths"].items():
@@ -77,6 +78,7 @@ def json_get_paths(world) -> dict[str, str]:
         if template.endswith(("/schema/", "/docs/")):
             continue
         paths[template] = template.format(**ids)
+    paths["/api/v1/help/search/"] += "?q=rating+study"
     return paths
 
 

@@ -283,6 +283,13 @@ MATRIX = [
     ("next pair to rate", "get", RS + "/next/", None, (404, 200, 404, 403, 401, 404)),
     ("rate a pair", "post", RS + "/ratings/", rating_body, (404, 200, 404, 403, 401, 404)),
     ("undo the last rating", "post", RS + "/undo/", None, (404, 409, 404, 403, 401, 404)),
+    ("preview a settings change", "post", P + "/settings-preview/",
+     {"settings": {"report_unit": "sections"}}, (200, 403, 403, 403, 401, 200)),
+    # The help is the documentation: anyone reads it, signed in or not.
+    ("list help pages", "get", "/api/v1/help/", None, (200, 200, 200, 200, 200, 200)),
+    ("read a help page", "get", "/api/v1/help/ratings/", None, (200, 200, 200, 200, 200, 200)),
+    ("search the help", "get", "/api/v1/help/search/?q=seed", None,
+     (200, 200, 200, 200, 200, 200)),
 ]  # fmt: skip
 
 CASES = [

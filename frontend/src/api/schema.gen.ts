@@ -97,6 +97,54 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/help/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations["help_index"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/help/{name}/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations["help_page"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/help/search/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations["help_search"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/projects/": {
     parameters: {
       query?: never;
@@ -1060,6 +1108,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/settings-preview/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * @description What saving these settings would do to the documents already imported: which must be
+     *     imported or pre-aligned again for the change to reach them. Writes nothing; the settings
+     *     are checked as a PATCH of the project checks them.
+     */
+    post: operations["projects_settings_preview_create"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/projects/{project_id}/tuning-runs/": {
     parameters: {
       query?: never;
@@ -1198,13 +1267,6 @@ export interface components {
       word_accuracy: components["schemas"]["Distribution"];
       windowdiff: components["schemas"]["Distribution"];
     };
-    /**
-     * @description * `assign` - assign
-     *     * `unalign` - unalign
-     *     * `reset` - reset
-     * @enum {string}
-     */
-    ActionEnum: "assign" | "unalign" | "reset";
     AdjudicationConflict: {
       detail: string;
       /** @description The adjudication as it now is, when the copy sent is stale. */
@@ -2024,6 +2086,36 @@ export interface components {
      * @enum {string}
      */
     HealthStatusEnum: "ok" | "degraded";
+    HelpHit: {
+      /** @description The page's address is /help/{name}. */
+      name: string;
+      title: string;
+      /** @description The heading the excerpt is under; empty: the top. */
+      anchor: string;
+      section: string;
+      excerpt: string;
+      /** @description Occurrences of the words in the page. */
+      hits: number;
+    };
+    HelpIndex: {
+      pages: components["schemas"]["HelpPageBrief"][];
+    };
+    HelpPage: {
+      /** @description The page's address is /help/{name}. */
+      name: string;
+      title: string;
+      /** @description The page rendered from its Markdown; raw HTML in it is escaped. */
+      html: string;
+    };
+    HelpPageBrief: {
+      /** @description The page's address is /help/{name}. */
+      name: string;
+      title: string;
+    };
+    HelpSearch: {
+      query: string;
+      results: components["schemas"]["HelpHit"][];
+    };
     HmmSettings: {
       /** Format: double */
       stay_scale?: number;
@@ -2354,11 +2446,18 @@ export interface components {
     /** @enum {unknown} */
     NullEnum: null;
     Operation: {
-      action: components["schemas"]["ActionEnum"];
+      action: components["schemas"]["OperationActionEnum"];
       first_turn: number;
       last_turn: number;
       segment?: number | null;
     };
+    /**
+     * @description * `assign` - assign
+     *     * `unalign` - unalign
+     *     * `reset` - reset
+     * @enum {string}
+     */
+    OperationActionEnum: "assign" | "unalign" | "reset";
     OriginCounts: {
       total: number;
       gold: number;
@@ -3101,6 +3200,43 @@ export interface components {
       /** @description Whether this user may start a project (TANDEM_PROJECT_CREATORS). */
       readonly may_create_projects: boolean;
     };
+    SettingEffect: {
+      /**
+       * @description transcript_unit stands for the windows (unit and length), salience for the threshold and the cleaning.
+       *
+       *     * `report_unit` - report_unit
+       *     * `excluded_sections` - excluded_sections
+       *     * `transcript_unit` - transcript_unit
+       *     * `salience` - salience
+       */
+      setting: components["schemas"]["SettingEnum"];
+      /** @description Imported documents it concerns. */
+      documents: number;
+      /**
+       * @description What applies the change to those documents.
+       *
+       *     * `reimport` - reimport
+       *     * `pre_align` - pre_align
+       *     * `none` - none
+       */
+      action: components["schemas"]["SettingEffectActionEnum"];
+      summary: string;
+    };
+    /**
+     * @description * `reimport` - reimport
+     *     * `pre_align` - pre_align
+     *     * `none` - none
+     * @enum {string}
+     */
+    SettingEffectActionEnum: "reimport" | "pre_align" | "none";
+    /**
+     * @description * `report_unit` - report_unit
+     *     * `excluded_sections` - excluded_sections
+     *     * `transcript_unit` - transcript_unit
+     *     * `salience` - salience
+     * @enum {string}
+     */
+    SettingEnum: "report_unit" | "excluded_sections" | "transcript_unit" | "salience";
     /**
      * @description * `number` - number
      *     * `integer` - integer
@@ -3109,6 +3245,14 @@ export interface components {
      * @enum {string}
      */
     SettingKindEnum: "number" | "integer" | "boolean" | "choice";
+    SettingsPreview: {
+      imported_documents: number;
+      effects: components["schemas"]["SettingEffect"][];
+    };
+    SettingsPreviewInput: {
+      /** @description The whole settings as they would be saved. */
+      settings: components["schemas"]["ProjectSettings"];
+    };
     SplitCounts: {
       meetings: number;
       pairs: number;
@@ -4061,6 +4205,68 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["HealthOutput"];
+        };
+      };
+    };
+  };
+  help_index: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HelpIndex"];
+        };
+      };
+    };
+  };
+  help_page: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HelpPage"];
+        };
+      };
+    };
+  };
+  help_search: {
+    parameters: {
+      query: {
+        /** @description Words a page must all contain. */
+        q: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HelpSearch"];
         };
       };
     };
@@ -9852,6 +10058,33 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  projects_settings_preview_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SettingsPreviewInput"];
+        "application/x-www-form-urlencoded": components["schemas"]["SettingsPreviewInput"];
+        "multipart/form-data": components["schemas"]["SettingsPreviewInput"];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SettingsPreview"];
         };
       };
     };

@@ -13,6 +13,11 @@ describe("parseRoute", () => {
     });
   });
 
+  it("knows the help's index and pages", () => {
+    expect(parseRoute("/help/")).toEqual({ name: "help", page: null });
+    expect(parseRoute("/help/ratings")).toEqual({ name: "help", page: "ratings" });
+  });
+
   it("does not guess at other paths", () => {
     expect(parseRoute("/projects/x/documents/1")).toEqual({ name: "notFound" });
     expect(parseRoute("/elsewhere")).toEqual({ name: "notFound" });

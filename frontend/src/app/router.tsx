@@ -3,6 +3,7 @@
  * library (the lead's are parsed in lead/routes.ts). Links push history entries; everything else reads the current path.
  */
 import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from "react";
+import { parseHelpPath } from "../help/api";
 import { parseLeadRoute, type LeadRoute } from "../lead/routes";
 import { parseRatingPath } from "../rating/model";
 
@@ -12,6 +13,7 @@ export type Route =
   | { name: "adjudication"; projectId: number; documentId: number }
   | { name: "tokens" }
   | { name: "rating"; projectId: number; studyId: number }
+  | { name: "help"; page: string | null }
   | LeadRoute
   | { name: "notFound" };
 
@@ -33,6 +35,8 @@ export function parseRoute(pathname: string): Route {
     const [, projectId, documentId] = adjudication.map(Number);
     return { name: "adjudication", projectId: projectId!, documentId: documentId! };
   }
+  const help = parseHelpPath(pathname);
+  if (help !== undefined) return { name: "help", page: help };
   const rating = parseRatingPath(pathname);
   if (rating) return { name: "rating", ...rating };
   return parseLeadRoute(pathname) ?? { name: "notFound" };

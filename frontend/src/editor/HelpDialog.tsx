@@ -7,7 +7,7 @@ export function HelpDialog({ open, onClose }: { open: boolean; onClose: () => vo
   return (
     <Dialog open={open} title="Keyboard shortcuts" onClose={onClose} className="help-dialog">
       <p>
-        Click a turn to select it, Shift-click to select a run, then click <em>Assign here</em> on a
+        Click a turn to select it, Shift-click to select a run, then click <em>Assign</em> on a
         segment. Everything saves itself.
       </p>
       <table className="shortcuts">

@@ -95,7 +95,7 @@ export const SegmentCard = memo(function SegmentCard({
             onClick={() => onAssign(segment.index)}
             aria-label={`Assign ${selectionLabel} to segment ${number}`}
           >
-            Assign here
+            Assign
           </button>
         )}
       </header>

@@ -64,7 +64,6 @@ export const TurnRow = memo(function TurnRow({
       id={`turn-${turn.index}`}
       role="option"
       aria-selected={selected}
-      aria-label={label}
       className={classes.filter(Boolean).join(" ")}
       onMouseDown={(event) => {
         // Shift-click extends the selection; without this it would also select page text.
@@ -72,6 +71,12 @@ export const TurnRow = memo(function TurnRow({
       }}
       onClick={(event) => onSelect(turn.index, event.shiftKey)}
     >
+      {/* The option's name is its content: this summary, then what is said (the head below
+          is for the eye), so a screen reader hears the text and the name holds all the visible
+          words (WCAG 2.5.3). */}
+      <span className="visually-hidden" data-testid="turn-summary">
+        {label}:{" "}
+      </span>
       <div className="turn-head" aria-hidden="true">
         <span className="turn-number">{turn.index + 1}</span>
         {turn.start !== null && (

@@ -1,4 +1,6 @@
 import { DashboardPage } from "../dashboard/DashboardPage";
+import { StudiesSection } from "../rating/StudiesSection";
+import { StudyResultsPage } from "../rating/StudyResultsPage";
 import { DocumentsSection } from "./DocumentsSection";
 import { ExportsSection } from "./ExportsSection";
 import { IterationPage } from "./IterationPage";
@@ -20,11 +22,20 @@ export function LeadPages({
   if (route.name === "leadProjects") {
     return <ProjectsPage isAdmin={isAdmin} mayCreateProjects={mayCreateProjects} />;
   }
-  const section = route.name === "leadIteration" ? "iterations" : route.section;
+  const section =
+    route.name === "leadIteration"
+      ? "iterations"
+      : route.name === "leadStudy"
+        ? "ratings"
+        : route.section;
   return (
     <ProjectShell projectId={route.projectId} section={section} isAdmin={isAdmin}>
       {route.name === "leadIteration" ? (
         <IterationPage key={route.iterationId} iterationId={route.iterationId} />
+      ) : route.name === "leadStudy" ? (
+        <StudyResultsPage key={route.studyId} studyId={route.studyId} />
+      ) : route.section === "ratings" ? (
+        <StudiesSection />
       ) : route.section === "documents" ? (
         <DocumentsSection />
       ) : route.section === "iterations" ? (

@@ -3,6 +3,7 @@ import type { ProjectRole } from "../api/documents";
 import { addMember, changeMemberRole, removeMember, updateProject, type Member } from "./api";
 import { PodcastSettings } from "./PodcastSettings";
 import { useProject } from "./ProjectContext";
+import { TalkSettings } from "./TalkSettings";
 import { messageOf } from "./useLoad";
 
 export function OverviewSection() {
@@ -11,6 +12,7 @@ export function OverviewSection() {
     <>
       <ProjectForm />
       {project.kind === "podcast" && <PodcastSettings />}
+      {project.kind === "talk" && <TalkSettings />}
       <MembersPanel />
     </>
   );

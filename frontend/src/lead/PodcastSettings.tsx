@@ -3,6 +3,7 @@ import { apiRequest } from "../api/client";
 import type { Schema } from "../api/schema";
 import { updateProject } from "./api";
 import { useProject } from "./ProjectContext";
+import { SettingsPreview } from "./SettingsPreview";
 import { messageOf, useLoad } from "./useLoad";
 
 type CleaningPage = Schema<"PaginatedDescriptionCleaningApiOutputList">;
@@ -23,14 +24,15 @@ export function PodcastSettings() {
   const [clean, setClean] = useState(project.settings.clean_descriptions ?? false);
   const [notice, setNotice] = useState<{ error: boolean; text: string } | null>(null);
 
+  // Settings are replaced whole: keep the others; an empty field means the default.
+  const settings = { ...project.settings, clean_descriptions: clean };
+  delete settings.window_seconds;
+  delete settings.salience_tau;
+  if (windowSeconds.trim()) settings.window_seconds = Number(windowSeconds);
+  if (tau.trim()) settings.salience_tau = Number(tau);
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    // Settings are replaced whole: keep the others; an empty field means the default.
-    const settings = { ...project.settings, clean_descriptions: clean };
-    delete settings.window_seconds;
-    delete settings.salience_tau;
-    if (windowSeconds.trim()) settings.window_seconds = Number(windowSeconds);
-    if (tau.trim()) settings.salience_tau = Number(tau);
     try {
       await updateProject(project.id, {
         name: project.name,
@@ -83,6 +85,7 @@ export function PodcastSettings() {
           />{" "}
           Clean the descriptions: label windows against the kept sentences only
         </label>
+        <SettingsPreview settings={settings} />
         <button type="submit" className="primary">
           Save labelling settings
         </button>

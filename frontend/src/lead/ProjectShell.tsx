@@ -12,6 +12,7 @@ const SECTIONS: { section: LeadSection; label: string }[] = [
   { section: "iterations", label: "Iterations" },
   { section: "dashboard", label: "Dashboard" },
   { section: "exports", label: "Exports" },
+  { section: "ratings", label: "Rating studies" },
 ];
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { iterationPath, leadProjectPath, parseLeadRoute } from "./routes";
+import { iterationPath, leadProjectPath, parseLeadRoute, studyResultsPath } from "./routes";
 
 describe("parseLeadRoute", () => {
   it("reads every lead page back from the path it builds", () => {
@@ -20,6 +20,19 @@ describe("parseLeadRoute", () => {
       name: "leadIteration",
       projectId: 4,
       iterationId: 9,
+    });
+  });
+
+  it("reads the rating studies and one study's results", () => {
+    expect(parseLeadRoute(leadProjectPath(4, "ratings"))).toEqual({
+      name: "leadProject",
+      projectId: 4,
+      section: "ratings",
+    });
+    expect(parseLeadRoute(studyResultsPath(4, 2))).toEqual({
+      name: "leadStudy",
+      projectId: 4,
+      studyId: 2,
     });
   });
 

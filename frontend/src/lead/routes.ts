@@ -1,15 +1,19 @@
 /** The lead's pages live under /lead/, so one prefix tells them from the annotator's. */
 
-export type LeadSection = "overview" | "documents" | "iterations" | "dashboard" | "exports";
+export type LeadSection =
+  "overview" | "documents" | "iterations" | "dashboard" | "exports" | "ratings";
 
 export type LeadRoute =
   | { name: "leadProjects" }
   | { name: "leadProject"; projectId: number; section: LeadSection }
-  | { name: "leadIteration"; projectId: number; iterationId: number };
+  | { name: "leadIteration"; projectId: number; iterationId: number }
+  | { name: "leadStudy"; projectId: number; studyId: number };
 
 const PROJECTS = /^\/lead\/?$/;
-const PROJECT = /^\/lead\/projects\/(\d+)(?:\/(documents|iterations|dashboard|exports))?\/?$/;
+const PROJECT =
+  /^\/lead\/projects\/(\d+)(?:\/(documents|iterations|dashboard|exports|ratings))?\/?$/;
 const ITERATION = /^\/lead\/projects\/(\d+)\/iterations\/(\d+)\/?$/;
+const STUDY = /^\/lead\/projects\/(\d+)\/ratings\/(\d+)\/?$/;
 
 export function parseLeadRoute(pathname: string): LeadRoute | null {
   if (PROJECTS.test(pathname)) return { name: "leadProjects" };
@@ -26,6 +30,10 @@ export function parseLeadRoute(pathname: string): LeadRoute | null {
       iterationId: Number(iteration[2]),
     };
   }
+  const study = STUDY.exec(pathname);
+  if (study) {
+    return { name: "leadStudy", projectId: Number(study[1]), studyId: Number(study[2]) };
+  }
   return null;
 }
 
@@ -38,4 +46,9 @@ export function leadProjectPath(projectId: number, section: LeadSection = "overv
 
 export function iterationPath(projectId: number, iterationId: number): string {
   return `/lead/projects/${projectId}/iterations/${iterationId}`;
+}
+
+/** A rating study's results, for its lead (the rater's page is `ratingPath`). */
+export function studyResultsPath(projectId: number, studyId: number): string {
+  return `/lead/projects/${projectId}/ratings/${studyId}`;
 }

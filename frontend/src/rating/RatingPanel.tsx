@@ -1,19 +1,22 @@
 import { LineChart } from "../dashboard/charts/LineChart";
 import { useLoad } from "../lead/useLoad";
-import { fetchResults, fetchStudies } from "./api";
+import { fetchResults, fetchStudies, fetchStudy } from "./api";
 import { percent } from "./model";
 
-/** The latest rating study's precision per confidence bin (docs/ratings.md): the share of
- * "yes" in each bin and the estimated share from each bin's lower edge up, with the counts. */
-export function RatingPanel({ projectId }: { projectId: number }) {
+/** A rating study's precision per confidence bin (docs/ratings.md): the share of "yes" in
+ * each bin and the estimated share from each bin's lower edge up, with the counts. The
+ * dashboard shows the latest study; a study's own page names it by `studyId`. */
+export function RatingPanel({ projectId, studyId }: { projectId: number; studyId?: number }) {
   const [loaded] = useLoad(
     async (signal) => {
-      const page = await fetchStudies(projectId, signal);
-      const latest = page.results[0];
-      if (!latest) return null;
-      return { study: latest, results: await fetchResults(projectId, latest.id, signal) };
+      const study =
+        studyId === undefined
+          ? (await fetchStudies(projectId, signal)).results[0]
+          : await fetchStudy(projectId, studyId, signal);
+      if (!study) return null;
+      return { study, results: await fetchResults(projectId, study.id, signal) };
     },
-    [projectId],
+    [projectId, studyId],
   );
   return (
     <section

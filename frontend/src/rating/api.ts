@@ -37,3 +37,12 @@ export const fetchAssigned = (projectId: number, signal?: AbortSignal) =>
   apiRequest<Schema<"PaginatedRaterStudyList">>("GET", `${studies(projectId)}assigned/`, {
     signal,
   });
+
+export type StudyCreateInput = Schema<"StudyCreateInput">;
+
+export const fetchStudy = (projectId: number, studyId: number, signal?: AbortSignal) =>
+  apiRequest<StudyOutput>("GET", study(projectId, studyId), { signal });
+
+/** Fields left out get the server's default, or its 400 naming them. */
+export const createStudy = (projectId: number, input: Partial<StudyCreateInput>) =>
+  apiRequest<StudyOutput>("POST", studies(projectId), { body: input });
