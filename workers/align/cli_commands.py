@@ -17,6 +17,7 @@ from tqdm import tqdm
 
 from workers.align.cli_errors import UsageError, vectors_option
 from workers.align.cli_gold import (
+    base_params,
     cross_validation,
     evaluate_gold,
     gold_meetings,
@@ -247,10 +248,11 @@ def learned_line(summary: dict[str, Any]) -> str:
 def command_tune(args: argparse.Namespace) -> int:
     if args.excerpts and args.cv:
         raise UsageError("--excerpts and --cv do not go together yet: tune with one or the other")
-    base = load_params(args.params) if args.params else AlignmentParams()
-    untrained = tuning_for(args, None)
-    if args.gold:
-        train = gold_meetings(args, args.train)
+    gold = gold_meetings(args, args.train) if args.gold else None
+    base = base_params(args, gold)
+    untrained = tuning_for(args, None, base)
+    if gold is not None:
+        train = gold
         require_folds(args, train)
         vectors = gold_vectors(args, gold_meetings(args, None), base)
         source = {"gold": str(args.gold)}

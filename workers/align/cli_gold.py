@@ -20,6 +20,7 @@ from workers.align.corpus import meeting_ids
 from workers.align.crossval import cross_validate
 from workers.align.folds import shipped_defaults, with_aligner
 from workers.align.model import Meeting
+from workers.align.own_files import choose_params
 from workers.align.params import AlignmentParams, load_params
 from workers.align.pipeline import (
     AlignmentResult,
@@ -69,10 +70,28 @@ class Tuning:
         return ranked[0]
 
 
-def tuning_for(args: argparse.Namespace, vectors: KeyedVectors | None) -> Tuning:
-    """The tuning `args` ask for, its grid and stages checked (so call it before training
-    word vectors, with None, and give it the vectors after)."""
-    base = load_params(args.params) if args.params else AlignmentParams()
+def base_params(args: argparse.Namespace, meetings: Sequence[Meeting] | None) -> AlignmentParams:
+    """What a grid varies: `--params`; else, for a gold not made only of public_meetings
+    meetings, the defaults `align` gives new documents (and so their kind of word vectors);
+    else the engine's defaults, from which the shipped corpus files were tuned."""
+    if args.params:
+        return load_params(args.params)
+    if meetings is not None and not only_corpus_meetings(meetings):
+        aligner = getattr(args, "aligner", None)
+        return choose_params(None, aligner, brings_vectors=bool(args.vectors)).params
+    return AlignmentParams()
+
+
+def only_corpus_meetings(meetings: Sequence[Meeting]) -> bool:
+    corpus = set(meeting_ids())
+    return all(meeting.id in corpus for meeting in meetings)
+
+
+def tuning_for(
+    args: argparse.Namespace, vectors: KeyedVectors | None, base: AlignmentParams
+) -> Tuning:
+    """The tuning `args` ask for from `base`, its grid and stages checked (so call it before
+    training word vectors, with None, and give it the vectors after)."""
     grid = named_grid(args.grid) if args.grid in GRIDS else _grid_file(Path(args.grid))
     try:
         settings = expand_grid(base, grid)
@@ -196,8 +215,8 @@ def evaluate_gold(
     require_folds(args, meetings)
     protocol: dict[str, Any] = {"gold": str(args.gold), "documents": len(meetings)}
     if args.cv:
-        base = load_params(args.params) if args.params else AlignmentParams()
-        untrained = tuning_for(args, None)
+        base = base_params(args, meetings)
+        untrained = tuning_for(args, None, base)
         tuning = replace(untrained, vectors=gold_vectors(args, meetings, base))
         pairs, protocol["cross_validation"] = cross_validation(meetings, args, tuning)
         protocol["params"] = "tuned on the other folds"
@@ -206,15 +225,18 @@ def evaluate_gold(
         fixed = with_aligner(load_params(args.params), args.aligner)
         params = {meeting.id: fixed for meeting in meetings}
         protocol["params"] = str(args.params)
-    else:
+    elif only_corpus_meetings(meetings):
         corpus = meeting_ids()
         params = {
             meeting.id: shipped_defaults(meeting.id, corpus, args.aligner) for meeting in meetings
         }
         protocol["params"] = (
-            "the shipped defaults: public_meetings meetings get those tuned on the other fold, "
-            "other documents those tuned on fold A"
+            "the shipped defaults: each public_meetings meeting gets those tuned on the other fold"
         )
+    else:
+        chosen = choose_params(None, args.aligner, brings_vectors=bool(args.vectors))
+        params = {meeting.id: chosen.params for meeting in meetings}
+        protocol["params"] = f"{chosen.source}, as align gives new documents"
     print(f"parameters: {protocol['params']}", file=sys.stderr)
     vectors = gold_vectors(args, meetings, next(iter(params.values())))
     pairs = [
