@@ -80,10 +80,11 @@ _TURNS, _WORDS, _SEGMENT_HITS, _WORD_HITS, _WINDOWDIFF_TURNS = range(5)
 
 
 def _totals(per_document: Sequence[MeetingScores]) -> np.ndarray:
-    """(documents, 5): the counts a micro-average sums, WindowDiff weighted by turns."""
+    """(documents, 5): the counts a micro-average sums, WindowDiff weighted by turns (an
+    undefined WindowDiff counts 0, as `micro_average` counts it)."""
     return np.array(
         [
-            [s.turns, s.words, s.segment_hits, s.word_hits, s.windowdiff * s.turns]
+            [s.turns, s.words, s.segment_hits, s.word_hits, (s.windowdiff or 0.0) * s.turns]
             for s in per_document
         ],
         dtype=np.float64,
