@@ -1,10 +1,10 @@
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { apiRequest } from "../api/client";
 import type { Schema } from "../api/schema";
-import { updateProject } from "./api";
 import { useProject } from "./ProjectContext";
 import { SettingsPreview } from "./SettingsPreview";
-import { messageOf, useLoad } from "./useLoad";
+import { useSettingsSave } from "./useSettingsSave";
+import { useLoad } from "./useLoad";
 
 type CleaningPage = Schema<"PaginatedDescriptionCleaningApiOutputList">;
 
@@ -16,13 +16,12 @@ const PREVIEWED_DOCUMENTS = 20;
  * threshold, and the description cleaning, shown sentence by sentence before it is used.
  */
 export function PodcastSettings() {
-  const { project, reload } = useProject();
+  const { project } = useProject();
   const [windowSeconds, setWindowSeconds] = useState(
     project.settings.window_seconds?.toString() ?? "",
   );
   const [tau, setTau] = useState(project.settings.salience_tau?.toString() ?? "");
   const [clean, setClean] = useState(project.settings.clean_descriptions ?? false);
-  const [notice, setNotice] = useState<{ error: boolean; text: string } | null>(null);
 
   // Settings are replaced whole: keep the others; an empty field means the default.
   const settings = { ...project.settings, clean_descriptions: clean };
@@ -31,20 +30,7 @@ export function PodcastSettings() {
   if (windowSeconds.trim()) settings.window_seconds = Number(windowSeconds);
   if (tau.trim()) settings.salience_tau = Number(tau);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    try {
-      await updateProject(project.id, {
-        name: project.name,
-        description: project.description,
-        settings,
-      });
-      setNotice({ error: false, text: "Saved." });
-      reload();
-    } catch (reason) {
-      setNotice({ error: true, text: messageOf(reason) });
-    }
-  };
+  const { submit, said } = useSettingsSave(settings);
 
   return (
     <section className="lead-section" aria-labelledby="podcast-heading">
@@ -89,11 +75,7 @@ export function PodcastSettings() {
         <button type="submit" className="primary">
           Save labelling settings
         </button>
-        {notice && (
-          <p role={notice.error ? "alert" : "status"} className={notice.error ? "error" : ""}>
-            {notice.text}
-          </p>
-        )}
+        {said}
       </form>
       <CleaningPreview projectId={project.id} />
     </section>

@@ -1,8 +1,7 @@
-import { useState, type FormEvent } from "react";
-import { updateProject } from "./api";
+import { useState } from "react";
 import { useProject } from "./ProjectContext";
 import { SettingsPreview } from "./SettingsPreview";
-import { messageOf } from "./useLoad";
+import { useSettingsSave } from "./useSettingsSave";
 
 const DEFAULT_EXCLUDED = "Abstract, Related Work and Acknowledgments";
 
@@ -12,12 +11,11 @@ const DEFAULT_EXCLUDED = "Abstract, Related Work and Acknowledgments";
  * and by the editor and the exports at once. What saving would change is shown first.
  */
 export function TalkSettings() {
-  const { project, reload } = useProject();
+  const { project } = useProject();
   const [unit, setUnit] = useState(project.settings.report_unit ?? "sentences");
   const listed = project.settings.excluded_sections;
   const [ownList, setOwnList] = useState(listed !== undefined);
   const [excluded, setExcluded] = useState((listed ?? []).join("\n"));
-  const [notice, setNotice] = useState<{ error: boolean; text: string } | null>(null);
 
   // Settings are replaced whole: keep the others; a default is saved as no value.
   const settings = { ...project.settings };
@@ -31,20 +29,7 @@ export function TalkSettings() {
       .filter(Boolean);
   }
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    try {
-      await updateProject(project.id, {
-        name: project.name,
-        description: project.description,
-        settings,
-      });
-      setNotice({ error: false, text: "Saved." });
-      reload();
-    } catch (reason) {
-      setNotice({ error: true, text: messageOf(reason) });
-    }
-  };
+  const { submit, said } = useSettingsSave(settings);
 
   return (
     <section className="lead-section" aria-labelledby="talk-heading">
@@ -93,11 +78,7 @@ export function TalkSettings() {
         <button type="submit" className="primary">
           Save paper settings
         </button>
-        {notice && (
-          <p role={notice.error ? "alert" : "status"} className={notice.error ? "error" : ""}>
-            {notice.text}
-          </p>
-        )}
+        {said}
       </form>
     </section>
   );
