@@ -310,8 +310,8 @@ def command_bench(args: argparse.Namespace) -> int:
 
         def on_step(name: str, done: int, total: int) -> None:
             bar.total = total
-            bar.set_description(f"bench: {name}" if name else "bench", refresh=False)
             bar.update(done - bar.n)
+            bar.set_description(f"bench: {name}" if name else "bench")
 
         figures = run_benchmarks(
             naive_size=args.naive_size, tuning=not args.no_tuning, on_step=on_step
