@@ -17,6 +17,7 @@ from workers.align.tune import (
     expand_grid,
     merge_slices,
     objective,
+    planned_evaluations,
     slice_settings,
     successive_halving,
 )
@@ -84,6 +85,17 @@ def test_successive_halving_keeps_the_best_share(small_meetings):
     assert all(len(result.per_meeting) == 3 for result in ranked)
     objectives = [objective(result.summary) for result in ranked]
     assert objectives == sorted(objectives, reverse=True)
+
+
+def test_planned_evaluations_are_what_successive_halving_reports(small_meetings):
+    """The total of the command line's tuning bar: 16 settings on the first meeting, the best
+    4 on the other two."""
+    settings = expand_grid(ROUGE, GRID)
+    stages = (Stage(1, 0.25), Stage(3, 0.0))
+    reported: list[int] = []
+    successive_halving(small_meetings, settings, None, stages, progress=reported.append)
+    assert sum(reported) == planned_evaluations(stages, len(settings), 3) == 16 + 4 * 2
+    assert planned_evaluations((Stage(5, 0.0),), len(settings), 3) == 16 * 3
 
 
 def test_the_turns_objective_ranks_by_the_share_of_turns_aligned_right(small_meetings):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import resource
 import time
 import tracemalloc
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -210,13 +211,33 @@ def tuning_seconds() -> dict[str, Any]:
     }
 
 
-def run_benchmarks(naive_size: int = 60, tuning: bool = True) -> dict[str, Any]:
-    naive = naive_ns_per_pair(naive_size)
-    kernels = kernel_ns_per_pair()
-    corpus = corpus_alignment_seconds()
-    talks = corpus_alignment_seconds(aligner="hmm")
-    largest_talk = hmm_largest_meeting()
-    memory = alignment_memory()
+StepCallback = Callable[[str, int, int], None]
+"""Told (the step starting, steps done, steps in all) before each step and ("", all, all) at
+the end: how the command line shows the bench's progress."""
+
+
+def run_benchmarks(
+    naive_size: int = 60, tuning: bool = True, on_step: StepCallback | None = None
+) -> dict[str, Any]:
+    steps: dict[str, Callable[[], dict[str, Any]]] = {
+        "naive paths": lambda: naive_ns_per_pair(naive_size),
+        "kernels": kernel_ns_per_pair,
+        "corpus alignment": corpus_alignment_seconds,
+        "hmm corpus alignment": lambda: corpus_alignment_seconds(aligner="hmm"),
+        "hmm on the largest meeting": hmm_largest_meeting,
+        "memory": alignment_memory,
+        **({"tuning grid": tuning_seconds} if tuning else {}),
+    }
+    results: dict[str, dict[str, Any]] = {}
+    for done, (name, step) in enumerate(steps.items()):
+        if on_step is not None:
+            on_step(name, done, len(steps))
+        results[name] = step()
+    if on_step is not None:
+        on_step("", len(steps), len(steps))
+    naive, kernels = results["naive paths"], results["kernels"]
+    corpus, talks = results["corpus alignment"], results["hmm corpus alignment"]
+    largest_talk, memory = results["hmm on the largest meeting"], results["memory"]
     figures: dict[str, Any] = {
         "kernel_ns_per_pair": {name: round(value, 2) for name, value in kernels.items()},
         "naive_ns_per_pair": {name: round(value, 1) for name, value in naive.items()},
@@ -237,7 +258,7 @@ def run_benchmarks(naive_size: int = 60, tuning: bool = True) -> dict[str, Any]:
         "alignment_peak_over_matrix": round(memory["peak_over_matrix"], 2),
     }
     if tuning:
-        tune = tuning_seconds()
+        tune = results["tuning grid"]
         figures["tuning"] = {**tune, "seconds": round(tune["seconds"], 1)}
     figures["process_peak_rss_mib"] = round(
         resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1

@@ -3,8 +3,9 @@ the engine from a terminal.
 
 This module is the command line's grammar and nothing else: it imports no numpy, numba,
 gensim or corpus, so that `--help` and a mistyped option answer at once; each command's
-module is imported when that command runs. Progress goes to stderr so that --json output on
-stdout stays machine-readable.
+module is imported when that command runs. Progress bars go to stderr so that --json output
+on stdout stays machine-readable, when stderr is a terminal; --progress forces them on (a log,
+CI), --quiet off (`workers.align.progress`).
 
 Exit status: 0 done; 2 the command line is wrong (an option's value, options that exclude
 each other, a file that does not exist, more folds than gold documents); 1 a file's content
@@ -23,6 +24,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from workers.align import progress
 from workers.align.cli_errors import DataError, UsageError
 from workers.align.pairs.options import ExportOptions
 from workers.align.tokenizers import DEFAULT_LANGUAGE
@@ -441,12 +443,38 @@ def program_name() -> str:
     return called if called.startswith("tandem-align") else "python -m workers.align"
 
 
+def _add_progress_options(parser: argparse.ArgumentParser, default: Any) -> None:
+    """--quiet and --progress, before the command or after it: a command's own copies
+    default to SUPPRESS so that they do not undo the same option given before the command."""
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument(
+        "--quiet", action="store_true", default=default, help="no progress bars on stderr"
+    )
+    shown.add_argument(
+        "--progress",
+        action="store_true",
+        default=default,
+        help="progress bars on stderr even when it is not a terminal (a log, CI); by default "
+        "they are shown on a terminal only",
+    )
+
+
+def _add_progress_to_commands(commands: argparse._SubParsersAction) -> None:
+    for command in commands.choices.values():
+        nested = [a for a in command._actions if isinstance(a, argparse._SubParsersAction)]
+        if nested:
+            _add_progress_to_commands(nested[0])
+        else:
+            _add_progress_options(command, argparse.SUPPRESS)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=program_name(),
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    _add_progress_options(parser, False)
     commands = parser.add_subparsers(dest="command", required=True)
     _add_align(commands)
     _add_evaluate(commands)
@@ -455,6 +483,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_summarize(commands)
     _add_salience(commands)
     _add_bench(commands)
+    _add_progress_to_commands(commands)
     return parser
 
 
@@ -478,6 +507,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     with status 2 or 1, after one line on stderr), never with a traceback."""
     args = build_parser().parse_args(argv)
     parser: argparse.ArgumentParser = args.parser
+    if args.quiet and args.progress:
+        parser.error("--quiet and --progress exclude each other: give one")
+    progress.configure(quiet=args.quiet, forced=args.progress)
     try:
         return _handler(args.handler)(args)
     except UsageError as error:

@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
-from tqdm import tqdm
 
+from workers.align import progress
 from workers.align.cli_errors import UsageError, vectors_option
 from workers.align.cli_gold import (
     base_params,
@@ -50,6 +49,7 @@ from workers.align.pipeline import (
     corpus_vectors,
     fit_learned_decision,
 )
+from workers.align.scoring.vectors import TrainingSettings
 
 
 def _meetings(args: argparse.Namespace) -> list[Meeting]:
@@ -82,19 +82,12 @@ def _vectors(args: argparse.Namespace, params: Sequence[AlignmentParams]):
     settings = {p.vectors for p in params}
     if len(settings) != 1:
         raise UsageError("parameter sets disagree on word-vector training settings")
-    with _status("training word vectors on the corpus texts (cached after the first run)"):
-        return corpus_vectors(load_public_meetings(), settings.pop())
+    return _corpus_vectors(settings.pop())
 
 
-class _status:
-    def __init__(self, message: str) -> None:
-        self.message = message
-
-    def __enter__(self) -> None:
-        print(self.message, file=sys.stderr, flush=True)
-
-    def __exit__(self, *_: object) -> None:
-        return None
+def _corpus_vectors(settings: TrainingSettings):
+    with progress.epochs("training word vectors on the corpus texts") as on_epoch:
+        return corpus_vectors(load_public_meetings(), settings, on_epoch)
 
 
 def _segmentation_result(meeting: Meeting, method: str) -> AlignmentResult:
@@ -111,7 +104,7 @@ def _align_all(args: argparse.Namespace) -> list[tuple[Meeting, AlignmentResult]
     if args.method in ("texttiling", "c99"):
         return [
             (meeting, _segmentation_result(meeting, args.method))
-            for meeting in tqdm(meetings, desc=args.method, unit="meeting", file=sys.stderr)
+            for meeting in progress.bar(meetings, desc=args.method, unit="meeting")
         ]
     if args.method == "diagonal":
         diagonal = AlignmentParams.of("diagonal")
@@ -121,7 +114,7 @@ def _align_all(args: argparse.Namespace) -> list[tuple[Meeting, AlignmentResult]
     vectors = _vectors(args, [params[m.id] for m in meetings])
     learned = load_learned(args.params) if args.params and args.method == "dp" else None
     results = []
-    for meeting in tqdm(meetings, desc="aligning", unit="meeting", file=sys.stderr):
+    for meeting in progress.bar(meetings, desc="aligning", unit="meeting"):
         results.append((meeting, align_and_decide(meeting, params[meeting.id], vectors, learned)))
     return results
 
@@ -263,8 +256,7 @@ def command_tune(args: argparse.Namespace) -> int:
         require_folds(args, train)
         vectors = vectors_option(args.vectors) if args.vectors else None
         if vectors is None:
-            with _status("training word vectors on the corpus texts (cached after the first run)"):
-                vectors = corpus_vectors(load_public_meetings(), base.vectors)
+            vectors = _corpus_vectors(base.vectors)
         source = {}
     meetings = list(train)
     if args.excerpts:
@@ -314,6 +306,15 @@ def command_tune(args: argparse.Namespace) -> int:
 def command_bench(args: argparse.Namespace) -> int:
     from workers.align.bench import run_benchmarks
 
-    figures = run_benchmarks(naive_size=args.naive_size, tuning=not args.no_tuning)
+    with progress.bar(desc="bench", unit="step") as bar:
+
+        def on_step(name: str, done: int, total: int) -> None:
+            bar.total = total
+            bar.update(done - bar.n)
+            bar.set_description(f"bench: {name}" if name else "bench")
+
+        figures = run_benchmarks(
+            naive_size=args.naive_size, tuning=not args.no_tuning, on_step=on_step
+        )
     print(json.dumps(figures, indent=2 if not args.json else None))
     return 0

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from gensim.models import KeyedVectors
-from tqdm import tqdm
 
+from workers.align import progress
 from workers.align.cli_errors import DataError, UsageError, vectors_option
 from workers.align.corpus import meeting_ids
 from workers.align.crossval import cross_validate
@@ -39,6 +39,7 @@ from workers.align.tune import (
     expand_grid,
     named_grid,
     parse_stages,
+    planned_evaluations,
     successive_halving,
 )
 from workers.align.turn_dp import TurnSettings
@@ -58,14 +59,11 @@ class Tuning:
         return self.stages or every_setting_on_all(len(train))
 
     def best(self, train: Sequence[Meeting], what: str = "tuning") -> SettingResult:
-        with tqdm(desc=what, unit="setting-meeting", file=sys.stderr) as bar:
+        stages = self.stages_for(train)
+        total = planned_evaluations(stages, len(self.settings), len(train))
+        with progress.bar(desc=what, unit="setting-document", total=total) as bar:
             ranked = successive_halving(
-                train,
-                self.settings,
-                self.vectors,
-                self.stages_for(train),
-                progress=bar.update,
-                kind=self.objective,
+                train, self.settings, self.vectors, stages, progress=bar.update, kind=self.objective
             )
         return ranked[0]
 
@@ -163,8 +161,8 @@ def gold_vectors(
         return vectors_option(args.vectors)
     if params.aligner == "diagonal" or params.scoring.method != "embedding":
         return None
-    print("training word vectors on the gold texts (cached after the first run)", file=sys.stderr)
-    return corpus_vectors(texts, params.vectors)
+    with progress.epochs("training word vectors on the gold texts") as on_epoch:
+        return corpus_vectors(texts, params.vectors, on_epoch)
 
 
 def cross_validation(
@@ -187,13 +185,23 @@ def cross_validation(
         }
         return decided, {"learned": decision.summary()}
 
-    pairs, folds = cross_validate(
-        meetings,
-        args.cv,
-        args.seed,
-        lambda train: tuning.best(train, f"tuning on {len(train)} documents"),
-        learned if args.learn else path_only,
-    )
+    decide = learned if args.learn else path_only
+    with progress.bar(desc="cross-validation", unit="fold", total=args.cv) as fold_bar:
+
+        def decide_fold(
+            train: Sequence[Meeting], test: Sequence[Meeting], params: AlignmentParams
+        ) -> tuple[dict[str, AlignmentResult], dict[str, Any]]:
+            decided = decide(train, test, params)
+            fold_bar.update()
+            return decided
+
+        pairs, folds = cross_validate(
+            meetings,
+            args.cv,
+            args.seed,
+            lambda train: tuning.best(train, f"tuning on {len(train)} documents"),
+            decide_fold,
+        )
     protocol = {
         "k": args.cv,
         "seed": args.seed,
@@ -241,6 +249,6 @@ def evaluate_gold(
     vectors = gold_vectors(args, meetings, next(iter(params.values())))
     pairs = [
         (meeting, align_meeting(meeting, params[meeting.id], vectors))
-        for meeting in tqdm(meetings, desc="aligning", unit="document", file=sys.stderr)
+        for meeting in progress.bar(meetings, desc="aligning", unit="document")
     ]
     return pairs, protocol

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from tqdm import tqdm
 
+from workers.align import progress
 from workers.align.cli_errors import DataError, UsageError, vectors_option
 from workers.align.diagnosis import Finding, diagnose_meeting
 from workers.align.learned import load_learned
@@ -130,7 +130,7 @@ def command_align_own(args: argparse.Namespace) -> int:
     learned = load_learned(args.params) if args.params else None
     results = [
         (meeting, align_and_decide(meeting, chosen.params, vectors, learned))
-        for meeting in tqdm(meetings, desc="aligning", unit="document", file=sys.stderr)
+        for meeting in progress.bar(meetings, desc="aligning", unit="document")
     ]
     findings = diagnosed(results, confidence=chosen.params.aligner != "diagonal")
     written = write_results(results, args, one_file=args.pairs is None, findings=findings)
@@ -206,6 +206,5 @@ def _vectors(path: str | None, meetings: Sequence[Meeting], params: AlignmentPar
         return vectors_option(path)
     if params.aligner == "diagonal" or params.scoring.method != "embedding":
         return None
-    if params.vectors.kind == "word2vec":
-        print("training word vectors on these texts (cached after the first run)", file=sys.stderr)
-    return corpus_vectors(meetings, params.vectors)
+    with progress.epochs("training word vectors on these texts") as on_epoch:
+        return corpus_vectors(meetings, params.vectors, on_epoch)

@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 
+from workers.align import progress
 from workers.align.cli_errors import DataError, UsageError, vectors_option
 from workers.align.own_files import choose_params
 from workers.align.paper_summary import summarize_talk, talk_vectors
@@ -32,7 +33,8 @@ def command_summarize(args: argparse.Namespace) -> int:
             "text for word2vec: --vectors takes pretrained ones)",
             file=sys.stderr,
         )
-        vectors = talk_vectors(paper, transcript, chosen.params)
+        with progress.epochs("training word vectors") as on_epoch:
+            vectors = talk_vectors(paper, transcript, chosen.params, on_epoch)
     try:
         summary = summarize_talk(paper, transcript, chosen.params, vectors, lengths, excluded)
     except ValueError as error:

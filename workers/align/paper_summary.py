@@ -13,7 +13,7 @@ from workers.align.hmm import HmmSettings
 from workers.align.model import Paper, Transcript
 from workers.align.papers import DEFAULT_EXCLUDED, PaperStates, paper_states
 from workers.align.params import AlignmentParams
-from workers.align.scoring.vectors import train_vectors
+from workers.align.scoring.vectors import EpochCallback, train_vectors
 from workers.align.summaries import (
     TALKSUMM_LENGTHS,
     SummaryLengths,
@@ -72,13 +72,18 @@ class TalkSummary:
         }
 
 
-def talk_vectors(paper: Paper, transcript: Transcript, params: AlignmentParams) -> KeyedVectors:
+def talk_vectors(
+    paper: Paper,
+    transcript: Transcript,
+    params: AlignmentParams,
+    on_epoch: EpochCallback | None = None,
+) -> KeyedVectors:
     """Vectors trained on the paper and the talk together, as the aligner trains them on a
     meeting's two sides."""
     sentences = [s for section in paper.sections for s in section.sentences] + [
         s for turn in transcript.turns for s in turn.sentences
     ]
-    return train_vectors(sentences, params.vectors)
+    return train_vectors(sentences, params.vectors, on_epoch=on_epoch)
 
 
 def summarize_talk(

@@ -36,7 +36,7 @@ from workers.align.model import Meeting
 from workers.align.params import AlignmentParams
 from workers.align.scoring.normalise import normalise, signed_power
 from workers.align.scoring.similarity import ScoringParams, SentenceScorer, sentence_scorer
-from workers.align.scoring.vectors import TrainingSettings, text_vectors
+from workers.align.scoring.vectors import EpochCallback, TrainingSettings, text_vectors
 from workers.align.talk import TalkDecoding, decode_talk, spoken_words, turn_vote
 from workers.align.turn_dp import SegmentView, TurnSettings, best_turn_labels
 from workers.align.turn_margins import state_margins
@@ -50,7 +50,11 @@ class AlignmentResult:
     confidence: np.ndarray
 
 
-def corpus_vectors(meetings: Sequence[Meeting], settings: TrainingSettings) -> KeyedVectors:
+def corpus_vectors(
+    meetings: Sequence[Meeting],
+    settings: TrainingSettings,
+    on_epoch: EpochCallback | None = None,
+) -> KeyedVectors:
     """Vectors for both sides of all given meetings, trained on them or lexical (reads no
     labels); lexical vectors read the first meeting's language."""
     sentences = [
@@ -60,7 +64,7 @@ def corpus_vectors(meetings: Sequence[Meeting], settings: TrainingSettings) -> K
         for unit in part
         for sentence in unit.sentences
     ]
-    return text_vectors(sentences, settings, meetings[0].language if meetings else None)
+    return text_vectors(sentences, settings, meetings[0].language if meetings else None, on_epoch)
 
 
 def meeting_scorer(

@@ -247,6 +247,19 @@ def every_setting_on_all(count: int) -> tuple[Stage, ...]:
     return (Stage(documents=count, keep=0.0),)
 
 
+def planned_evaluations(stages: Sequence[Stage], settings: int, documents: int) -> int:
+    """The setting-document evaluations `successive_halving` makes (what its `progress`
+    adds up to) with `settings` settings on `documents` documents."""
+    total, alive, evaluated = 0, settings, 0
+    for stage in stages:
+        target = min(stage.documents, documents)
+        total += alive * (target - evaluated)
+        evaluated = target
+        if stage.keep > 0:
+            alive = stage.survivors(alive)
+    return total
+
+
 def parse_stages(text: str) -> tuple[Stage, ...]:
     """'3:0.1,6:0.2,11:0' -> stages; the CLI's spelling of a halving schedule."""
     try:

@@ -15,13 +15,14 @@ import os
 import struct
 import tempfile
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Literal
 
 import numpy as np
 from gensim.models import KeyedVectors, Word2Vec
+from gensim.models.callbacks import CallbackAny2Vec
 
 from workers.align.model import ReaderError
 from workers.align.scoring.lexical import lexical_vectors, sentence_words
@@ -36,6 +37,10 @@ _MEMORY_CACHE: dict[str, KeyedVectors] = {}
 
 
 VectorKind = Literal["word2vec", "lexical"]
+
+EpochCallback = Callable[[int, int], None]
+"""Told (epochs done, epochs in all) when training starts and after each epoch: how a caller
+shows progress without the engine knowing about terminals."""
 
 
 @dataclass(frozen=True)
@@ -75,20 +80,41 @@ def training_key(sentences: Iterable[str], settings: TrainingSettings) -> str:
 
 
 def text_vectors(
-    sentences: Sequence[str], settings: TrainingSettings, language: str | None
+    sentences: Sequence[str],
+    settings: TrainingSettings,
+    language: str | None,
+    on_epoch: EpochCallback | None = None,
 ) -> KeyedVectors:
     """The vectors `settings` asks for, for the words of `sentences` (in `language`)."""
     if settings.kind == "lexical":
         return lexical_vectors(sentence_words(sentences), language)
-    return train_vectors(sentences, settings)
+    return train_vectors(sentences, settings, on_epoch=on_epoch)
+
+
+class _EpochReporter(CallbackAny2Vec):
+    """Passes gensim's training events on to an EpochCallback."""
+
+    def __init__(self, on_epoch: EpochCallback, epochs: int) -> None:
+        self.on_epoch = on_epoch
+        self.epochs = epochs
+        self.done = 0
+
+    def on_train_begin(self, model: Word2Vec) -> None:
+        self.on_epoch(0, self.epochs)
+
+    def on_epoch_end(self, model: Word2Vec) -> None:
+        self.done += 1
+        self.on_epoch(self.done, self.epochs)
 
 
 def train_vectors(
     sentences: Sequence[str],
     settings: TrainingSettings = TrainingSettings(),
     cache_directory: Path | None = DEFAULT_CACHE_DIRECTORY,
+    on_epoch: EpochCallback | None = None,
 ) -> KeyedVectors:
-    """Word2Vec vectors for `sentences`, from the caches when this text set was seen before."""
+    """Word2Vec vectors for `sentences`, from the caches when this text set was seen before
+    (`on_epoch` hears of training only when there is some)."""
     key = training_key(sentences, settings)
     if key in _MEMORY_CACHE:
         return _MEMORY_CACHE[key]
@@ -106,6 +132,7 @@ def train_vectors(
             seed=settings.seed,
             workers=settings.workers,
             hashfxn=stable_hash,
+            callbacks=(_EpochReporter(on_epoch, settings.epochs),) if on_epoch else (),
         )
         vectors = model.wv
         if cached_file is not None:
