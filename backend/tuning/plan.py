@@ -60,15 +60,6 @@ def stage_documents(stages: Sequence[tune.Stage], stage: int, gold_ids: list[int
     return gold_ids[start : min(stages[stage].documents, len(gold_ids))]
 
 
-def planned_evaluations(stages: Sequence[tune.Stage], settings: int, gold_ids: list[int]) -> int:
-    total, alive = 0, settings
-    for position, stage in enumerate(stages):
-        total += alive * len(stage_documents(stages, position, gold_ids))
-        if stage.keep > 0:
-            alive = stage.survivors(alive)
-    return total
-
-
 def cut_stage(
     documents: list[int], candidates: dict[int, AlignmentParams]
 ) -> list[tuple[list[int], list[int]]]:

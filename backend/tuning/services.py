@@ -95,7 +95,7 @@ def tuning_start(
         candidates.append(AlignmentParams.from_dict(incumbent.params))
     schedule = plan.default_stages(len(gold)) if stages is None else _checked_stages(stages)
     gold_ids = [item["document"] for item in gold]
-    planned = plan.planned_evaluations(schedule, len(settings), gold_ids)
+    planned = tune.planned_evaluations(schedule, len(settings), len(gold_ids))
     if incumbent_index is not None:
         planned += min(schedule[-1].documents, len(gold_ids))  # at most: it may not be dropped
     with transaction.atomic():
