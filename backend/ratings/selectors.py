@@ -202,6 +202,9 @@ def study_results(*, study: RatingStudy) -> dict[str, Any]:
         "target_yes_share": study.target_yes_share,
         "recommended_min_confidence": threshold[0] if threshold else None,
         "recommended_yes_share": threshold[1] if threshold else None,
+        "recommended_rated_pairs": (
+            sum(pair.confidence >= threshold[0] for pair in pairs) if threshold else 0
+        ),
         "curve": [
             {
                 "min_confidence": b.low,
