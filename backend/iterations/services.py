@@ -567,15 +567,18 @@ def _check_closable(iteration: Iteration) -> None:
         if waiting:
             reasons.append(
                 f"{_documents_named(waiting, 'still waits', 'still wait')} for a submission "
-                "from every assignee; wait for them or move the documents out of the iteration"
+                "from every assignee: wait for them, or take "
+                f"{'it' if len(waiting) == 1 else 'them'} out of the iteration"
             )
         if disputed:
             reasons.append(
                 f"{_documents_named(disputed, 'needs', 'need')} adjudication: their annotators' "
-                "submissions disagree, and one of them cannot become gold by arriving last"
+                "submissions disagree, so no submission is gold until a lead or curator "
+                "adjudicates"
             )
         raise Conflict(
             f"Iteration {iteration.number} cannot close yet: {'; '.join(reasons)}.",
+            reasons=[_first_upper(reason) + "." for reason in reasons],
             unsubmitted=[document.pk for document in waiting],
             needs_adjudication=[document.pk for document in disputed],
         )

@@ -61,6 +61,8 @@ def test_an_iteration_emptied_by_taking_its_last_document_out_is_filled_again(wo
     assert job.pk != iteration["pre_align_job"]["id"]
     assert job.arguments["documents"] == [newcomer.pk]
     pre_align_run(job_id=job.pk)
+    job.refresh_from_db()
+    assert job.message == "1 document pre-aligned"
     assert lead.get(url(world, f"{iteration['id']}/")).json()["status"] == "annotating"
     assert PreAlignment.objects.filter(
         document=newcomer, parameter_set_id=iteration["parameter_set"]

@@ -13,6 +13,7 @@ from backend.alignments.models import ParameterSet, PreAlignment
 from backend.alignments.pair_confidences import pair_confidences_to_store
 from backend.audit.services import record_event
 from backend.core.errors import InvalidInput
+from backend.core.wording import counted
 from backend.documents.models import Document
 from backend.documents.selectors import document_meeting, kept_segments, missing_documents
 from backend.jobs.models import Job
@@ -275,7 +276,7 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
         job_report_progress(
             job_id=job_id,
             progress=(position + 1) / len(document_ids),
-            message=f"{position + 1} of {len(document_ids)} documents pre-aligned",
+            message=f"{position + 1} of {counted(len(document_ids), 'document')} pre-aligned",
         )
     with transaction.atomic():
         if job_lock_if_running(job_id=job_id) is None:
@@ -283,7 +284,7 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
         job_succeed(
             job=job,
             result={"pre_alignments": done, "resumed": resumed, "parameter_set": parameter_set.pk},
-            message=f"{len(done)} documents pre-aligned",
+            message=f"{counted(len(done), 'document')} pre-aligned",
         )
 
 
