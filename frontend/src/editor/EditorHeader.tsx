@@ -1,11 +1,19 @@
 import { Link } from "../app/router";
+import { counted } from "../text/plural";
 import { StatusIndicator } from "./StatusIndicator";
 import type { SaveStatus } from "./useAutosave";
 
 interface EditorHeaderProps {
   name: string;
   save: { status: SaveStatus; error: string | null; submittedAt: string | null };
-  counts: { changed: number; unaligned: number; lowConfidence: number; disagreements?: number };
+  counts: {
+    changed: number;
+    unaligned: number;
+    lowConfidence: number;
+    /** Turns put in a section the alignment leaves out: they count for no summary. */
+    inExcluded: number;
+    disagreements?: number;
+  };
   editable: boolean;
   readOnly: boolean;
   submitWord: string;
@@ -47,6 +55,12 @@ export function EditorHeader({
         {counts.disagreements !== undefined && `${counts.disagreements} disputed · `}
         {counts.changed} changed · {counts.unaligned} unaligned · {counts.lowConfidence} low
         confidence
+        {counts.inExcluded > 0 && (
+          <span className="warning" data-testid="excluded-warning">
+            {" "}
+            · {counted(counts.inExcluded, "turn")} in left-out sections
+          </span>
+        )}
       </p>
       <button type="button" onClick={onHelp} aria-keyshortcuts="?">
         Shortcuts

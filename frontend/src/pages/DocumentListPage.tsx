@@ -7,7 +7,7 @@ import {
   type Project,
 } from "../api/documents";
 import { Link, editorPath } from "../app/router";
-import { loadPosition, type Position } from "../editor/draft";
+import { leftOff, loadPosition, type Position } from "../editor/draft";
 import { AssignedStudies } from "../rating/AssignedStudies";
 
 const STATUS_LABELS: Record<DocumentStatus, string> = {
@@ -60,7 +60,11 @@ export function DocumentListPage({ userId, projectId }: { userId: number; projec
           (await fetchMyDocuments(project.id, controller.signal)).map((document) => ({
             project,
             document,
-            position: loadPosition(document.id, userId),
+            position: leftOff(
+              loadPosition(document.id, userId),
+              document.my_position,
+              document.turn_count,
+            ),
           })),
         ),
       );
