@@ -234,3 +234,31 @@ def test_two_curators_adjudicating_at_once_lose_nothing(live_server, browser, te
     finally:
         for context in contexts:
             context.close()
+
+
+def test_the_banner_follows_completion_and_a_closed_iteration_offers_no_reopen(
+    page, live_server, team, disputed
+):
+    from backend.iterations.services import iteration_close
+
+    document, iteration, _ = disputed
+    sign_in(page, live_server, "lead")
+    open_adjudication(page, live_server, document)
+    banner = page.get_by_role("region", name="Adjudication")
+    expect(banner).to_contain_text("the document needs adjudication")
+
+    page.get_by_role("button", name="Complete", exact=True).click()
+    page.get_by_role("dialog", name="Complete this document?").get_by_role(
+        "button", name="Complete"
+    ).click()
+    expect(page.get_by_test_id("save-status")).to_contain_text("Completed")
+    expect(banner).to_contain_text("the document has gold (adjudicated)")
+    header = page.locator(".editor-header")
+    expect(header.get_by_role("button", name="Reopen")).to_be_visible()
+
+    iteration_close(actor=team.lead, iteration=iteration, tune=False)
+    page.reload()
+    page.get_by_test_id("editor").wait_for()
+    expect(header.get_by_role("button", name="Reopen")).to_have_count(0)
+    expect(header).to_contain_text("Its iteration is closed")
+    expect(banner).to_contain_text("Its iteration is closed: the gold is recorded and stays.")
