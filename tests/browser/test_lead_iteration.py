@@ -114,6 +114,9 @@ def test_lead_opens_follows_closes_tunes_and_promotes(
 
     # The lead promotes a tuned setting anyway, from its row.
     page.get_by_role("button", name=re.compile(r"^Promote candidate .*\(setting 0\)$")).click()
+    page.get_by_role("dialog", name=re.compile("^Promote the candidate ranked")).get_by_role(
+        "button", name="Promote it"
+    ).click()
     expect(page.get_by_role("status")).to_contain_text("promoted.")
     expect(page.get_by_role("status")).to_be_in_viewport()
     promoted = Project.objects.get(pk=team.project.pk).promoted_parameter_set
@@ -151,7 +154,11 @@ def test_lead_opens_follows_closes_tunes_and_promotes(
     )
     expect(candidates.filter(has_text=f"(in use: {promoted.name})")).to_have_count(1)
     page.get_by_role("button", name="Promote the proposal").click()
+    page.get_by_role("dialog", name="Promote the proposal?").get_by_role(
+        "button", name="Promote it"
+    ).click()
     expect(page.get_by_role("status")).to_have_text("Proposal promoted.")
+    expect(verdict).to_contain_text("The proposal is promoted: the project pre-aligns with it now")
     run = Iteration.objects.get(project=team.project, number=2).tuning_run
     assert run.incumbent_candidate.params == promoted.params
     assert Project.objects.get(pk=team.project.pk).promoted_parameter_set.params == run.best.params

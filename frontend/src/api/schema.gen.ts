@@ -1546,6 +1546,16 @@ export interface components {
       /** @description The parameters in use when the run started, scored on the same gold. */
       is_incumbent: boolean;
       params: components["schemas"]["AlignmentParams"];
+      /** @description Each figure's standard deviation across the gold documents scored (percentage points; null below two documents). */
+      readonly spread: components["schemas"]["CandidateSpread"];
+    };
+    CandidateSpread: {
+      /** Format: double */
+      segment_accuracy: number | null;
+      /** Format: double */
+      word_accuracy: number | null;
+      /** Format: double */
+      window_diff: number | null;
     };
     /** @description The same among coders named by username. */
     CodersAgreement: {

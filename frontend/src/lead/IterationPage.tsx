@@ -43,6 +43,7 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
     reasons?: string[];
   } | null>(null);
   const [confirmingCancel, setConfirmingCancel] = useState(false);
+  const [confirmingProposal, setConfirmingProposal] = useState(false);
   const noticeRef = useRef<HTMLDivElement>(null);
   // The answer to a button far down the page (a candidate's Promote) is shown where it is read.
   useEffect(() => {
@@ -248,22 +249,44 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
                   {learnedSummary(iteration.tuning.learned)}
                 </p>
               )}
-              {iteration.tuning.proposal && iteration.tuning.job.status === "succeeded" && (
-                <p>
-                  <button
-                    type="button"
-                    className="primary"
-                    onClick={() =>
-                      act(() => promote(project.id, iteration.id, {}), "Proposal promoted.")
-                    }
-                  >
-                    Promote the proposal
-                  </button>{" "}
-                  <span className="muted">
-                    segment {percent(iteration.tuning.proposal.segment_accuracy)}, word{" "}
-                    {percent(iteration.tuning.proposal.word_accuracy)}
-                  </span>
-                </p>
+              {iteration.tuning.proposal &&
+                iteration.tuning.job.status === "succeeded" &&
+                iteration.tuning.promoted_candidate !== iteration.tuning.proposal.id && (
+                  <p>
+                    <button
+                      type="button"
+                      className="primary"
+                      onClick={() => setConfirmingProposal(true)}
+                    >
+                      Promote the proposal…
+                    </button>{" "}
+                    <span className="muted">
+                      segment {percent(iteration.tuning.proposal.segment_accuracy)}, word{" "}
+                      {percent(iteration.tuning.proposal.word_accuracy)}
+                    </span>
+                  </p>
+                )}
+              {iteration.tuning.proposal && (
+                <ConfirmDialog
+                  open={confirmingProposal}
+                  title="Promote the proposal?"
+                  confirmLabel="Promote it"
+                  keepLabel="Keep the parameters in use"
+                  onClose={() => setConfirmingProposal(false)}
+                  onConfirm={() =>
+                    act(() => promote(project.id, iteration.id, {}), "Proposal promoted.")
+                  }
+                >
+                  <p>
+                    The project&apos;s next pre-alignments will use it instead of{" "}
+                    {iteration.tuning.incumbent_name || "the parameters in use"}: segment{" "}
+                    {percent(iteration.tuning.proposal.segment_accuracy)}, word{" "}
+                    {percent(iteration.tuning.proposal.word_accuracy)} on this gold
+                    {iteration.tuning.incumbent &&
+                      ` (in use: segment ${percent(iteration.tuning.incumbent.segment_accuracy)}, word ${percent(iteration.tuning.incumbent.word_accuracy)})`}
+                    .
+                  </p>
+                </ConfirmDialog>
               )}
               <CandidateTable
                 projectId={project.id}
@@ -305,9 +328,19 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
   );
 }
 
-/** What the run says about the parameters in use: beaten by the proposal, or kept. */
+/** What the run says about the parameters in use: beaten by the proposal, or kept; once
+ * one of its candidates is promoted, that it now is what the project uses. */
 function TuningVerdict({ tuning }: { tuning: TuningBrief }) {
   const { proposal, incumbent, incumbent_name: name, incumbent_note: note } = tuning;
+  const promoted = tuning.promoted_candidate;
+  if (promoted !== null && promoted !== incumbent?.id) {
+    return (
+      <p data-testid="tuning-verdict" className="notice">
+        {promoted === proposal?.id ? "The proposal" : "A candidate of this run"} is promoted: the
+        project pre-aligns with it now, instead of {name || "the parameters in use before"}.
+      </p>
+    );
+  }
   if (!incumbent) return note ? <p className="muted">{note}</p> : null;
   const inUse = `${name}, in use, scores segment ${percent(incumbent.segment_accuracy)}, word ${percent(incumbent.word_accuracy)} on the same gold`;
   return (
