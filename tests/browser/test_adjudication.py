@@ -262,3 +262,18 @@ def test_the_banner_follows_completion_and_a_closed_iteration_offers_no_reopen(
     expect(header.get_by_role("button", name="Reopen")).to_have_count(0)
     expect(header).to_contain_text("Its iteration is closed")
     expect(banner).to_contain_text("Its iteration is closed: the gold is recorded and stays.")
+
+
+def test_the_next_disagreement_is_brought_to_the_middle_of_the_list(
+    page, live_server, team, disputed
+):
+    document, _, _ = disputed
+    sign_in(page, live_server, "lead")
+    open_adjudication(page, live_server, document)
+    turns = page.get_by_role("listbox", name="Transcript turns")
+    for index in [3, 8, 9, 25]:
+        page.keyboard.press("d")
+        expect_focused_turn(page, index)
+    box, shown = turns.bounding_box(), turn(page, 25).bounding_box()
+    middle = shown["y"] + shown["height"] / 2
+    assert box["y"] + box["height"] / 4 < middle < box["y"] + 3 * box["height"] / 4, (box, shown)

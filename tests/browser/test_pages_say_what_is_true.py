@@ -146,3 +146,34 @@ def test_the_editor_warns_when_a_turn_is_put_in_a_left_out_section(page, live_se
         "alignment: turns put there count for no summary."
     )
     expect(page.get_by_test_id("excluded-warning")).to_have_text(" · 1 turn in left-out sections")
+
+
+def test_removing_a_member_asks_first(page, live_server, team):
+    from playwright.sync_api import expect
+
+    sign_in(page, live_server, "lead")
+    page.goto(f"{live_server.url}/lead/projects/{team.project.pk}")
+    page.get_by_role("button", name="Remove annotator").click()
+    confirm = page.get_by_role("dialog", name="Remove annotator from the project?")
+    confirm.get_by_role("button", name="Keep them").click()
+    expect(page.get_by_role("button", name="Remove annotator")).to_be_visible()
+    assert Membership.objects.filter(project=team.project, user=team.annotator).exists()
+
+    page.get_by_role("button", name="Remove annotator").click()
+    confirm.get_by_role("button", name="Remove them").click()
+    expect(page.get_by_role("button", name="Remove annotator")).to_have_count(0)
+    assert not Membership.objects.filter(project=team.project, user=team.annotator).exists()
+
+
+def test_a_lead_opens_a_document_from_the_table_and_comes_back_to_it(
+    page, live_server, team, small_document
+):
+    from playwright.sync_api import expect
+
+    sign_in(page, live_server, "lead")
+    expect(page.get_by_role("main")).not_to_contain_text("Your project lead assigns documents")
+    page.goto(f"{live_server.url}/lead/projects/{team.project.pk}/documents")
+    page.get_by_test_id("lead-document-row").get_by_role("link", name=small_document.name).click()
+    page.get_by_test_id("editor").wait_for()
+    page.get_by_role("link", name="Project documents").click()
+    expect(page).to_have_url(f"{live_server.url}/lead/projects/{team.project.pk}/documents")

@@ -144,6 +144,7 @@ def test_the_rater_never_sees_the_recognisers_unknown_word_marker(
     page.get_by_role("link", name="keyboard study (Public meetings)").click()
     pair = page.get_by_test_id("rating-pair")
     for done in range(1, 6):
+        expect(page.get_by_role("button", name="Yes (y)")).to_be_in_viewport()
         expect(pair.locator(".unknown-word").first).to_be_visible()
         expect(pair).not_to_contain_text("<unk>")
         page.keyboard.press("y")

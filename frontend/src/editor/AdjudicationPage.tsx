@@ -9,6 +9,7 @@ import type { EditorPayload } from "../api/annotation";
 import { Link, editorPath } from "../app/router";
 import { buildComparison } from "./comparison";
 import { loadDraft } from "./draft";
+import { leadProjectPath } from "../lead/routes";
 import { Editor } from "./Editor";
 import { PayloadLoader } from "./PayloadLoader";
 
@@ -146,6 +147,7 @@ function Adjudication({
       banner={banner}
       submitWord="Complete"
       onSubmittedChange={refreshGold}
+      back={{ href: leadProjectPath(projectId, "documents"), label: "Project documents" }}
     />
   );
 }

@@ -51,6 +51,8 @@ interface EditorProps {
   submitWord?: string;
   /** Called once a submission or reopening has reached the server. */
   onSubmittedChange?: () => void;
+  /** Where the header's back link goes: the annotator's documents unless given. */
+  back?: { href: string; label: string };
 }
 
 /** Commands that change the alignment, refused once it is submitted or while in conflict. */
@@ -82,6 +84,7 @@ export function Editor({
   banner,
   submitWord = "Submit",
   onSubmittedChange,
+  back,
 }: EditorProps) {
   const documentId = payload.document.id;
   const model = useMemo(() => buildModel(payload), [payload]);
@@ -233,6 +236,9 @@ export function Editor({
       if (turn === null) setFlash(`No ${what} turn.`);
       else {
         lead("turns");
+        // A jump lands the turn mid-list, with what comes before and after it in view, not
+        // at the edge it was scrolled in from.
+        turnList.current?.scrollToIndex(turn, "center");
         dispatch({ type: "select", turn });
       }
     },
@@ -366,6 +372,7 @@ export function Editor({
         editable={editable}
         readOnly={readOnly}
         submitWord={submitWord}
+        back={back}
         mayReopen={payload.may_reopen}
         onHelp={() => setHelpOpen(true)}
         onSubmit={() => setSubmitOpen(true)}

@@ -22,6 +22,7 @@ interface EditorHeaderProps {
   onReopen: () => void;
   /** False once the iteration is closed: its gold is recorded, reopening is refused. */
   mayReopen: boolean;
+  back?: { href: string; label: string };
 }
 
 /** The document, whether it is saved, how far along it is, help, and submit (or reopen a
@@ -37,11 +38,12 @@ export function EditorHeader({
   onSubmit,
   onReopen,
   mayReopen,
+  back = { href: "/", label: "Documents" },
 }: EditorHeaderProps) {
   return (
     <header className="editor-header">
-      <Link href="/" className="back-link">
-        ← Documents
+      <Link href={back.href} className="back-link">
+        ← {back.label}
       </Link>
       <h1>{name}</h1>
       <StatusIndicator

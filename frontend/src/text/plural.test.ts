@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { agrees, counted, listed, noun } from "./plural";
+import { agrees, counted, listed, noun, transcriptUnit } from "./plural";
 
 describe("counted", () => {
   it("says one thing in the singular and any other count in the plural", () => {
@@ -28,5 +28,16 @@ describe("listed", () => {
     expect(listed(["a"])).toBe("a");
     expect(listed(["a", "b"])).toBe("a and b");
     expect(listed(["a", "b", "c"], "or")).toBe("a, b or c");
+  });
+});
+
+describe("transcriptUnit", () => {
+  it("calls a podcast project's units windows unless it keeps turns", () => {
+    expect(transcriptUnit({ kind: "podcast", settings: {} })).toBe("window");
+    expect(transcriptUnit({ kind: "podcast", settings: { transcript_unit: "turns" } })).toBe(
+      "turn",
+    );
+    expect(transcriptUnit({ kind: "meeting", settings: {} })).toBe("turn");
+    expect(counted(3, transcriptUnit({ kind: "podcast", settings: {} }))).toBe("3 windows");
   });
 });

@@ -24,3 +24,14 @@ export function listed(items: readonly string[], conjunction = "and"): string {
   if (items.length <= 1) return items[0] ?? "";
   return `${items.slice(0, -1).join(", ")} ${conjunction} ${items[items.length - 1]}`;
 }
+
+/** What a project's transcript units are called: a podcast project cuts its transcripts into
+ * time windows (unless its settings keep the reader's turns); other projects have turns. */
+export function transcriptUnit(project: {
+  kind: string;
+  settings: { transcript_unit?: string | null };
+}): "window" | "turn" {
+  return project.kind === "podcast" && project.settings.transcript_unit !== "turns"
+    ? "window"
+    : "turn";
+}
