@@ -78,7 +78,7 @@ def candidate_spreads(*, run_id: int) -> dict[int, dict[str, float | None]]:
     per_document: dict[int, dict[str, MeetingScores]] = defaultdict(dict)
     slices = TuningSlice.objects.filter(run_id=run_id, results__isnull=False)
     for results in slices.values_list("results", flat=True):
-        for item in results:
+        for item in results or ():
             for meeting, scores in item["per_document"]:
                 per_document[item["candidate"]][meeting] = MeetingScores(**scores)
     return {index: _spread(list(scores.values())) for index, scores in per_document.items()}

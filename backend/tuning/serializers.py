@@ -1,6 +1,8 @@
 """How a tuning candidate is shown: by the tuning runs' API and by the iterations and
 dashboards that quote a run's proposal or its table."""
 
+from typing import cast
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema_field
 from rest_framework import serializers
 
@@ -90,7 +92,7 @@ class CandidateOutputSerializer(serializers.Serializer):
     @extend_schema_field(CandidateSpreadSerializer())
     def get_spread(self, candidate) -> dict[str, float | None]:
         # Read once per run and response: every candidate of a page comes from the same slices.
-        spreads = self.context.setdefault("candidate_spreads", {})
+        spreads = cast(dict, self.context).setdefault("candidate_spreads", {})
         if candidate.run_id not in spreads:
             spreads[candidate.run_id] = candidate_spreads(run_id=candidate.run_id)
         return spreads[candidate.run_id].get(candidate.index, NO_SPREAD)

@@ -101,8 +101,13 @@ def test_lead_adjudicates_from_the_keyboard_and_the_adjudication_becomes_gold(
     page.get_by_text("Tuning options").click()
     page.get_by_label("Tune after closing").uncheck()
     page.get_by_role("button", name="Close iteration 1").click()
-    expect(page.get_by_role("alert")).to_contain_text(
-        f"document '{document.name}' needs adjudication: their annotators' submissions disagree"
+    refusal = page.get_by_role("alert")
+    expect(refusal).to_contain_text("Iteration 1 cannot close yet:")
+    expect(refusal.get_by_role("listitem")).to_have_text(
+        [
+            f"Document '{document.name}' needs adjudication: their annotators' submissions "
+            "disagree, so no submission is gold until a lead or curator adjudicates."
+        ]
     )
     row = page.get_by_test_id("batch-document").filter(has_text=document.name)
     expect(row).to_contain_text("needs adjudication")

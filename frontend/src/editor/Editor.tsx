@@ -174,8 +174,12 @@ export function Editor({
     turnList.current?.element()?.focus({ preventScroll: true });
   }, []);
 
+  /** How the next change of the focused turn is scrolled to: into view by the shortest
+   * way (moving turn by turn), or to the middle (a jump). */
+  const focusAlign = useRef<"auto" | "center">("auto");
   useEffect(() => {
-    turnList.current?.scrollToIndex(state.focus);
+    turnList.current?.scrollToIndex(state.focus, focusAlign.current);
+    focusAlign.current = "auto";
     storePosition(documentId, userId, {
       turn: state.focus,
       turnCount: model.turns.length,
@@ -238,7 +242,7 @@ export function Editor({
         lead("turns");
         // A jump lands the turn mid-list, with what comes before and after it in view, not
         // at the edge it was scrolled in from.
-        turnList.current?.scrollToIndex(turn, "center");
+        focusAlign.current = "center";
         dispatch({ type: "select", turn });
       }
     },
