@@ -52,6 +52,10 @@ class RaterStudySerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     created_at = serializers.DateTimeField()
+    done = serializers.IntegerField(source="my_ratings", help_text="Pairs the caller rated.")
+    total = serializers.IntegerField(
+        source="my_assignments", help_text="Pairs given to the caller to rate."
+    )
 
 
 class RatingSegmentSerializer(serializers.Serializer):

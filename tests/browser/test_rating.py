@@ -141,6 +141,7 @@ def test_the_rater_never_sees_the_recognisers_unknown_word_marker(
     )
     rated_study(team, small_document)
     sign_in(page, live_server)
+    expect(page.get_by_test_id("study-progress")).to_contain_text("0 of 5 rated (0 %)")
     page.get_by_role("link", name="keyboard study (Public meetings)").click()
     pair = page.get_by_test_id("rating-pair")
     for done in range(1, 6):
@@ -150,3 +151,5 @@ def test_the_rater_never_sees_the_recognisers_unknown_word_marker(
         page.keyboard.press("y")
         expect(page.get_by_test_id("rating-progress")).to_contain_text(f"{done} of 5 rated")
     expect(page.get_by_test_id("rating-finished")).to_be_visible()
+    page.get_by_role("link", name="Tandem").click()
+    expect(page.get_by_test_id("study-progress")).to_contain_text("5 of 5 rated (100 %)")

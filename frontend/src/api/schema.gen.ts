@@ -2734,6 +2734,10 @@ export interface components {
       name: string;
       /** Format: date-time */
       created_at: string;
+      /** @description Pairs the caller rated. */
+      done: number;
+      /** @description Pairs given to the caller to rate. */
+      total: number;
     };
     RatingPair: {
       assignment: number;

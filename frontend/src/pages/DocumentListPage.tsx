@@ -107,7 +107,7 @@ function DocumentTable({ rows, leads }: { rows: Row[]; leads: Project[] }) {
     return leads.length > 0 ? (
       <p>
         No document is assigned to you. You lead {listed(leads.map((project) => project.name))}:
-        upload documents and assign them from <Link href={LEAD_HOME}>Projects you lead</Link>.
+        upload documents and assign them from <Link href={LEAD_HOME}>their lead pages</Link>.
       </p>
     ) : (
       <p>No document is assigned to you yet. Your project lead assigns documents.</p>
