@@ -236,7 +236,9 @@ export function CandidateTable({
                   )}
                 </td>
                 <Figures candidate={first} spread={first.spread} />
-                {onPromote && <td>{first.id !== promoted && promoteButton(first)}</td>}
+                {onPromote && (
+                  <td>{first.id !== promoted && !first.is_incumbent && promoteButton(first)}</td>
+                )}
               </tr>
             );
           })}
