@@ -78,6 +78,9 @@ def adjudication_payload_json(*, project_id: int, document_id: int) -> str:
         if annotation.pk in counted
     ]
     pre_alignment = current_pre_alignment(document=document)
+    iteration_closed = Document.objects.filter(
+        pk=document.pk, iteration__closed_at__isnull=False
+    ).exists()
     return document_payload_json(
         row,
         pre_alignment=(
@@ -94,6 +97,7 @@ def adjudication_payload_json(*, project_id: int, document_id: int) -> str:
             "rule": decision.rule,
             "waiting_for": list(decision.waiting_for),
         },
+        may_reopen=not iteration_closed,
         **listening(row),
     )
 

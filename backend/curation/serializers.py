@@ -62,3 +62,7 @@ class AdjudicationPayloadSerializer(ListeningSerializer):
     )
     adjudication = AdjudicationOutputSerializer()
     gold = GoldStateSerializer()
+    may_reopen = serializers.BooleanField(
+        help_text="False once the document's iteration is closed: its gold is recorded and "
+        "tuned on, so the adjudication can no longer be edited, completed or reopened."
+    )

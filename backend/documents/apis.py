@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.alignments.serializers import ReadingPositionSerializer
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.core.parsers import JSONParser
 from backend.core.ranges import Unsatisfiable, requested_range
@@ -88,6 +89,10 @@ class DocumentOutputSerializer(serializers.Serializer):
         help_text="The caller's own annotation (version, submitted_at), or null before they "
         "saved one: the document's `status` is everyone's, this is theirs."
     )
+    my_position = serializers.SerializerMethodField(
+        help_text="Where the caller last was in the document's editor, on any browser or "
+        "device, or null before they opened it."
+    )
     audio = serializers.SerializerMethodField(help_text="The recording, or null.")
 
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
@@ -98,6 +103,11 @@ class DocumentOutputSerializer(serializers.Serializer):
     def get_my_annotation(self, document: Document) -> dict | None:
         mine = getattr(document, "callers_annotations", None)
         return CallersAnnotationSerializer(mine[0]).data if mine else None
+
+    @extend_schema_field(ReadingPositionSerializer(allow_null=True))
+    def get_my_position(self, document: Document) -> dict | None:
+        mine = getattr(document, "callers_positions", None)
+        return ReadingPositionSerializer(mine[0]).data if mine else None
 
     @extend_schema_field(AudioOutputSerializer(allow_null=True))
     def get_audio(self, document: Document) -> dict | None:

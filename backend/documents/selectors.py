@@ -4,7 +4,7 @@ import numpy as np
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.urls import reverse
 
-from backend.alignments.models import Annotation
+from backend.alignments.models import Annotation, ReadingPosition
 from backend.core.errors import InvalidInput, NotFound
 from backend.core.ids import parse_id
 from backend.documents.models import Document, OriginalFile, ReportSegment, TranscriptTurn
@@ -132,8 +132,9 @@ def with_recording(documents: QuerySet[Document]) -> QuerySet[Document]:
 
 
 def with_callers_annotation(documents: QuerySet[Document], user) -> QuerySet[Document]:
-    """Each document's `callers_annotation` (None when the caller has none): an annotator's
-    list says where *they* are, not whether anyone submitted."""
+    """Each document's `callers_annotations` and `callers_positions` (empty when the caller
+    has none): an annotator's list says where *they* are, not whether anyone submitted, and
+    where they left off on the server, so that any browser shows it."""
     return documents.prefetch_related(
         Prefetch(
             "annotations",
@@ -141,7 +142,12 @@ def with_callers_annotation(documents: QuerySet[Document], user) -> QuerySet[Doc
                 "document_id", "version", "submitted_at"
             ),
             to_attr="callers_annotations",
-        )
+        ),
+        Prefetch(
+            "reading_positions",
+            queryset=ReadingPosition.objects.filter(user_id=user.pk),
+            to_attr="callers_positions",
+        ),
     )
 
 

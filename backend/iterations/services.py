@@ -142,7 +142,8 @@ def iteration_add_documents(
     """Put more documents in an open iteration and pre-align them with its parameter set, so
     an iteration emptied by taking documents out can be filled again. The job pre-aligns every
     document of the batch that still lacks the iteration's pre-alignment (the new ones, and
-    any a failed job left out); the rest keep theirs."""
+    any a failed job left out); the rest keep theirs. A document taken out and put back keeps
+    the pre-alignment it had, so when every document has one no job starts."""
     assignments = assignments or {}
     with transaction.atomic():
         iteration = _locked_open(iteration, "add documents to")
@@ -172,6 +173,8 @@ def iteration_add_documents(
             parameter_set=parameter_set, document__iteration=iteration
         ).values_list("document_id", flat=True)
         unaligned = list(iteration.documents.exclude(pk__in=pre_aligned).order_by("pk"))
+    if not unaligned:
+        return iteration
     try:
         _start_pre_alignment(actor, iteration, unaligned, parameter_set)
     except ServiceUnavailable:
@@ -563,15 +566,18 @@ def _check_closable(iteration: Iteration) -> None:
         if waiting:
             reasons.append(
                 f"{_documents_named(waiting, 'still waits', 'still wait')} for a submission "
-                "from every assignee; wait for them or move the documents out of the iteration"
+                "from every assignee: wait for them, or take "
+                f"{'it' if len(waiting) == 1 else 'them'} out of the iteration"
             )
         if disputed:
             reasons.append(
                 f"{_documents_named(disputed, 'needs', 'need')} adjudication: their annotators' "
-                "submissions disagree, and one of them cannot become gold by arriving last"
+                "submissions disagree, so no submission is gold until a lead or curator "
+                "adjudicates"
             )
         raise Conflict(
             f"Iteration {iteration.number} cannot close yet: {'; '.join(reasons)}.",
+            reasons=[_first_upper(reason) + "." for reason in reasons],
             unsubmitted=[document.pk for document in waiting],
             needs_adjudication=[document.pk for document in disputed],
         )

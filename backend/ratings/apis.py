@@ -11,7 +11,13 @@ from rest_framework.views import APIView
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.projects.permissions import LEAD_OR_ADMIN, MEMBER_OR_ADMIN
 from backend.projects.selectors import project_get
-from backend.ratings.selectors import rater_next, study_get, study_list, study_results
+from backend.ratings.selectors import (
+    rater_next,
+    rater_study_list,
+    study_get,
+    study_list,
+    study_results,
+)
 from backend.ratings.serializers import (
     RateInputSerializer,
     RaterNextSerializer,
@@ -64,7 +70,7 @@ class AssignedStudyListApi(PaginatedApi):
     @extend_schema(responses=RaterStudySerializer(many=True))
     def get(self, request: Request, project_id: int) -> Response:
         return paginated_response(
-            queryset=study_list(project_id=project_id, user=request.user, sees_all=False),
+            queryset=rater_study_list(project_id=project_id, user=request.user),
             serializer_class=RaterStudySerializer,
             request=request,
             view=self,

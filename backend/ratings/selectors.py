@@ -41,6 +41,21 @@ def study_list(*, project_id: int, user, sees_all: bool) -> QuerySet[RatingStudy
     )
 
 
+def rater_study_list(*, project_id: int, user) -> QuerySet[RatingStudy]:
+    """The studies `user` rates in, each with their own progress: `my_assignments` (the
+    pairs given to them) and `my_ratings` (those they rated), for the rater's home page."""
+    mine = Q(items__assignments__rater=user)
+    return (
+        RatingStudy.objects.filter(project_id=project_id)
+        .annotate(
+            my_assignments=Count("items__assignments", filter=mine, distinct=True),
+            my_ratings=Count("items__assignments__rating", filter=mine, distinct=True),
+        )
+        .filter(my_assignments__gt=0)
+        .order_by("-created_at", "-id")
+    )
+
+
 def study_get(*, project_id: int, study_id: int, user=None, sees_all: bool = True) -> RatingStudy:
     study = (
         study_list(project_id=project_id, user=user, sees_all=sees_all).filter(pk=study_id).first()
@@ -202,6 +217,9 @@ def study_results(*, study: RatingStudy) -> dict[str, Any]:
         "target_yes_share": study.target_yes_share,
         "recommended_min_confidence": threshold[0] if threshold else None,
         "recommended_yes_share": threshold[1] if threshold else None,
+        "recommended_rated_pairs": (
+            sum(pair.confidence >= threshold[0] for pair in pairs) if threshold else 0
+        ),
         "curve": [
             {
                 "min_confidence": b.low,

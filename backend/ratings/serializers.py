@@ -52,6 +52,10 @@ class RaterStudySerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     created_at = serializers.DateTimeField()
+    done = serializers.IntegerField(source="my_ratings", help_text="Pairs the caller rated.")
+    total = serializers.IntegerField(
+        source="my_assignments", help_text="Pairs given to the caller to rate."
+    )
 
 
 class RatingSegmentSerializer(serializers.Serializer):
@@ -129,7 +133,14 @@ class StudyResultsSerializer(serializers.Serializer):
     controls = ControlRaterSerializer(many=True)
     target_yes_share = serializers.FloatField()
     recommended_min_confidence = serializers.FloatField(allow_null=True)
-    recommended_yes_share = serializers.FloatField(allow_null=True)
+    recommended_yes_share = serializers.FloatField(
+        allow_null=True,
+        help_text="The estimated share of yes from `recommended_min_confidence` up.",
+    )
+    recommended_rated_pairs = serializers.IntegerField(
+        help_text="The rated automatic pairs at or above `recommended_min_confidence`: what "
+        "`recommended_yes_share` rests on (0 without a recommendation)."
+    )
     curve = CurvePointSerializer(many=True)
 
 

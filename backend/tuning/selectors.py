@@ -1,9 +1,12 @@
+from collections import defaultdict
 from typing import Any
 
+import numpy as np
 from django.db.models import F, QuerySet
 
 from backend.core.errors import InvalidInput, NotFound
 from backend.tuning.models import TuningCandidate, TuningRun, TuningSlice
+from workers.align.metrics import MeetingScores
 
 HIGHER_IS_BETTER = {
     "rank": False,
@@ -64,3 +67,33 @@ def tuning_slice_job_id(*, slice_id: int) -> int | None:
 
 def tuning_run_job_id(*, run_id: int) -> int | None:
     return TuningRun.objects.filter(pk=run_id).values_list("job_id", flat=True).first()
+
+
+def candidate_spreads(*, run_id: int) -> dict[int, dict[str, float | None]]:
+    """Per candidate (by grid position): the standard deviation, across the gold documents it
+    was scored on, of its segment accuracy, word accuracy and WindowDiff, in percentage points:
+    how far one document's figure strays from the next, against which a lead weighs the gap
+    between two candidates. None below two documents (for WindowDiff, two documents where it
+    is defined). Read from the slices' per-document scores, which every candidate's figures
+    are merged from."""
+    per_document: dict[int, dict[str, MeetingScores]] = defaultdict(dict)
+    slices = TuningSlice.objects.filter(run_id=run_id, results__isnull=False)
+    for results in slices.values_list("results", flat=True):
+        for item in results or ():
+            for meeting, scores in item["per_document"]:
+                per_document[item["candidate"]][meeting] = MeetingScores(**scores)
+    return {index: _spread(list(scores.values())) for index, scores in per_document.items()}
+
+
+def _spread(scores: list[MeetingScores]) -> dict[str, float | None]:
+    figures = {
+        "segment_accuracy": [score.segment_accuracy for score in scores],
+        "word_accuracy": [score.word_accuracy for score in scores],
+        "window_diff": [
+            100.0 * score.windowdiff for score in scores if score.windowdiff is not None
+        ],
+    }
+    return {
+        name: float(np.std(values, ddof=1)) if len(values) > 1 else None
+        for name, values in figures.items()
+    }

@@ -1,13 +1,15 @@
 """How a tuning candidate is shown: by the tuning runs' API and by the iterations and
 dashboards that quote a run's proposal or its table."""
 
+from typing import cast
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema_field
 from rest_framework import serializers
 
 from backend.alignments.serializers import AlignmentParamsSerializer
 from backend.tuning import plan
 from backend.tuning.models import LEARNING_REFUSALS, PROPOSAL_REASONS
-from backend.tuning.selectors import CANDIDATE_ORDERINGS
+from backend.tuning.selectors import CANDIDATE_ORDERINGS, candidate_spreads
 
 MAX_GRID_ENTRIES = 64
 """More entries than the aligner has parameters (each comma-joined key counts once)."""
@@ -58,6 +60,15 @@ class GridValueField(serializers.JSONField):
     """One value a grid tries: a scalar, or a list of scalars for names joined by commas."""
 
 
+NO_SPREAD = {"segment_accuracy": None, "word_accuracy": None, "window_diff": None}
+
+
+class CandidateSpreadSerializer(serializers.Serializer):
+    segment_accuracy = serializers.FloatField(allow_null=True)
+    word_accuracy = serializers.FloatField(allow_null=True)
+    window_diff = serializers.FloatField(allow_null=True)
+
+
 class CandidateOutputSerializer(serializers.Serializer):
     """One row of the paper's Table 1: a setting and its scores on the gold it was run on."""
 
@@ -85,6 +96,18 @@ class CandidateOutputSerializer(serializers.Serializer):
     )
     gain_high = serializers.FloatField(allow_null=True, help_text="Its upper bound.")
     params = AlignmentParamsSerializer()
+    spread = serializers.SerializerMethodField(
+        help_text="Each figure's standard deviation across the gold documents scored "
+        "(percentage points; null below two documents)."
+    )
+
+    @extend_schema_field(CandidateSpreadSerializer())
+    def get_spread(self, candidate) -> dict[str, float | None]:
+        # Read once per run and response: every candidate of a page comes from the same slices.
+        spreads = cast(dict, self.context).setdefault("candidate_spreads", {})
+        if candidate.run_id not in spreads:
+            spreads[candidate.run_id] = candidate_spreads(run_id=candidate.run_id)
+        return spreads[candidate.run_id].get(candidate.index, NO_SPREAD)
 
 
 class GoldDocumentSerializer(serializers.Serializer):

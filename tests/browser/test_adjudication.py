@@ -101,8 +101,13 @@ def test_lead_adjudicates_from_the_keyboard_and_the_adjudication_becomes_gold(
     page.get_by_text("Tuning options").click()
     page.get_by_label("Tune after closing").uncheck()
     page.get_by_role("button", name="Close iteration 1").click()
-    expect(page.get_by_role("alert")).to_contain_text(
-        f"document '{document.name}' needs adjudication: their annotators' submissions disagree"
+    refusal = page.get_by_role("alert")
+    expect(refusal).to_contain_text("Iteration 1 cannot close yet:")
+    expect(refusal.get_by_role("listitem")).to_have_text(
+        [
+            f"Document '{document.name}' needs adjudication: their annotators' submissions "
+            "disagree, so no submission is gold until a lead or curator adjudicates."
+        ]
     )
     row = page.get_by_test_id("batch-document").filter(has_text=document.name)
     expect(row).to_contain_text("needs adjudication")
@@ -232,3 +237,46 @@ def test_two_curators_adjudicating_at_once_lose_nothing(live_server, browser, te
     finally:
         for context in contexts:
             context.close()
+
+
+def test_the_banner_follows_completion_and_a_closed_iteration_offers_no_reopen(
+    page, live_server, team, disputed
+):
+    from backend.iterations.services import iteration_close
+
+    document, iteration, _ = disputed
+    sign_in(page, live_server, "lead")
+    open_adjudication(page, live_server, document)
+    banner = page.get_by_role("region", name="Adjudication")
+    expect(banner).to_contain_text("the document needs adjudication")
+
+    page.get_by_role("button", name="Complete", exact=True).click()
+    page.get_by_role("dialog", name="Complete this document?").get_by_role(
+        "button", name="Complete"
+    ).click()
+    expect(page.get_by_test_id("save-status")).to_contain_text("Completed")
+    expect(banner).to_contain_text("the document has gold (adjudicated)")
+    header = page.locator(".editor-header")
+    expect(header.get_by_role("button", name="Reopen")).to_be_visible()
+
+    iteration_close(actor=team.lead, iteration=iteration, tune=False)
+    page.reload()
+    page.get_by_test_id("editor").wait_for()
+    expect(header.get_by_role("button", name="Reopen")).to_have_count(0)
+    expect(header).to_contain_text("Its iteration is closed")
+    expect(banner).to_contain_text("Its iteration is closed: the gold is recorded and stays.")
+
+
+def test_the_next_disagreement_is_brought_to_the_middle_of_the_list(
+    page, live_server, team, disputed
+):
+    document, _, _ = disputed
+    sign_in(page, live_server, "lead")
+    open_adjudication(page, live_server, document)
+    turns = page.get_by_role("listbox", name="Transcript turns")
+    for index in [3, 8, 9, 25]:
+        page.keyboard.press("d")
+        expect_focused_turn(page, index)
+    box, shown = turns.bounding_box(), turn(page, 25).bounding_box()
+    middle = shown["y"] + shown["height"] / 2
+    assert box["y"] + box["height"] / 4 < middle < box["y"] + 3 * box["height"] / 4, (box, shown)

@@ -76,6 +76,11 @@ def test_lead_exports_deletes_a_document_and_manages_tokens(
     try:
         assert anonymous.request.get(api, headers=headers).status == 200
         page.get_by_role("button", name="Revoke export script").click()
+        confirm = page.get_by_role("dialog", name="Revoke export script?")
+        confirm.get_by_role("button", name="Keep it").click()
+        assert anonymous.request.get(api, headers=headers).status == 200
+        page.get_by_role("button", name="Revoke export script").click()
+        confirm.get_by_role("button", name="Revoke it").click()
         expect(page.get_by_role("table", name="Your API tokens")).not_to_contain_text(
             "export script"
         )

@@ -12,6 +12,7 @@ from backend.alignments.services.pre_alignments import (
     pre_alignment_record,
 )
 from backend.ratings.models import Rating, RatingAssignment, RatingItem
+from backend.ratings.selectors import study_results
 from backend.ratings.services import rating_record, rating_study_create
 from tests.browser.conftest import sign_in
 
@@ -116,3 +117,39 @@ def test_the_dashboard_shows_precision_per_confidence_bin(page, live_server, tea
             )
         )
     )
+    results = study_results(study=study)
+    rested_on = results["recommended_rated_pairs"]
+    assert 0 < rested_on < len(RatingItem.objects.filter(study=study))
+    expect(panel.get_by_test_id("recommendation")).to_contain_text(
+        f"From it up, an estimated {100 * results['recommended_yes_share']:.1f} % of pairs are "
+        f"good, resting on {rested_on} rated pair{'' if rested_on == 1 else 's'}"
+    )
+
+
+def test_the_rater_never_sees_the_recognisers_unknown_word_marker(
+    page, live_server, team, small_document
+):
+    from django.db.models import F, Value
+    from django.db.models.functions import Concat
+    from playwright.sync_api import expect
+
+    from backend.documents.models import TranscriptTurn
+
+    # Every turn gets the recogniser's marker, so every pair shown has one.
+    TranscriptTurn.objects.filter(document=small_document).update(
+        text=Concat(F("text"), Value(" <unk> ."))
+    )
+    rated_study(team, small_document)
+    sign_in(page, live_server)
+    expect(page.get_by_test_id("study-progress")).to_contain_text("0 of 5 rated (0 %)")
+    page.get_by_role("link", name="keyboard study (Public meetings)").click()
+    pair = page.get_by_test_id("rating-pair")
+    for done in range(1, 6):
+        expect(page.get_by_role("button", name="Yes (y)")).to_be_in_viewport()
+        expect(pair.locator(".unknown-word").first).to_be_visible()
+        expect(pair).not_to_contain_text("<unk>")
+        page.keyboard.press("y")
+        expect(page.get_by_test_id("rating-progress")).to_contain_text(f"{done} of 5 rated")
+    expect(page.get_by_test_id("rating-finished")).to_be_visible()
+    page.get_by_role("link", name="Tandem").click()
+    expect(page.get_by_test_id("study-progress")).to_contain_text("5 of 5 rated (100 %)")

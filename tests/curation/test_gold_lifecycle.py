@@ -46,6 +46,10 @@ def test_closing_waits_for_every_assignee_then_for_an_adjudication(world):
     waiting = close(world, iteration)
     assert waiting.status_code == 409
     assert waiting.json()["unsubmitted"] == [world.document.pk]
+    assert waiting.json()["reasons"] == [
+        f"Document {world.document.name!r} still waits for a submission from every assignee: "
+        "wait for them, or take it out of the iteration."
+    ]
     assert not Gold.objects.exists(), "one of two submissions is not gold"
 
     submit(world, "second_annotator", world.document, 1)
@@ -53,6 +57,10 @@ def test_closing_waits_for_every_assignee_then_for_an_adjudication(world):
     assert disputed.status_code == 409
     assert disputed.json()["needs_adjudication"] == [world.document.pk]
     assert "needs adjudication: their annotators' submissions disagree" in disputed.json()["detail"]
+    assert disputed.json()["reasons"] == [
+        f"Document {world.document.name!r} needs adjudication: their annotators' submissions "
+        "disagree, so no submission is gold until a lead or curator adjudicates."
+    ]
     assert not AccuracyRecord.objects.exists()
 
 

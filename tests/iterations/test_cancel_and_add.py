@@ -61,6 +61,8 @@ def test_an_iteration_emptied_by_taking_its_last_document_out_is_filled_again(wo
     assert job.pk != iteration["pre_align_job"]["id"]
     assert job.arguments["documents"] == [newcomer.pk]
     pre_align_run(job_id=job.pk)
+    job.refresh_from_db()
+    assert job.message == "1 document pre-aligned"
     assert lead.get(url(world, f"{iteration['id']}/")).json()["status"] == "annotating"
     assert PreAlignment.objects.filter(
         document=newcomer, parameter_set_id=iteration["parameter_set"]
@@ -88,6 +90,31 @@ def test_adding_pre_aligns_only_what_lacks_the_iterations_pre_alignment(world):
     assert AuditEvent.objects.filter(action="iteration.add_documents").get().details[
         "documents"
     ] == [second.pk, first.pk]
+
+
+def test_a_document_taken_out_and_put_back_keeps_its_pre_alignment_and_starts_no_job(world):
+    lead = world.client("lead")
+    iteration = annotating(world)
+    document = world.unassigned_document
+    pre_alignment = PreAlignment.objects.get(
+        document=document, parameter_set_id=iteration["parameter_set"]
+    )
+    assert take_out(world, document).status_code == 200
+
+    added = lead.post(
+        url(world, f"{iteration['id']}/documents/"), {"documents": [document.pk]}, format="json"
+    )
+
+    assert added.status_code == 200, added.json()
+    detail = added.json()
+    assert [row["id"] for row in detail["documents"]] == [document.pk]
+    assert detail["status"] == "annotating"
+    assert detail["pre_align_job"]["id"] == iteration["pre_align_job"]["id"]
+    assert (
+        PreAlignment.objects.get(document=document, parameter_set_id=iteration["parameter_set"])
+        == pre_alignment
+    )
+    assert Job.objects.filter(kind=Job.Kind.PRE_ALIGN).count() == 1
 
 
 def test_a_cancelled_iteration_frees_its_documents_and_keeps_their_work(world):

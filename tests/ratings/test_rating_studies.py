@@ -75,7 +75,8 @@ def test_raters_see_their_own_pairs_without_confidence_or_origin(study):
     assert len(payload["pair"]["turns"]) > len(in_pair)
     listed = study.client("first_rater").get(f"{study.corpus.url}/rating-studies/assigned/")
     assert [s["id"] for s in listed.json()["results"]] == [study.id]
-    assert set(listed.json()["results"][0]) == {"id", "name", "created_at"}
+    assert set(listed.json()["results"][0]) == {"id", "name", "created_at", "done", "total"}
+    assert (listed.json()["results"][0]["done"], listed.json()["results"][0]["total"]) == (0, 14)
 
 
 def test_who_may_do_what(study):

@@ -254,3 +254,36 @@ def test_a_talk_projects_hugging_face_export_has_a_summaries_configuration(tmp_p
     assert [unit["score"] for unit in row["units"]] == [u["score"] for u in summary["units"]]
     assert row["summaries"]["150_words"] == summary["summaries"]["150_words"]
     assert "## Summaries" in (tmp_path / "dataset" / "README.md").read_text()
+
+
+@pytest.mark.django_db
+def test_a_turn_put_in_an_excluded_section_is_scored_but_never_ranked_or_summarised():
+    client, project = create_talk_project()
+    document = Document.objects.create(project_id=project["id"], name="swifts")
+    paper = read_paper(markdown_paper(), "paper.md", "en")
+    report, sections = paper_report(paper, "sentences")
+    transcript = read_transcript(talk_srt(), "talk.srt", "en")
+    document_store_parsed(
+        document=document, report=report, transcript=transcript, sections=sections
+    )
+    acknowledgments = sections.index("Acknowledgments")
+    method = sections.index("3 Method")
+    labels = [acknowledgments] + [method] * (len(transcript.turns) - 1)
+    pre_alignment_record(
+        document=document,
+        parameter_set=Project.objects.get(pk=project["id"]).promoted_parameter_set,
+        labels=labels,
+        confidences=[1.0] * len(labels),
+        engine_version="test",
+    )
+
+    (line,) = records(client.get(f"/api/v1/projects/{project['id']}/exports/summaries.jsonl"))
+
+    thanks = line["units"][acknowledgments]
+    assert thanks["excluded"]
+    assert thanks["score"] == transcript.turns[0].word_count > 0
+    assert thanks["rank"] is None
+    assert acknowledgments not in line["ranking"]
+    assert line["ranking"] == [method]
+    for summary in line["summaries"].values():
+        assert acknowledgments not in summary["positions"]

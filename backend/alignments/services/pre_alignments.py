@@ -13,6 +13,7 @@ from backend.alignments.models import ParameterSet, PreAlignment
 from backend.alignments.pair_confidences import pair_confidences_to_store
 from backend.audit.services import record_event
 from backend.core.errors import InvalidInput
+from backend.core.wording import counted
 from backend.documents.models import Document
 from backend.documents.selectors import document_meeting, kept_segments, missing_documents
 from backend.jobs.models import Job
@@ -283,7 +284,7 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
         job_report_progress(
             job_id=job_id,
             progress=(position + 1) / len(document_ids),
-            message=f"{position + 1} of {len(document_ids)} documents pre-aligned",
+            message=f"{position + 1} of {counted(len(document_ids), 'document')} pre-aligned",
         )
     with transaction.atomic():
         if job_lock_if_running(job_id=job_id) is None:
@@ -303,10 +304,10 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
 def _done_message(documents: int, warnings: Sequence[dict[str, Any]]) -> str:
     warned = len({warning["document"] for warning in warnings})
     if not warned:
-        return f"{documents} documents pre-aligned"
+        return f"{counted(documents, 'document')} pre-aligned"
     return (
-        f"{documents} documents pre-aligned; {warned} with warnings of a degenerate result "
-        "(shown in the editor)"
+        f"{counted(documents, 'document')} pre-aligned; {warned} with warnings of a degenerate "
+        "result (shown in the editor)"
     )
 
 

@@ -5,7 +5,8 @@ A unit's importance is the engine's (`workers.align.summaries.importance`): the 
 aligned to it, read here from whole turns (every word of a turn goes to the turn's segment),
 since turns are what annotators correct. It comes from the document's gold when it has gold,
 else from its current pre-alignment; a document with neither is listed with no scores, so
-the export says which documents still need aligning.
+the export says which documents still need aligning. Units of an excluded section keep their
+score but get no rank and enter no summary, whatever turns were put there.
 """
 
 from collections.abc import Iterator
@@ -64,11 +65,15 @@ def _document_summary(
         .values_list("word_count", flat=True)
     )
     words = [segment["word_count"] for segment in segments]
+    excluded = [section_is_excluded(project, segment["section"]) for segment in segments]
     if labels is None:
         scores = np.zeros(len(segments), dtype=np.int64)
     else:
         scores = importance(np.repeat(labels, turn_words), len(segments))
-    ranked = ranking(scores)
+    # A turn an annotator put in an excluded section (Acknowledgments, References) keeps its
+    # score, so the export shows it, but the section is no candidate for a summary.
+    candidates = np.where(excluded, 0, scores)
+    ranked = ranking(candidates)
     rank_of = {position: rank for rank, position in enumerate(ranked, start=1)}
     budgets = lengths.budgets(sum(words))
     return {
@@ -82,7 +87,7 @@ def _document_summary(
                 "position": segment["position"],
                 "key": segment["key"],
                 "section": segment["section"],
-                "excluded": section_is_excluded(project, segment["section"]),
+                "excluded": excluded[segment["position"]],
                 "text": segment["text"],
                 "words": segment["word_count"],
                 "score": int(scores[segment["position"]]),
@@ -98,7 +103,7 @@ def _document_summary(
                 "positions": chosen,
                 "text": " ".join(segments[position]["text"] for position in chosen),
             }
-            for name, chosen in summaries(scores, words, lengths).items()
+            for name, chosen in summaries(candidates, words, lengths).items()
         },
     }
 

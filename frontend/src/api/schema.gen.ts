@@ -1306,6 +1306,8 @@ export interface components {
       annotations: components["schemas"]["NamedAnnotation"][];
       adjudication: components["schemas"]["AdjudicationOutput"];
       gold: components["schemas"]["GoldState"];
+      /** @description False once the document's iteration is closed: its gold is recorded and tuned on, so the adjudication can no longer be edited, completed or reopened. */
+      may_reopen: boolean;
     };
     /**
      * @description * `sum` - sum
@@ -1623,6 +1625,16 @@ export interface components {
        */
       gain_high: number | null;
       params: components["schemas"]["AlignmentParams"];
+      /** @description Each figure's standard deviation across the gold documents scored (percentage points; null below two documents). */
+      readonly spread: components["schemas"]["CandidateSpread"];
+    };
+    CandidateSpread: {
+      /** Format: double */
+      segment_accuracy: number | null;
+      /** Format: double */
+      word_accuracy: number | null;
+      /** Format: double */
+      window_diff: number | null;
     };
     /** @description The same among coders named by username. */
     CodersAgreement: {
@@ -1808,6 +1820,8 @@ export interface components {
       updated_at: string;
       /** @description The caller's own annotation (version, submitted_at), or null before they saved one: the document's `status` is everyone's, this is theirs. */
       readonly my_annotation: components["schemas"]["CallersAnnotation"] | null;
+      /** @description Where the caller last was in the document's editor, on any browser or device, or null before they opened it. */
+      readonly my_position: components["schemas"]["ReadingPosition"] | null;
       /** @description The recording, or null. */
       readonly audio: components["schemas"]["AudioOutput"] | null;
     };
@@ -2932,6 +2946,10 @@ export interface components {
       name: string;
       /** Format: date-time */
       created_at: string;
+      /** @description Pairs the caller rated. */
+      done: number;
+      /** @description Pairs given to the caller to rate. */
+      total: number;
     };
     RatingPair: {
       assignment: number;
@@ -3343,8 +3361,13 @@ export interface components {
       target_yes_share: number;
       /** Format: double */
       recommended_min_confidence: number | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description The estimated share of yes from `recommended_min_confidence` up.
+       */
       recommended_yes_share: number | null;
+      /** @description The rated automatic pairs at or above `recommended_min_confidence`: what `recommended_yes_share` rests on (0 without a recommendation). */
+      recommended_rated_pairs: number;
       curve: components["schemas"]["CurvePoint"][];
     };
     /**

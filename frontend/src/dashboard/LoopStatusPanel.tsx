@@ -4,6 +4,7 @@ import { usernameOf, useProject } from "../lead/ProjectContext";
 import { iterationPath } from "../lead/routes";
 import { useLoad } from "../lead/useLoad";
 import { submissionsByAnnotator } from "./progress";
+import { counted } from "../text/plural";
 
 const OPEN_STATUSES: ReadonlySet<Iteration["status"]> = new Set(["open", "annotating"]);
 
@@ -46,7 +47,7 @@ export function LoopStatusPanel() {
           <p>
             <Link href={iterationPath(project.id, detail.id)}>Iteration {detail.number}</Link>:{" "}
             {detail.documents.filter((document) => document.gold.state !== "unsubmitted").length} of{" "}
-            {detail.documents.length} document{detail.documents.length === 1 ? "" : "s"} submitted.
+            {counted(detail.documents.length, "document")} submitted.
           </p>
           <ul className="plain-list">
             {submissionsByAnnotator(detail).map((row) => (

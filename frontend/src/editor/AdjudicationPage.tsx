@@ -1,4 +1,4 @@
-import { useMemo } from "react";
+import { useCallback, useMemo, useState } from "react";
 import {
   adjudicationTarget,
   asAnnotation,
@@ -9,6 +9,7 @@ import type { EditorPayload } from "../api/annotation";
 import { Link, editorPath } from "../app/router";
 import { buildComparison } from "./comparison";
 import { loadDraft } from "./draft";
+import { leadProjectPath } from "../lead/routes";
 import { Editor } from "./Editor";
 import { PayloadLoader } from "./PayloadLoader";
 
@@ -85,6 +86,15 @@ function Adjudication({
   target: ReturnType<typeof adjudicationTarget>;
 }) {
   const comparison = useMemo(() => buildComparison(payload.annotations), [payload.annotations]);
+  // Completing or reopening changes the gold: the banner shows the server's verdict after it.
+  const [gold, setGold] = useState(payload.gold);
+  const { project: projectId, id: documentId } = payload.document;
+  const refreshGold = useCallback(() => {
+    fetchAdjudicationPayload(projectId, documentId).then(
+      (fresh) => setGold(fresh.gold),
+      () => undefined,
+    );
+  }, [documentId, projectId]);
   const editorPayload = useMemo(
     (): EditorPayload => ({
       document: payload.document,
@@ -97,7 +107,7 @@ function Adjudication({
       },
       annotation: asAnnotation(payload.adjudication),
       may_annotate: true,
-      may_reopen: true,
+      may_reopen: payload.may_reopen,
       position: null,
       assignees: [],
       annotations: [],
@@ -114,8 +124,11 @@ function Adjudication({
       <span>
         {names}: {comparison.disagreementCount} disputed turn
         {comparison.disagreementCount === 1 ? "" : "s"}; the document{" "}
-        {GOLD_STATES[payload.gold.state]}
-        {payload.gold.rule ? ` (${payload.gold.rule.replace("_", " ")})` : ""}.
+        <span data-testid="gold-state">
+          {GOLD_STATES[gold.state]}
+          {gold.rule ? ` (${gold.rule.replaceAll("_", " ")})` : ""}
+        </span>
+        .{!payload.may_reopen && " Its iteration is closed: the gold is recorded and stays."}
       </span>
       <span>
         <kbd>D</kbd> next disagreement, <kbd>Shift</kbd>+<kbd>D</kbd> previous, <kbd>1</kbd>–
@@ -134,6 +147,8 @@ function Adjudication({
       comparison={comparison}
       banner={banner}
       submitWord="Complete"
+      onSubmittedChange={refreshGold}
+      back={{ href: leadProjectPath(projectId, "documents"), label: "Project documents" }}
     />
   );
 }

@@ -2,6 +2,7 @@ import { Dialog } from "../components/Dialog";
 import { UNALIGNED } from "./state";
 import { changedTurns } from "./sync";
 import type { Conflict } from "./useAutosave";
+import { counted } from "../text/plural";
 
 /** The differing turns listed in the dialog; the rest are counted. */
 const LISTED_DIFFERENCES = 40;
@@ -53,15 +54,13 @@ function ConflictChoice({
   const theirsChanged = changedTurns(base, theirs.assignments);
   const differences = changedTurns(theirs.assignments, mine);
   const submitted = theirs.submitted_at !== null;
-  const plural = (count: number) => (count === 1 ? "" : "s");
   return (
     <>
       <p>
         While you were working, another window or device saved this document (now version{" "}
         {theirs.version}
-        {submitted ? ", submitted" : ""}). It changed {theirsChanged.length} turn
-        {plural(theirsChanged.length)}; you have {mineChanged.length} unsaved change
-        {plural(mineChanged.length)}. Nothing has been overwritten.
+        {submitted ? ", submitted" : ""}). It changed {counted(theirsChanged.length, "turn")}; you
+        have {counted(mineChanged.length, "unsaved change")}. Nothing has been overwritten.
       </p>
       {differences.length > 0 && (
         <table className="differences">

@@ -33,6 +33,7 @@ import { useLinkedScroll } from "./useLinkedScroll";
 import { useReadingPosition } from "./useReadingPosition";
 import { usePlayback } from "./usePlayback";
 import { useShortcuts } from "./useShortcuts";
+import { counted } from "../text/plural";
 
 interface EditorProps {
   payload: EditorPayload;
@@ -49,6 +50,10 @@ interface EditorProps {
   banner?: ReactNode;
   /** What submitting is called here ("Submit", or "Complete" for an adjudication). */
   submitWord?: string;
+  /** Called once a submission or reopening has reached the server. */
+  onSubmittedChange?: () => void;
+  /** Where the header's back link goes: the annotator's documents unless given. */
+  back?: { href: string; label: string };
 }
 
 /** Commands that change the alignment, refused once it is submitted or while in conflict. */
@@ -79,6 +84,8 @@ export function Editor({
   readOnly = false,
   banner,
   submitWord = "Submit",
+  onSubmittedChange,
+  back,
 }: EditorProps) {
   const documentId = payload.document.id;
   const model = useMemo(() => buildModel(payload), [payload]);
@@ -116,6 +123,12 @@ export function Editor({
     replaceAssignments,
   });
   const editable = !readOnly && autosave.submittedAt === null && autosave.conflict === null;
+  const submittedAtOpening = useRef(autosave.submittedAt);
+  useEffect(() => {
+    if (autosave.submittedAt === submittedAtOpening.current) return;
+    submittedAtOpening.current = autosave.submittedAt;
+    onSubmittedChange?.();
+  }, [autosave.submittedAt, onSubmittedChange]);
 
   const turnList = useRef<VirtualListHandle>(null);
   const segmentList = useRef<VirtualListHandle>(null);
@@ -131,7 +144,7 @@ export function Editor({
     if (restoredDraft?.version !== payload.annotation.version) return null;
     const restored = changedTurns(payload.annotation.assignments, restoredDraft.assignments).length;
     return restored > 0
-      ? `Restored ${restored} unsaved change${restored === 1 ? "" : "s"} kept in this browser; saving them now.`
+      ? `Restored ${counted(restored, "unsaved change")} kept in this browser; saving them now.`
       : null;
   });
 
@@ -147,18 +160,27 @@ export function Editor({
         );
         return;
       }
-      setFlash(null);
+      const target = action.type === "assign" ? model.segments[action.segment] : undefined;
+      setFlash(
+        target?.excluded
+          ? `Segment ${target.index + 1} is in “${target.section}”, a section left out of the alignment: turns put there count for no summary.`
+          : null,
+      );
       dispatch(action);
     },
-    [autosave.submittedAt, editable, readOnly, submitWord],
+    [autosave.submittedAt, editable, model.segments, readOnly, submitWord],
   );
 
   const focusTurns = useCallback(() => {
     turnList.current?.element()?.focus({ preventScroll: true });
   }, []);
 
+  /** How the next change of the focused turn is scrolled to: into view by the shortest
+   * way (moving turn by turn), or to the middle (a jump). */
+  const focusAlign = useRef<"auto" | "center">("auto");
   useEffect(() => {
-    turnList.current?.scrollToIndex(state.focus);
+    turnList.current?.scrollToIndex(state.focus, focusAlign.current);
+    focusAlign.current = "auto";
     storePosition(documentId, userId, {
       turn: state.focus,
       turnCount: model.turns.length,
@@ -201,7 +223,16 @@ export function Editor({
       if (segment === UNALIGNED) unaligned += 1;
     });
     const lowConfidence = model.turns.filter((turn) => turn.lowConfidence).length;
-    return { changed, unaligned, lowConfidence, disagreements: comparison?.disagreementCount };
+    const inExcluded = state.assignments.filter(
+      (segment) => model.segments[segment]?.excluded,
+    ).length;
+    return {
+      changed,
+      unaligned,
+      lowConfidence,
+      inExcluded,
+      disagreements: comparison?.disagreementCount,
+    };
   }, [comparison, model, state.assignments]);
 
   const goToMarked = useCallback(
@@ -210,6 +241,9 @@ export function Editor({
       if (turn === null) setFlash(`No ${what} turn.`);
       else {
         lead("turns");
+        // A jump lands the turn mid-list, with what comes before and after it in view, not
+        // at the edge it was scrolled in from.
+        focusAlign.current = "center";
         dispatch({ type: "select", turn });
       }
     },
@@ -343,6 +377,7 @@ export function Editor({
         editable={editable}
         readOnly={readOnly}
         submitWord={submitWord}
+        back={back}
         mayReopen={payload.may_reopen}
         onHelp={() => setHelpOpen(true)}
         onSubmit={() => setSubmitOpen(true)}
@@ -415,7 +450,7 @@ export function Editor({
       <main className="panes">
         <section className="pane" aria-labelledby="transcript-heading">
           <h2 id="transcript-heading">
-            Transcript <span className="count">{model.turns.length} turns</span>
+            Transcript <span className="count">{counted(model.turns.length, "turn")}</span>
           </h2>
           <TranscriptPane
             turns={model.turns}
@@ -441,7 +476,7 @@ export function Editor({
         </section>
         <section className="pane" aria-labelledby="report-heading">
           <h2 id="report-heading">
-            Report <span className="count">{model.segments.length} segments</span>
+            Report <span className="count">{counted(model.segments.length, "segment")}</span>
           </h2>
           <ReportPane
             segments={model.segments}
@@ -482,7 +517,7 @@ export function Editor({
             setFlash(
               `Your changes were applied on top of the other version${
                 outcome.overridden.length
-                  ? ` (yours won on ${outcome.overridden.length} turns)`
+                  ? ` (yours won on ${counted(outcome.overridden.length, "turn")})`
                   : ""
               }.`,
             );

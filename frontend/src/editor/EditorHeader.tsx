@@ -1,11 +1,19 @@
 import { Link } from "../app/router";
+import { counted } from "../text/plural";
 import { StatusIndicator } from "./StatusIndicator";
 import type { SaveStatus } from "./useAutosave";
 
 interface EditorHeaderProps {
   name: string;
   save: { status: SaveStatus; error: string | null; submittedAt: string | null };
-  counts: { changed: number; unaligned: number; lowConfidence: number; disagreements?: number };
+  counts: {
+    changed: number;
+    unaligned: number;
+    lowConfidence: number;
+    /** Turns put in a section the alignment leaves out: they count for no summary. */
+    inExcluded: number;
+    disagreements?: number;
+  };
   editable: boolean;
   readOnly: boolean;
   submitWord: string;
@@ -14,6 +22,7 @@ interface EditorHeaderProps {
   onReopen: () => void;
   /** False once the iteration is closed: its gold is recorded, reopening is refused. */
   mayReopen: boolean;
+  back?: { href: string; label: string };
 }
 
 /** The document, whether it is saved, how far along it is, help, and submit (or reopen a
@@ -29,11 +38,12 @@ export function EditorHeader({
   onSubmit,
   onReopen,
   mayReopen,
+  back = { href: "/", label: "Documents" },
 }: EditorHeaderProps) {
   return (
     <header className="editor-header">
-      <Link href="/" className="back-link">
-        ← Documents
+      <Link href={back.href} className="back-link">
+        ← {back.label}
       </Link>
       <h1>{name}</h1>
       <StatusIndicator
@@ -47,6 +57,12 @@ export function EditorHeader({
         {counts.disagreements !== undefined && `${counts.disagreements} disputed · `}
         {counts.changed} changed · {counts.unaligned} unaligned · {counts.lowConfidence} low
         confidence
+        {counts.inExcluded > 0 && (
+          <span className="warning" data-testid="excluded-warning">
+            {" "}
+            · {counted(counts.inExcluded, "turn")} in left-out sections
+          </span>
+        )}
       </p>
       <button type="button" onClick={onHelp} aria-keyshortcuts="?">
         Shortcuts

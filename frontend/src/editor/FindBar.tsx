@@ -1,5 +1,6 @@
 import { useMemo, useState, type FormEvent, type Ref } from "react";
 import type { EditorModel } from "./model";
+import { counted } from "../text/plural";
 
 export interface SearchHit {
   pane: "turns" | "segments";
@@ -103,9 +104,10 @@ export function FindBar({
         />
         <span id="search-count" className="search-count" aria-live="polite">
           {query
-            ? `${hitIndex >= 0 ? `${hitIndex + 1} of ` : ""}${turnHits} turn${turnHits === 1 ? "" : "s"}, ${
-                hits.length - turnHits
-              } segment${hits.length - turnHits === 1 ? "" : "s"}`
+            ? `${hitIndex >= 0 ? `${hitIndex + 1} of ` : ""}${counted(turnHits, "turn")}, ${counted(
+                hits.length - turnHits,
+                "segment",
+              )}`
             : ""}
         </span>
         <button

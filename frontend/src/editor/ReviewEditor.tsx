@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { EditorPayload, SaveTarget } from "../api/annotation";
 import { Link } from "../app/router";
+import { leadProjectPath } from "../lead/routes";
 import { Editor } from "./Editor";
 
 interface ReviewEditorProps {
@@ -69,6 +70,7 @@ export function ReviewEditor({ payload, userId, target }: ReviewEditorProps) {
       target={target}
       readOnly
       banner={banner}
+      back={{ href: leadProjectPath(project, "documents"), label: "Project documents" }}
     />
   );
 }

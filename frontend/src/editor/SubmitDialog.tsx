@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { Dialog } from "../components/Dialog";
+import { counted, noun } from "../text/plural";
 
 interface SubmitDialogProps {
   open: boolean;
@@ -39,15 +40,16 @@ export function SubmitDialog({
     <Dialog open={open} title={`${submitWord} this document?`} onClose={onClose}>
       {submitWord === "Submit" ? (
         <p>
-          <strong>{documentName}</strong>: {changedCount} turn{changedCount === 1 ? "" : "s"}{" "}
-          changed from the pre-alignment, {unalignedCount} unaligned. Once submitted, the alignment
-          can no longer be edited here.
+          <strong>{documentName}</strong>: {counted(changedCount, "turn")} changed from the
+          pre-alignment, {unalignedCount} unaligned. Once submitted, it counts as finished: it is no
+          longer edited unless you reopen it, which you can until its iteration is closed.
         </p>
       ) : (
         <p>
-          <strong>{documentName}</strong>: {changedCount} turn{changedCount === 1 ? "" : "s"} differ
-          from the first submission, {unalignedCount} unaligned. Once completed, this adjudication
-          is the document&apos;s gold (reopen it to change it).
+          <strong>{documentName}</strong>: {counted(changedCount, "turn")}{" "}
+          {noun(changedCount, "differs", "differ")} from the first submission, {unalignedCount}{" "}
+          unaligned. Once completed, this adjudication is the document&apos;s gold; you can reopen
+          it to change it until its iteration is closed.
         </p>
       )}
       {error && (

@@ -87,3 +87,17 @@ export function startingTurn(
   const turn = server && (!local || serverAt > local.at) ? server.turn : (local?.turn ?? 0);
   return turn < turnCount ? turn : 0;
 }
+
+/** Where the annotator left off, for the documents page: the later of this browser's record
+ * and the server's (kept from any browser or device), or null before either. */
+export function leftOff(
+  local: Position | null,
+  server: { turn: number; updated_at: string } | null,
+  turnCount: number,
+): Position | null {
+  const fromServer = server
+    ? { turn: server.turn, turnCount, at: Date.parse(server.updated_at) }
+    : null;
+  const latest = fromServer && (!local || fromServer.at > local.at) ? fromServer : local;
+  return latest && latest.turn < turnCount ? { ...latest, turnCount } : null;
+}

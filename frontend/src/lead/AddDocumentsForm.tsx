@@ -8,13 +8,20 @@ export function AddDocumentsForm({
   iterationId,
   number,
   batch,
+  jobBefore,
+  onAdding,
   onAdded,
 }: {
   iterationId: number;
   number: number;
   /** The batch's document ids: a document taken out of it becomes one to add. */
   batch: number[];
-  onAdded: (count: number) => void;
+  /** Called as the request leaves: what the page said before is out of date. */
+  onAdding: () => void;
+  /** `preAligning`: a job started (a document lacked the iteration's pre-alignment). */
+  onAdded: (count: number, preAligning: boolean) => void;
+  /** The iteration's pre-alignment job as the page last saw it. */
+  jobBefore: number | null;
 }) {
   const { project } = useProject();
   const batchKey = batch.join(",");
@@ -39,9 +46,10 @@ export function AddDocumentsForm({
     event.preventDefault();
     setBusy(true);
     setError(null);
+    onAdding();
     try {
-      await addToIteration(project.id, iterationId, { documents: [...chosen] });
-      onAdded(chosen.size);
+      const detail = await addToIteration(project.id, iterationId, { documents: [...chosen] });
+      onAdded(chosen.size, detail.pre_align_job?.id !== jobBefore);
       setChosen(new Set());
       reload();
     } catch (reason) {

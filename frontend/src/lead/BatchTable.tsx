@@ -6,12 +6,13 @@ import {
   type BatchDocument,
   type IterationDetail,
 } from "./api";
-import { Link } from "../app/router";
+import { Link, editorPath } from "../app/router";
 import { adjudicationPath } from "../editor/ReviewEditor";
 import { AssigneePicker, DOCUMENT_STATUS_TEXT } from "./DocumentsSection";
 import { duration, percent } from "./format";
 import { usernameOf, useProject } from "./ProjectContext";
 import { messageOf } from "./useLoad";
+import { counted, transcriptUnit } from "../text/plural";
 
 /** The batch as the lead follows it: who corrects what, how far along, and once closed, how
  * good the pre-alignment was. Until it closes, assignees change and a document nobody will
@@ -47,65 +48,69 @@ export function BatchTable({
           {error}
         </p>
       )}
-      <table className="lead-table" aria-label={`Documents of iteration ${iteration.number}`}>
-        <thead>
-          <tr>
-            <th scope="col">Document</th>
-            <th scope="col">Status</th>
-            <th scope="col">Assignees</th>
-            <th scope="col">Corrections</th>
-            <th scope="col">Gold</th>
-            {closed && <th scope="col">Turns kept</th>}
-            {closed && <th scope="col">Segment %</th>}
-            {closed && <th scope="col">Word %</th>}
-            {closed && <th scope="col">WindowDiff</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {iteration.documents.map((document) => (
-            <tr key={document.id} data-testid="batch-document">
-              <th scope="row">{document.name}</th>
-              <td>{DOCUMENT_STATUS_TEXT[document.status]}</td>
-              <td>
-                {closed ? (
-                  <Usernames users={document.assignees} />
-                ) : (
-                  <AssigneePicker
-                    documentName={document.name}
-                    assignees={document.assignees}
-                    onChange={(assignees) =>
-                      change(document, () => assignDocument(project.id, document.id, assignees))
-                    }
-                  />
-                )}
-              </td>
-              <td>
-                <Corrections document={document} />
-                {!closed && (
-                  <button
-                    type="button"
-                    className="link-button small block"
-                    onClick={() =>
-                      iteration.documents.length === 1 ? setEmptying(document) : takeOut(document)
-                    }
-                  >
-                    Take out of the iteration
-                  </button>
-                )}
-              </td>
-              <td>
-                <GoldCell document={document} closed={closed} />
-              </td>
-              {closed && (
-                <td className="number">{percent(document.record?.human_turn_accuracy)}</td>
-              )}
-              {closed && <td className="number">{percent(document.record?.segment_accuracy)}</td>}
-              {closed && <td className="number">{percent(document.record?.word_accuracy)}</td>}
-              {closed && <td className="number">{percent(document.record?.windowdiff)}</td>}
+      <div className="table-fit">
+        <table className="lead-table" aria-label={`Documents of iteration ${iteration.number}`}>
+          <thead>
+            <tr>
+              <th scope="col">Document</th>
+              <th scope="col">Status</th>
+              <th scope="col">Assignees</th>
+              <th scope="col">Corrections</th>
+              <th scope="col">Gold</th>
+              {closed && <th scope="col">Turns kept</th>}
+              {closed && <th scope="col">Segment %</th>}
+              {closed && <th scope="col">Word %</th>}
+              {closed && <th scope="col">WindowDiff</th>}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {iteration.documents.map((document) => (
+              <tr key={document.id} data-testid="batch-document">
+                <th scope="row">
+                  <Link href={editorPath(project.id, document.id)}>{document.name}</Link>
+                </th>
+                <td>{DOCUMENT_STATUS_TEXT[document.status]}</td>
+                <td>
+                  {closed ? (
+                    <Usernames users={document.assignees} />
+                  ) : (
+                    <AssigneePicker
+                      documentName={document.name}
+                      assignees={document.assignees}
+                      onChange={(assignees) =>
+                        change(document, () => assignDocument(project.id, document.id, assignees))
+                      }
+                    />
+                  )}
+                </td>
+                <td>
+                  <Corrections document={document} />
+                  {!closed && (
+                    <button
+                      type="button"
+                      className="link-button small block"
+                      onClick={() =>
+                        iteration.documents.length === 1 ? setEmptying(document) : takeOut(document)
+                      }
+                    >
+                      Take out of the iteration
+                    </button>
+                  )}
+                </td>
+                <td>
+                  <GoldCell document={document} closed={closed} />
+                </td>
+                {closed && (
+                  <td className="number">{percent(document.record?.human_turn_accuracy)}</td>
+                )}
+                {closed && <td className="number">{percent(document.record?.segment_accuracy)}</td>}
+                {closed && <td className="number">{percent(document.record?.word_accuracy)}</td>}
+                {closed && <td className="number">{percent(document.record?.windowdiff)}</td>}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <ConfirmDialog
         open={emptying !== null}
         title="Take out the last document?"
@@ -162,14 +167,15 @@ function Usernames({ users }: { users: number[] }) {
 }
 
 function Corrections({ document }: { document: BatchDocument }) {
-  const { members } = useProject();
+  const { members, project } = useProject();
   if (document.annotations.length === 0) return <span className="muted">not started</span>;
   return (
     <ul className="plain">
       {document.annotations.map((annotation) => (
         <li key={annotation.annotator}>
           {usernameOf(members, annotation.annotator)}: {annotation.turns_changed} of{" "}
-          {document.turn_count} turns changed, {duration(annotation.seconds_spent)}
+          {counted(document.turn_count, transcriptUnit(project))} changed,{" "}
+          {duration(annotation.seconds_spent)}
           {annotation.submitted_at ? ", submitted" : ", in progress"}
         </li>
       ))}

@@ -1,15 +1,12 @@
 import { useState } from "react";
-import {
-  fetchAligners,
-  fetchCandidates,
-  type Candidate,
-  type CandidateOrdering,
-  type CandidatePage,
-} from "./api";
-import { alignmentOf, percent, scoringOf, variedOf, windowOf } from "./format";
+import { ConfirmDialog } from "../components/ConfirmDialog";
+import { counted } from "../text/plural";
+import { fetchCandidates, type Candidate, type CandidateOrdering, type CandidatePage } from "./api";
+import { differences, differenceText, tiedGroups } from "./candidates";
+import { percent } from "./format";
 import { useLoad } from "./useLoad";
 
-const PAGE_SIZE = 20;
+const PAGE_SIZE = 50;
 
 const SORTABLE: { field: CandidateOrdering; label: string; higherIsBetter: boolean }[] = [
   { field: "rank", label: "Rank", higherIsBetter: false },
@@ -19,10 +16,42 @@ const SORTABLE: { field: CandidateOrdering; label: string; higherIsBetter: boole
   { field: "documents_evaluated", label: "Documents", higherIsBetter: true },
 ];
 
+type Spread = Candidate["spread"];
+
+/** A figure and how much it moves from one gold document to the next (the standard
+ * deviation across the documents scored): two candidates closer than that are not told
+ * apart by this gold. */
+function figure(value: number | null, spread: number | null | undefined) {
+  return (
+    <>
+      {percent(value)}
+      {spread !== null && spread !== undefined && (
+        <span className="muted" title="Standard deviation across the documents scored">
+          {" "}
+          ± {spread.toFixed(1)}
+        </span>
+      )}
+    </>
+  );
+}
+
+function Figures({ candidate, spread }: { candidate: Candidate; spread?: Spread }) {
+  return (
+    <>
+      <td className="number">{figure(candidate.segment_accuracy, spread?.segment_accuracy)}</td>
+      <td className="number">{figure(candidate.word_accuracy, spread?.word_accuracy)}</td>
+      <td className="number">{figure(candidate.window_diff, spread?.window_diff)}</td>
+      <td className="number">{candidate.documents_evaluated}</td>
+    </>
+  );
+}
+
 /**
- * A tuning run's candidates, as the paper's Table 1, sorted by the server (the run can hold
- * hundreds of settings): click a column to sort by it, again to reverse. The first click
- * puts the best first.
+ * A tuning run's candidates as a lead decides from them: first the parameters in use and the
+ * proposal side by side, each figure with its spread across the gold documents; then every
+ * candidate, sorted by the server (the run can hold hundreds of settings), showing only the
+ * settings that differ from the parameters in use, and settings that tie (the same figures
+ * on the same gold) in one row with their count. Promoting asks first.
  */
 export function CandidateTable({
   projectId,
@@ -39,6 +68,7 @@ export function CandidateTable({
 }) {
   const [ordering, setOrdering] = useState("rank");
   const [page, setPage] = useState(1);
+  const [confirming, setConfirming] = useState<Candidate | null>(null);
   const [loaded] = useLoad(
     (signal) =>
       fetchCandidates(
@@ -48,8 +78,6 @@ export function CandidateTable({
       ),
     [projectId, iterationId, ordering, page, refreshKey],
   );
-  const [schema] = useLoad(fetchAligners, []);
-  const aligners = schema.state === "ready" ? schema.data : [];
 
   /** The server sorts `field` best first and `-field` worst first. */
   const sortBy = (field: CandidateOrdering) => {
@@ -62,29 +90,100 @@ export function CandidateTable({
     return <p className="muted">{loaded.status === 404 ? "No tuning run yet." : loaded.message}</p>;
   }
   const data: CandidatePage = loaded.data;
-  const varied = data.run.varied_settings;
+  const run = data.run;
+  const varied = run.varied_settings;
+  const incumbent = run.incumbent;
+  const inUseParams = incumbent?.params ?? null;
   // Once one of the run's candidates is promoted, that row is marked, not the earlier proposal.
-  const promoted = data.run.promoted_candidate;
-  const proposed = promoted === null ? data.run.proposal?.id : undefined;
+  const promoted = run.promoted_candidate;
+  const proposed = promoted === null ? run.proposal?.id : undefined;
   const pages = Math.max(1, Math.ceil(data.count / PAGE_SIZE));
+  const changes = (candidate: Candidate) =>
+    differences(candidate.params, inUseParams, varied).map(differenceText);
+  const promoteButton = (candidate: Candidate) =>
+    onPromote && (
+      <button
+        type="button"
+        onClick={() => setConfirming(candidate)}
+        aria-label={`Promote candidate ranked ${candidate.rank ?? "unranked"} (setting ${candidate.index})`}
+      >
+        Promote…
+      </button>
+    );
+  const figureHeaders = (
+    <>
+      <th scope="col">Segment %</th>
+      <th scope="col">Word %</th>
+      <th scope="col">WindowDiff %</th>
+      <th scope="col">Documents</th>
+    </>
+  );
+
   return (
     <div className="candidates">
       <p className="muted">
-        Tuning run {data.run.id}: {data.run.settings_count} settings on{" "}
-        {data.run.gold_documents.length} gold documents, ranked by the {data.run.ranked_by_label};
-        job {data.run.job.status}
-        {data.run.job.status === "running" && ` (${Math.round(data.run.job.progress * 100)}%)`}.
+        Tuning run {run.id}: {counted(run.settings_count, "setting")} on{" "}
+        {counted(run.gold_documents.length, "gold document")}, ranked by the {run.ranked_by_label};
+        job {run.job.status}
+        {run.job.status === "running" && ` (${Math.round(run.job.progress * 100)}%)`}. Figures are
+        over all the gold scored; ± is their standard deviation across its documents.
       </p>
+      <table className="lead-table" aria-label="Parameters in use and proposal">
+        <thead>
+          <tr>
+            <th scope="col">Candidate</th>
+            {figureHeaders}
+            <th scope="col">Differs from the parameters in use</th>
+            {onPromote && (
+              <th scope="col">
+                <span className="visually-hidden">Promote</span>
+              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody>
+          {incumbent ? (
+            <tr data-testid="decision-incumbent">
+              <th scope="row">In use: {run.incumbent_name}</th>
+              <Figures candidate={incumbent} spread={incumbent.spread} />
+              <td>—</td>
+              {onPromote && <td />}
+            </tr>
+          ) : (
+            <tr>
+              <th scope="row">In use: {run.incumbent_name || "nothing"}</th>
+              <td colSpan={onPromote ? 6 : 5}>{run.incumbent_note || "not scored by this run"}</td>
+            </tr>
+          )}
+          {run.proposal ? (
+            <tr data-testid="decision-proposal">
+              <th scope="row">
+                Proposal (rank {run.proposal.rank ?? "—"})
+                {promoted === run.proposal.id && ", promoted"}
+              </th>
+              <Figures candidate={run.proposal} spread={run.proposal.spread} />
+              <td>{changes(run.proposal).join("; ") || "nothing"}</td>
+              {onPromote && <td>{promoted !== run.proposal.id && promoteButton(run.proposal)}</td>}
+            </tr>
+          ) : (
+            <tr data-testid="decision-proposal">
+              <th scope="row">Proposal</th>
+              <td colSpan={onPromote ? 6 : 5}>
+                {run.job.status === "succeeded"
+                  ? `none: ${run.proposal_note || "no candidate beats the parameters in use on this gold"}`
+                  : "none yet: the run is not finished"}
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
       <table className="lead-table" aria-label="Tuning candidates">
         <thead>
           <tr>
             {SORTABLE.slice(0, 1).map((column) => (
               <SortHeader key={column.field} column={column} ordering={ordering} onSort={sortBy} />
             ))}
-            {varied.length > 0 && <th scope="col">Varied by the grid</th>}
-            <th scope="col">Window (size / overlap)</th>
-            <th scope="col">Scoring</th>
-            <th scope="col">Alignment</th>
+            <th scope="col">Differs from the parameters in use</th>
             {SORTABLE.slice(1).map((column) => (
               <SortHeader key={column.field} column={column} ordering={ordering} onSort={sortBy} />
             ))}
@@ -97,52 +196,56 @@ export function CandidateTable({
           </tr>
         </thead>
         <tbody>
-          {data.results.map((candidate) => (
-            <tr
-              key={candidate.id}
-              data-testid="candidate"
-              className={
-                candidate.id === promoted
-                  ? "promoted"
-                  : candidate.id === proposed
-                    ? "proposal"
-                    : candidate.is_incumbent
-                      ? "incumbent"
-                      : undefined
-              }
-            >
-              <td>
-                {candidate.rank ?? "—"}
-                {candidate.id === promoted && " (promoted)"}
-                {candidate.id === proposed && " (proposed)"}
-                {candidate.is_incumbent && ` (in use: ${data.run.incumbent_name})`}
-              </td>
-              {varied.length > 0 && (
-                <td data-testid="varied">{variedOf(candidate.params, varied, aligners)}</td>
-              )}
-              <td>{windowOf(candidate.params)}</td>
-              <td>{scoringOf(candidate.params)}</td>
-              <td>{alignmentOf(candidate.params, aligners, varied)}</td>
-              <td className="number">{percent(candidate.segment_accuracy)}</td>
-              <td className="number">{percent(candidate.word_accuracy)}</td>
-              <td className="number">{percent(candidate.window_diff)}</td>
-              <td className="number">{candidate.documents_evaluated}</td>
-              <td className="number" data-testid="gain">
-                {gainOf(candidate)}
-              </td>
-              {onPromote && (
+          {tiedGroups(data.results).map((group) => {
+            const first = group[0]!;
+            const last = group[group.length - 1]!;
+            const marks = group.flatMap((candidate) => [
+              ...(candidate.id === promoted ? [" (promoted)"] : []),
+              ...(candidate.id === proposed ? [" (proposed)"] : []),
+              ...(candidate.is_incumbent ? [` (in use: ${run.incumbent_name})`] : []),
+            ]);
+            return (
+              <tr
+                key={first.id}
+                data-testid="candidate"
+                className={
+                  group.some((candidate) => candidate.id === promoted)
+                    ? "promoted"
+                    : group.some((candidate) => candidate.id === proposed)
+                      ? "proposal"
+                      : group.some((candidate) => candidate.is_incumbent)
+                        ? "incumbent"
+                        : undefined
+                }
+              >
                 <td>
-                  <button
-                    type="button"
-                    onClick={() => onPromote(candidate)}
-                    aria-label={`Promote candidate ranked ${candidate.rank ?? "unranked"} (setting ${candidate.index})`}
-                  >
-                    Promote
-                  </button>
+                  {first.rank ?? "—"}
+                  {group.length > 1 && last.rank !== first.rank && `–${last.rank ?? "—"}`}
+                  {marks.join("")}
                 </td>
-              )}
-            </tr>
-          ))}
+                <td data-testid="varied">
+                  {group.length === 1 ? (
+                    changes(first).join("; ") || "nothing"
+                  ) : (
+                    <TiedGroup
+                      changes={group.map((candidate) =>
+                        candidate.is_incumbent
+                          ? [...changes(candidate), "(in use)"]
+                          : changes(candidate),
+                      )}
+                    />
+                  )}
+                </td>
+                <Figures candidate={first} spread={first.spread} />
+                <td className="number" data-testid="gain">
+                  {gainOf(first)}
+                </td>
+                {onPromote && (
+                  <td>{first.id !== promoted && !first.is_incumbent && promoteButton(first)}</td>
+                )}
+              </tr>
+            );
+          })}
         </tbody>
       </table>
       {pages > 1 && (
@@ -156,7 +259,54 @@ export function CandidateTable({
           </button>
         </p>
       )}
+      {onPromote && (
+        <ConfirmDialog
+          open={confirming !== null}
+          title={`Promote the candidate ranked ${confirming?.rank ?? "—"}?`}
+          confirmLabel="Promote it"
+          keepLabel="Keep the parameters in use"
+          onClose={() => setConfirming(null)}
+          onConfirm={() => confirming && onPromote(confirming)}
+        >
+          {confirming && (
+            <>
+              <p>
+                The project&apos;s next pre-alignments will use it instead of{" "}
+                {run.incumbent_name || "the parameters in use"}. It differs in:{" "}
+                {changes(confirming).join("; ") || "nothing"}.
+              </p>
+              <p>
+                On this gold: segment {percent(confirming.segment_accuracy)}, word{" "}
+                {percent(confirming.word_accuracy)}
+                {incumbent &&
+                  ` (in use: segment ${percent(incumbent.segment_accuracy)}, word ${percent(incumbent.word_accuracy)})`}
+                .
+              </p>
+            </>
+          )}
+        </ConfirmDialog>
+      )}
     </div>
+  );
+}
+
+/** Tied settings as one cell: what they all change, then what tells each apart. */
+function TiedGroup({ changes }: { changes: string[][] }) {
+  const common = changes[0]!.filter((change) => changes.every((other) => other.includes(change)));
+  return (
+    <details>
+      <summary>
+        {counted(changes.length, "setting")} tie on these figures
+        {common.length > 0 && `: ${common.join("; ")}`}
+      </summary>
+      <ul className="plain">
+        {changes.map((own, index) => (
+          <li key={index}>
+            {own.filter((change) => !common.includes(change)).join("; ") || "nothing else"}
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { DocumentStatus } from "../api/annotation";
-import { Link } from "../app/router";
+import { Link, editorPath } from "../app/router";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import {
   assignDocument,
@@ -17,6 +17,15 @@ import { annotatorsOf, usernameOf, useProject } from "./ProjectContext";
 import { iterationPath } from "./routes";
 import { UploadPanel } from "./UploadPanel";
 import { messageOf, useLoad } from "./useLoad";
+import { counted, transcriptUnit } from "../text/plural";
+
+/** Statuses whose documents open in the editor (the lead reads the assignees' work there). */
+export const OPENED: ReadonlySet<DocumentStatus> = new Set([
+  "imported",
+  "pre_aligned",
+  "in_annotation",
+  "submitted",
+]);
 
 export const DOCUMENT_STATUS_TEXT: Record<DocumentStatus, string> = {
   importing: "Importing",
@@ -118,7 +127,13 @@ function DocumentTable({
         <tbody>
           {documents.map((document) => (
             <tr key={document.id} data-testid="lead-document-row">
-              <th scope="row">{document.name}</th>
+              <th scope="row">
+                {OPENED.has(document.status) ? (
+                  <Link href={editorPath(project.id, document.id)}>{document.name}</Link>
+                ) : (
+                  document.name
+                )}
+              </th>
               <td>
                 <span className={`status-badge status-${document.status}`}>
                   {DOCUMENT_STATUS_TEXT[document.status]}
@@ -137,7 +152,8 @@ function DocumentTable({
                 )}
               </td>
               <td>
-                {document.turn_count} turns, {document.segment_count} segments
+                {counted(document.turn_count, transcriptUnit(project))},{" "}
+                {counted(document.segment_count, "segment")}
               </td>
               <td>
                 <AssigneePicker

@@ -6,16 +6,39 @@ import { useLoad } from "./useLoad";
 
 type ExportPreview = Schema<"ExportPreview">;
 
-/** The files a corpus export writes (docs/exports.md), each with what it is for. */
+/** The files a corpus export writes (docs/exports.md), each with what it is for; the pair
+ * formats take the filters above, the public_meetings layout is the whole project and takes
+ * none (the server refuses a parameter it does not take). */
 const FORMATS = [
-  { file: "pairs.jsonl", label: "Pairs, JSON lines", what: "one summarization pair a line" },
-  { file: "pairs.csv", label: "Pairs, CSV", what: "for spreadsheets (cells neutralised)" },
-  { file: "parallel.zip", label: "Parallel text", what: "source and target files per split" },
-  { file: "huggingface.zip", label: "Hugging Face dataset", what: "splits and a dataset card" },
+  {
+    file: "pairs.jsonl",
+    label: "Pairs, JSON lines",
+    what: "one summarization pair a line",
+    filtered: true,
+  },
+  {
+    file: "pairs.csv",
+    label: "Pairs, CSV",
+    what: "for spreadsheets (cells neutralised)",
+    filtered: true,
+  },
+  {
+    file: "parallel.zip",
+    label: "Parallel text",
+    what: "source and target files per split",
+    filtered: true,
+  },
+  {
+    file: "huggingface.zip",
+    label: "Hugging Face dataset",
+    what: "splits and a dataset card",
+    filtered: true,
+  },
   {
     file: "public-meetings.json",
     label: "public_meetings layout",
-    what: "the benchmark's JSON, to re-import or evaluate",
+    what: "the whole project, gold and pre-alignments, to re-import or evaluate; the filters do not apply",
+    filtered: false,
   },
 ] as const;
 
@@ -92,7 +115,12 @@ export function ExportsSection() {
       <ul className="plain-list" aria-label="Export formats">
         {FORMATS.map((format) => (
           <li key={format.file}>
-            <a href={`${base}${format.file}?${query(filters)}`} download>
+            <a
+              href={
+                format.filtered ? `${base}${format.file}?${query(filters)}` : base + format.file
+              }
+              download
+            >
               {format.label}
             </a>{" "}
             <span className="muted">

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { ApiError } from "../api/client";
 import { Link } from "../app/router";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { AddDocumentsForm } from "./AddDocumentsForm";
@@ -23,6 +24,7 @@ import { PromoteParameterSet } from "./PromoteParameterSet";
 import { useProject } from "./ProjectContext";
 import { leadProjectPath } from "./routes";
 import { messageOf, useLoad } from "./useLoad";
+import { counted, noun } from "../text/plural";
 
 /** Followed until closed or cancelled: jobs while they run, annotators' progress meanwhile. */
 const POLL_MS = 3000;
@@ -35,9 +37,14 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
     [project.id, iterationId],
     { ms: POLL_MS, while: (it) => it.status !== "closed" && it.status !== "cancelled" },
   );
-  const [notice, setNotice] = useState<{ error: boolean; text: string } | null>(null);
+  const [notice, setNotice] = useState<{
+    error: boolean;
+    text: string;
+    reasons?: string[];
+  } | null>(null);
   const [confirmingCancel, setConfirmingCancel] = useState(false);
-  const noticeRef = useRef<HTMLParagraphElement>(null);
+  const [confirmingProposal, setConfirmingProposal] = useState(false);
+  const noticeRef = useRef<HTMLDivElement>(null);
   // The answer to a button far down the page (a candidate's Promote) is shown where it is read.
   useEffect(() => {
     noticeRef.current?.scrollIntoView({ block: "nearest" });
@@ -51,7 +58,7 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
       reload();
       reloadProject();
     } catch (reason) {
-      setNotice({ error: true, text: messageOf(reason) });
+      setNotice({ error: true, text: messageOf(reason), reasons: reasonsOf(reason) });
     }
   };
 
@@ -75,13 +82,24 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
         </span>
       </h2>
       {notice && (
-        <p
+        <div
           ref={noticeRef}
           role={notice.error ? "alert" : "status"}
           className={notice.error ? "error" : "notice"}
         >
-          {notice.text}
-        </p>
+          {notice.reasons ? (
+            <>
+              {notice.text.slice(0, notice.text.indexOf(":") + 1)}
+              <ul>
+                {notice.reasons.map((reason) => (
+                  <li key={reason}>{reason}</li>
+                ))}
+              </ul>
+            </>
+          ) : (
+            notice.text
+          )}
+        </div>
       )}
       <dl className="facts">
         <dt>Pre-aligned with</dt>
@@ -114,7 +132,7 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
         <dt>Double annotation</dt>
         <dd>
           {iteration.double_annotation
-            ? `${iteration.double_annotation.documents.length} of ${iteration.document_count} documents` +
+            ? `${iteration.double_annotation.documents.length} of ${counted(iteration.document_count, "document")}` +
               (iteration.double_annotation.share !== null
                 ? ` (${Math.round(iteration.double_annotation.share * 100)} % drawn with seed ${iteration.double_annotation.seed})`
                 : " (chosen)")
@@ -125,7 +143,7 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
       {iteration.cancelled_at && (
         <p data-testid="cancelled-note">
           Cancelled {dateTime(iteration.cancelled_at)}; its{" "}
-          {plural(iteration.cancelled_documents.length, "document")} went back to the project with
+          {counted(iteration.cancelled_documents.length, "document")} went back to the project with
           their pre-alignments and annotations.
         </p>
       )}
@@ -142,10 +160,17 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
           iterationId={iteration.id}
           number={iteration.number}
           batch={iteration.documents.map((document) => document.id)}
-          onAdded={(count) => {
+          jobBefore={job?.id ?? null}
+          onAdding={() => setNotice(null)}
+          onAdded={(count, pre_aligning) => {
+            const them = noun(count, "it", "them");
             setNotice({
               error: false,
-              text: `${plural(count, "document")} added; pre-aligning ${count === 1 ? "it" : "them"}.`,
+              text: `${counted(count, "document")} added; ${
+                pre_aligning
+                  ? `pre-aligning ${them}`
+                  : `${them} ${noun(count, "keeps its", "keep their")} pre-alignment`
+              }.`,
             });
             reload();
             reloadProject();
@@ -188,7 +213,8 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
         }
       >
         <p>
-          Its {plural(iteration.documents.length, "document")} go back to the project, keeping their
+          Its {counted(iteration.documents.length, "document")}{" "}
+          {noun(iteration.documents.length, "goes", "go")} back to the project, keeping their
           pre-alignments and annotations; nothing is recorded or tuned. The iteration stays in the
           history, marked cancelled, and the next one can be opened.
         </p>
@@ -226,22 +252,44 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
                   {learnedVerdict(iteration.tuning)}
                 </p>
               )}
-              {iteration.tuning.proposal && iteration.tuning.job.status === "succeeded" && (
-                <p>
-                  <button
-                    type="button"
-                    className="primary"
-                    onClick={() =>
-                      act(() => promote(project.id, iteration.id, {}), "Proposal promoted.")
-                    }
-                  >
-                    Promote the proposal
-                  </button>{" "}
-                  <span className="muted">
-                    segment {percent(iteration.tuning.proposal.segment_accuracy)}, word{" "}
-                    {percent(iteration.tuning.proposal.word_accuracy)}
-                  </span>
-                </p>
+              {iteration.tuning.proposal &&
+                iteration.tuning.job.status === "succeeded" &&
+                iteration.tuning.promoted_candidate !== iteration.tuning.proposal.id && (
+                  <p>
+                    <button
+                      type="button"
+                      className="primary"
+                      onClick={() => setConfirmingProposal(true)}
+                    >
+                      Promote the proposal…
+                    </button>{" "}
+                    <span className="muted">
+                      segment {percent(iteration.tuning.proposal.segment_accuracy)}, word{" "}
+                      {percent(iteration.tuning.proposal.word_accuracy)}
+                    </span>
+                  </p>
+                )}
+              {iteration.tuning.proposal && (
+                <ConfirmDialog
+                  open={confirmingProposal}
+                  title="Promote the proposal?"
+                  confirmLabel="Promote it"
+                  keepLabel="Keep the parameters in use"
+                  onClose={() => setConfirmingProposal(false)}
+                  onConfirm={() =>
+                    act(() => promote(project.id, iteration.id, {}), "Proposal promoted.")
+                  }
+                >
+                  <p>
+                    The project&apos;s next pre-alignments will use it instead of{" "}
+                    {iteration.tuning.incumbent_name || "the parameters in use"}: segment{" "}
+                    {percent(iteration.tuning.proposal.segment_accuracy)}, word{" "}
+                    {percent(iteration.tuning.proposal.word_accuracy)} on this gold
+                    {iteration.tuning.incumbent &&
+                      ` (in use: segment ${percent(iteration.tuning.incumbent.segment_accuracy)}, word ${percent(iteration.tuning.incumbent.word_accuracy)})`}
+                    .
+                  </p>
+                </ConfirmDialog>
               )}
               <CandidateTable
                 projectId={project.id}
@@ -285,9 +333,19 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
 
 /** What the run says about the parameters in use: beaten by the proposal by more than the
  * gold documents' uncertainty, or kept, with the run's own sentence (the gain's bootstrap
- * interval, ties) so that a lead sees why. */
+ * interval, ties) so that a lead sees why; once one of its candidates is promoted, that it
+ * now is what the project uses. */
 function TuningVerdict({ tuning }: { tuning: TuningBrief }) {
   const { proposal, incumbent, incumbent_name: name, incumbent_note: note } = tuning;
+  const promoted = tuning.promoted_candidate;
+  if (promoted !== null && promoted !== incumbent?.id) {
+    return (
+      <p data-testid="tuning-verdict" className="notice">
+        {promoted === proposal?.id ? "The proposal" : "A candidate of this run"} is promoted: the
+        project pre-aligns with it now, instead of {name || "the parameters in use before"}.
+      </p>
+    );
+  }
   if (!incumbent) return note ? <p className="muted">{note}</p> : null;
   const inUse = `The parameters in use, ${name}, score segment ${percent(incumbent.segment_accuracy)}, word ${percent(incumbent.word_accuracy)} on the same gold.`;
   return (
@@ -305,8 +363,14 @@ function TuningVerdict({ tuning }: { tuning: TuningBrief }) {
   );
 }
 
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+/** The server's reasons for a refusal, when it lists them (closing names each kind of
+ * document that is not ready), so they are shown as a list rather than one long sentence. */
+function reasonsOf(error: unknown): string[] | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const reasons = (error.body as { reasons?: unknown } | null)?.reasons;
+  return Array.isArray(reasons) && reasons.every((reason) => typeof reason === "string")
+    ? reasons
+    : undefined;
 }
 
 function submittedCount(iteration: IterationDetail): number {

@@ -1,6 +1,6 @@
 import { Link } from "../app/router";
 import { fetchAccuracy } from "../dashboard/api";
-import { fetchDocuments, fetchIterations, type Iteration } from "./api";
+import { fetchDocuments, fetchIterations, fetchParameterSets, type Iteration } from "./api";
 import { percent } from "./format";
 import { OpenIterationForm } from "./OpenIterationForm";
 import { useProject } from "./ProjectContext";
@@ -19,31 +19,42 @@ export function IterationsSection() {
   const { project } = useProject();
   const [loaded, reload] = useLoad(
     async (signal) => {
-      const [iterations, accuracy, documents] = await Promise.all([
+      const [iterations, accuracy, documents, parameterSets] = await Promise.all([
         fetchIterations(project.id, signal),
         fetchAccuracy(project.id, signal),
         fetchDocuments(project.id, signal),
+        fetchParameterSets(project.id, signal),
       ]);
       const summaries = new Map(accuracy.iterations.map((row) => [row.iteration, row.summary]));
-      return { iterations, summaries, documents };
+      return { iterations, summaries, documents, parameterSets };
     },
-    [project.id],
+    [project.id, project.promoted_parameter_set],
   );
 
   if (loaded.state === "loading") return <p aria-busy="true">Loading iterations…</p>;
   if (loaded.state === "failed") {
     return <p role="alert">Iterations could not be loaded: {loaded.message}</p>;
   }
-  const { iterations, summaries, documents } = loaded.data;
+  const { iterations, summaries, documents, parameterSets } = loaded.data;
+  // What the project really pre-aligns with, by name and aligner: a talk project starts with
+  // TalkSumm's HMM promoted, not the shipped defaults.
+  const promoted = parameterSets.find((set) => set.id === project.promoted_parameter_set);
+  const promotedName =
+    project.promoted_parameter_set === null
+      ? null
+      : promoted
+        ? `the promoted parameter set “${promoted.name}” (${promoted.params.aligner} aligner)`
+        : "the promoted parameter set";
   const unfinished = iterations.find((it) => it.status === "open" || it.status === "annotating");
   return (
     <>
       <section aria-labelledby="iterations-heading" className="lead-section">
         <h2 id="iterations-heading">Iterations</h2>
         {iterations.length === 0 ? (
-          <p>
-            No iteration yet. The first is pre-aligned with the shipped defaults, or the diagonal
-            aligner if you choose it below.
+          <p data-testid="first-iteration-parameters">
+            {promotedName === null
+              ? "No iteration yet. The first is pre-aligned with the shipped defaults, or the diagonal aligner if you choose it below."
+              : `No iteration yet. The first is pre-aligned with the parameters in use: ${promotedName}.`}
           </p>
         ) : (
           <table className="lead-table" aria-label="Iterations">
@@ -90,11 +101,7 @@ export function IterationsSection() {
       ) : (
         <OpenIterationForm
           nextNumber={(iterations.at(-1)?.number ?? 0) + 1}
-          inUse={
-            project.promoted_parameter_set !== null
-              ? "the promoted parameter set"
-              : lastUsed(iterations)
-          }
+          inUse={promotedName ?? lastUsed(iterations)}
           documents={documents}
           onOpened={reload}
         />

@@ -9,6 +9,7 @@ import {
 import { annotatorsOf, usernameOf, useProject } from "./ProjectContext";
 import { iterationPath } from "./routes";
 import { messageOf } from "./useLoad";
+import { counted, noun } from "../text/plural";
 
 /** Documents in no iteration yet, each with its annotators: keep, or choose one. */
 export function OpenIterationForm({
@@ -202,8 +203,8 @@ export function OpenIterationForm({
             <p className="notice" data-testid="unassigned-warning">
               {unassigned.length === 1
                 ? `${unassigned[0]} has no annotator`
-                : `${unassigned.length} documents have no annotator`}
-              : nobody will correct {unassigned.length === 1 ? "it" : "them"} until you assign
+                : `${counted(unassigned.length, "document")} have no annotator`}
+              : nobody will correct {noun(unassigned.length, "it", "them")} until you assign
               someone, here or on the iteration&apos;s page.
             </p>
           )}
@@ -216,8 +217,7 @@ export function OpenIterationForm({
               Spread the batch over the annotators
             </button>{" "}
             <button type="submit" className="primary" disabled={busy || chosen.size === 0}>
-              Open iteration {nextNumber} with {chosen.size}{" "}
-              {chosen.size === 1 ? "document" : "documents"}
+              Open iteration {nextNumber} with {counted(chosen.size, "document")}
             </button>
           </p>
         </>

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from "react";
+import { ConfirmDialog } from "../components/ConfirmDialog";
 import type { ProjectRole } from "../api/documents";
 import { addMember, changeMemberRole, removeMember, updateProject, type Member } from "./api";
 import { PodcastSettings } from "./PodcastSettings";
@@ -112,6 +113,7 @@ function ProjectForm() {
 function MembersPanel() {
   const { project, members, reload } = useProject();
   const [error, setError] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<Member | null>(null);
 
   const act = async (action: () => Promise<unknown>) => {
     setError(null);
@@ -147,12 +149,25 @@ function MembersPanel() {
               key={member.id}
               member={member}
               onRole={(role) => act(() => changeMemberRole(project.id, member.id, role))}
-              onRemove={() => act(() => removeMember(project.id, member.id))}
+              onRemove={() => setRemoving(member)}
             />
           ))}
         </tbody>
       </table>
       <InviteForm onInvite={(user, role) => act(() => addMember(project.id, user, role))} />
+      <ConfirmDialog
+        open={removing !== null}
+        title={`Remove ${removing?.username ?? ""} from the project?`}
+        confirmLabel="Remove them"
+        keepLabel="Keep them"
+        onClose={() => setRemoving(null)}
+        onConfirm={() => removing && act(() => removeMember(project.id, removing.id))}
+      >
+        <p>
+          <strong>{removing?.username}</strong> loses access to this project and its documents until
+          a lead adds them again.
+        </p>
+      </ConfirmDialog>
     </section>
   );
 }

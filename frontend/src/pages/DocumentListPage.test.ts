@@ -20,6 +20,7 @@ function summary(
     word_count: 1,
     updated_at: "",
     my_annotation: mine,
+    my_position: null,
     audio: null,
   };
 }

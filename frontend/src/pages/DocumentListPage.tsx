@@ -7,8 +7,10 @@ import {
   type Project,
 } from "../api/documents";
 import { Link, editorPath } from "../app/router";
-import { loadPosition, type Position } from "../editor/draft";
+import { leftOff, loadPosition, type Position } from "../editor/draft";
+import { LEAD_HOME } from "../lead/routes";
 import { AssignedStudies } from "../rating/AssignedStudies";
+import { listed } from "../text/plural";
 
 const STATUS_LABELS: Record<DocumentStatus, string> = {
   importing: "Importing",
@@ -44,7 +46,9 @@ interface Row {
 }
 
 type Load =
-  { state: "loading" } | { state: "failed"; message: string } | { state: "ready"; rows: Row[] };
+  | { state: "loading" }
+  | { state: "failed"; message: string }
+  | { state: "ready"; rows: Row[]; leads: Project[] };
 
 export function DocumentListPage({ userId, projectId }: { userId: number; projectId?: number }) {
   const [load, setLoad] = useState<Load>({ state: "loading" });
@@ -60,11 +64,16 @@ export function DocumentListPage({ userId, projectId }: { userId: number; projec
           (await fetchMyDocuments(project.id, controller.signal)).map((document) => ({
             project,
             document,
-            position: loadPosition(document.id, userId),
+            position: leftOff(
+              loadPosition(document.id, userId),
+              document.my_position,
+              document.turn_count,
+            ),
           })),
         ),
       );
-      setLoad({ state: "ready", rows: perProject.flat() });
+      const leads = projects.filter((project) => project.role === "lead");
+      setLoad({ state: "ready", rows: perProject.flat(), leads });
     })().catch((error: unknown) => {
       if (!controller.signal.aborted) {
         setLoad({
@@ -87,15 +96,22 @@ export function DocumentListPage({ userId, projectId }: { userId: number; projec
       {load.state === "failed" && (
         <p role="alert">Your documents could not be loaded: {load.message}</p>
       )}
-      {load.state === "ready" && <DocumentTable rows={load.rows} />}
+      {load.state === "ready" && <DocumentTable rows={load.rows} leads={load.leads} />}
       <AssignedStudies projectId={projectId} />
     </main>
   );
 }
 
-function DocumentTable({ rows }: { rows: Row[] }) {
+function DocumentTable({ rows, leads }: { rows: Row[]; leads: Project[] }) {
   if (rows.length === 0) {
-    return <p>No document is assigned to you yet. Your project lead assigns documents.</p>;
+    return leads.length > 0 ? (
+      <p>
+        No document is assigned to you. You lead {listed(leads.map((project) => project.name))}:
+        upload documents and assign them from <Link href={LEAD_HOME}>their lead pages</Link>.
+      </p>
+    ) : (
+      <p>No document is assigned to you yet. Your project lead assigns documents.</p>
+    );
   }
   const resume = rows
     .filter((row) => row.position && yourStatus(row.document) !== "submitted")

@@ -1,3 +1,4 @@
+import { ConfirmDialog } from "../components/ConfirmDialog";
 import { useState, type FormEvent } from "react";
 import { apiRequest } from "../api/client";
 import type { Schema } from "../api/schema";
@@ -31,6 +32,7 @@ export function TokensPage() {
       setError(messageOf(reason));
     }
   };
+  const [revoking, setRevoking] = useState<ApiToken | null>(null);
   const revoke = async (token: ApiToken) => {
     setError(null);
     try {
@@ -97,7 +99,7 @@ export function TokensPage() {
                   <td>
                     <button
                       type="button"
-                      onClick={() => void revoke(token)}
+                      onClick={() => setRevoking(token)}
                       aria-label={`Revoke ${token.name}`}
                     >
                       Revoke
@@ -108,6 +110,19 @@ export function TokensPage() {
           </tbody>
         </table>
       )}
+      <ConfirmDialog
+        open={revoking !== null}
+        title={`Revoke ${revoking?.name ?? ""}?`}
+        confirmLabel="Revoke it"
+        keepLabel="Keep it"
+        onClose={() => setRevoking(null)}
+        onConfirm={() => revoking && void revoke(revoking)}
+      >
+        <p>
+          Scripts using <strong>{revoking?.name}</strong> are refused from now on; a revoked token
+          cannot be restored (create a new one instead).
+        </p>
+      </ConfirmDialog>
     </main>
   );
 }

@@ -2,7 +2,7 @@ import { fetchProjects } from "../api/documents";
 import { Link } from "../app/router";
 import { useLoad } from "../lead/useLoad";
 import { fetchAssigned } from "./api";
-import { ratingPath } from "./model";
+import { progressText, ratingPath } from "./model";
 
 /** The rating studies the caller rates in, each a link to its rating page; nothing when none. */
 export function AssignedStudies({ projectId }: { projectId?: number }) {
@@ -29,7 +29,15 @@ export function AssignedStudies({ projectId }: { projectId?: number }) {
           <li key={study.id}>
             <Link href={ratingPath(project.id, study.id)}>
               {study.name} ({project.name})
-            </Link>
+            </Link>{" "}
+            <span data-testid="study-progress">
+              <progress
+                max={study.total}
+                value={study.done}
+                aria-label={`${study.name}: ${study.done} of ${study.total} rated`}
+              />{" "}
+              {progressText(study.done, study.total)}
+            </span>
           </li>
         ))}
       </ul>

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { parseBlocks, tidySpacing } from "../editor/markup";
+import { parseBlocks, parseTranscript } from "../editor/markup";
 import { messageOf } from "../lead/useLoad";
 import { fetchNext, rate, undoLast, type RaterNext } from "./api";
 import { commandOf, progressText, type RatingAnswer } from "./model";
@@ -121,7 +121,20 @@ export function RatingPage({ projectId, studyId }: { projectId: number; studyId:
                   className={turn.in_pair ? "rating-turn" : "rating-turn context"}
                   data-in-pair={turn.in_pair}
                 >
-                  <strong>{turn.speaker}</strong> {tidySpacing(turn.text)}
+                  <strong>{turn.speaker}</strong>{" "}
+                  {parseTranscript(turn.text).map((piece, index) =>
+                    piece.unknown ? (
+                      <span
+                        key={index}
+                        className="unknown-word"
+                        title="Word the speech recogniser could not read"
+                      >
+                        {" … "}
+                      </span>
+                    ) : (
+                      <span key={index}>{piece.text}</span>
+                    ),
+                  )}
                 </p>
               ))}
             </section>

@@ -1,6 +1,7 @@
 import { LineChart } from "../dashboard/charts/LineChart";
 import { useLoad } from "../lead/useLoad";
-import { fetchResults, fetchStudies, fetchStudy } from "./api";
+import { fetchResults, fetchStudies, fetchStudy, type StudyResults } from "./api";
+import { counted } from "../text/plural";
 import { percent } from "./model";
 
 /** A rating study's precision per confidence bin (docs/ratings.md): the share of "yes" in
@@ -36,12 +37,9 @@ export function RatingPanel({ projectId, studyId }: { projectId: number; studyId
             {loaded.data.results.alpha === null
               ? "undefined"
               : loaded.data.results.alpha.toFixed(3)}
-            . Lowest confidence reaching {percent(loaded.data.results.target_yes_share)} yes:{" "}
-            <strong data-testid="recommended-confidence">
-              {loaded.data.results.recommended_min_confidence ?? "none"}
-            </strong>
             .
           </p>
+          <Recommendation results={loaded.data.results} />
           <LineChart
             title="Share of yes per confidence bin, and estimated from each bin's lower edge up (%)"
             labels={loaded.data.results.bins.map((bin) => bin.low.toFixed(2))}
@@ -102,5 +100,33 @@ export function RatingPanel({ projectId, studyId }: { projectId: number; studyId
         </>
       )}
     </section>
+  );
+}
+
+/** The export threshold the study recommends, with what it rests on: the estimated share of
+ * yes from it up and the rated pairs behind that estimate. It is a rated pair's confidence,
+ * usually inside a bin, so the chart (drawn at the bins' lower edges) does not show it. */
+function Recommendation({ results }: { results: StudyResults }) {
+  const threshold = results.recommended_min_confidence;
+  const target = percent(results.target_yes_share);
+  if (threshold === null) {
+    return (
+      <p data-testid="recommendation">
+        No rated confidence reaches the target of {target} yes: no threshold is recommended.
+      </p>
+    );
+  }
+  const bin = results.bins.find((row) => row.low <= threshold && threshold <= row.high);
+  return (
+    <p data-testid="recommendation">
+      Recommended export threshold: confidence ≥{" "}
+      <strong data-testid="recommended-confidence">{threshold}</strong>, the lowest at which the
+      estimated share of yes reaches the target of {target}. From it up, an estimated{" "}
+      {percent(results.recommended_yes_share)} of pairs are good, resting on{" "}
+      {counted(results.recommended_rated_pairs, "rated pair")}
+      {bin &&
+        ` (it lies in the bin ${bin.low.toFixed(3)} to ${bin.high.toFixed(3)}; the chart's points are at the bins' lower edges)`}
+      .
+    </p>
   );
 }

@@ -1,6 +1,7 @@
 import type { Distribution } from "../../lead/api";
 import { linearScale, percentDomain } from "./scale";
 import { YGrid } from "./YGrid";
+import { counted } from "../../text/plural";
 
 export interface BoxGroup {
   label: string;
@@ -42,7 +43,7 @@ export function BoxPlot({
     .map(({ label, summary }) =>
       summary.count === 0
         ? `${label}: no documents scored`
-        : `${label}: mean ${summary.mean!.toFixed(digits)}${unit}, median ${summary.median!.toFixed(digits)}${unit}, ${summary.count} document${summary.count === 1 ? "" : "s"}`,
+        : `${label}: mean ${summary.mean!.toFixed(digits)}${unit}, median ${summary.median!.toFixed(digits)}${unit}, ${counted(summary.count, "document")}`,
     )
     .join("; ");
 
