@@ -50,6 +50,8 @@ def test_a_silent_running_job_is_sent_again_under_a_new_task_id():
 @pytest.mark.django_db(transaction=True)
 def test_a_job_the_broker_cannot_take_again_is_left_for_the_next_scan(monkeypatch):
     unreachable = "redis://127.0.0.1:9/0"
+    # Celery reads CELERY_BROKER_URL before its own setting (CI sets it to the real Redis).
+    monkeypatch.setenv("CELERY_BROKER_URL", unreachable)
     monkeypatch.setitem(celery_app.conf, "broker_url", unreachable)
     job = running_job(silent_for=LOST_AFTER + timedelta(seconds=5))
     before = Job.objects.get(pk=job.pk)
