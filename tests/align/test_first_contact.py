@@ -115,7 +115,7 @@ def test_the_command_line_aligns_a_new_pair_without_training_anything(tmp_path) 
     run = subprocess.run(
         [
             *(sys.executable, "-m", "workers.align", "align", "--report", str(report)),
-            *("--transcript", str(transcript), "--language", "en", "--out", str(out)),
+            *("--transcript", str(transcript), "--language", "en", "--out", str(out), "--json"),
         ],
         cwd=ROOT,
         capture_output=True,
@@ -123,6 +123,7 @@ def test_the_command_line_aligns_a_new_pair_without_training_anything(tmp_path) 
     )
     assert run.returncode == 0, run.stderr
     assert "training" not in run.stderr
+    assert json.loads(run.stdout)["language"] == "en"
     entries = json.loads(out.read_text(encoding="utf-8"))["ctm"]
     assert len(entries) == len(turns)
     assert sum(entry["aligned"] == "" for entry in entries) < len(entries) / 2

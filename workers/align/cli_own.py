@@ -137,6 +137,7 @@ def command_align_own(args: argparse.Namespace) -> int:
     summary = {
         "written": written,
         "params": chosen.source,
+        "language": args.language,
         "not_aligned": problems,
         "documents": {meeting.id: _reading(meeting) for meeting in meetings},
         "warnings": warning_rows(findings),
@@ -144,7 +145,10 @@ def command_align_own(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary))
     else:
-        print(f"aligned {len(results)} documents with {chosen.source}; wrote {', '.join(written)}")
+        print(
+            f"aligned {len(results)} documents in {args.language!r} with {chosen.source}; "
+            f"wrote {', '.join(written)}"
+        )
     return 1 if problems else 0
 
 
