@@ -127,3 +127,13 @@ def test_a_missing_file_or_heading_is_reported_with_its_page_and_line(tmp_path):
         "docs/limits.md:14: shot.png (no such file)",
         "docs/limits.md:16: missing.md (no such file)",
     ]
+
+
+def test_the_index_lists_every_page() -> None:
+    index = (ROOT / "docs" / "README.md").read_text(encoding="utf-8")
+    missing = [
+        page.name
+        for page in sorted((ROOT / "docs").glob("*.md"))
+        if page.name != "README.md" and f"({page.name}" not in index
+    ]
+    assert not missing, f"docs/README.md does not list {', '.join(missing)}"
