@@ -55,10 +55,10 @@ def defaults_file(
 
 NEW_DOCUMENT_VECTORS: VectorKind = "lexical"
 """New documents are aligned with lexical vectors and the parameters tuned with them: a new
-project has too little text to train word2vec on (`python -m bench.cold_start`: 77 % of turns
-right over the 22 meetings aligned one at a time, against 66 % with vectors trained on each
-meeting's own texts). A project that grows tunes on its gold, and a corpus as large as
-public_meetings trains word2vec (its files, above, are the corpus figures')."""
+project has too little text to train word2vec on (`python -m bench.cold_start`: 78.6 % of
+turns right over the 22 meetings aligned one at a time, against 65.7 % with vectors trained on
+each meeting's own texts, and as much as word2vec trained on all 22 gives). The corpus figures
+keep word2vec and its own files, above."""
 
 
 def new_document_defaults(aligner: str | None = None, vectors: VectorKind | None = None) -> Path:
