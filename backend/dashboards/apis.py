@@ -38,7 +38,11 @@ DocumentAccuracySerializer = type(
     {
         "document": serializers.IntegerField(),
         "name": serializers.CharField(),
-        **{metric: serializers.FloatField() for metric in RECORD_METRICS},
+        # WindowDiff is null where a document's window rounds to 0 (undefined).
+        **{
+            metric: serializers.FloatField(allow_null=metric == "windowdiff")
+            for metric in RECORD_METRICS
+        },
     },
 )
 

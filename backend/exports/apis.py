@@ -7,7 +7,7 @@ refused rather than ignored, since a misspelt filter would silently export anoth
 
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from backend.core.errors import InvalidInput
+from backend.core.schema import ERROR_COMPONENT
 from backend.core.serializers import CountField
 from backend.documents.apis import DocumentOutputSerializer
 from backend.documents.uploads import check_total_size
@@ -190,9 +191,16 @@ class ExportHuggingFaceApi(_ExportApi):
 
     @extend_schema(
         parameters=[ExportQuerySerializer],
-        responses=_file(
-            "application/zip", OpenApiTypes.BINARY, "A dataset `datasets.load_dataset` reads."
-        ),
+        responses={
+            **_file(
+                "application/zip", OpenApiTypes.BINARY, "A dataset `datasets.load_dataset` reads."
+            ),
+            (409, "application/json"): OpenApiResponse(
+                inline_serializer(ERROR_COMPONENT, {"detail": serializers.CharField()}),
+                description="The filters leave no record: a dataset of nothing would not load "
+                "(`detail` says which filter to loosen).",
+            ),
+        },
     )
     def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
         project, options = self._begin(request, project_id)

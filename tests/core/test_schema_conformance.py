@@ -152,6 +152,11 @@ def test_exports_declare_their_media_types(world):
     ]:
         response = lead.get(f"/api/v1/projects/{world.project.pk}/exports/{name}")
         declared = operations[f"/api/v1/projects/{{project_id}}/exports/{name}"]["get"]
+        if name == "huggingface.zip" and response.status_code == 409:
+            # This world has no gold: a dataset of no record is refused (docs/exports.md).
+            assert "409" in declared["responses"]
+            assert_matches_schema(response)
+            continue
 
         assert response.status_code == 200
         assert response["Content-Type"].split(";")[0] == media_type

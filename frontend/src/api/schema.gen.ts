@@ -1736,7 +1736,7 @@ export interface components {
       /** Format: double */
       word_accuracy: number;
       /** Format: double */
-      windowdiff: number;
+      windowdiff: number | null;
     };
     /** @description The same among annotators of the project: their ids beside their usernames. */
     DocumentAgreement: {
@@ -1988,6 +1988,12 @@ export interface components {
       turns_changed: number;
       seconds_spent: number;
       submitted: boolean;
+    };
+    /** @description Every error answer: `detail` says what went wrong in one line a person can read. A refused field also comes under its own name with its messages (`{"detail": "name: This field is required.", "name": ["This field is required."]}`), and some errors add context (`field`, `limit_bytes`, `retry_after`, `current`). */
+    Error: {
+      detail: string;
+    } & {
+      [key: string]: unknown;
     };
     /**
      * @description * `min_agreement` - min_agreement
@@ -3567,12 +3573,6 @@ export interface components {
       detail: string;
       count: number;
       names: string[];
-    };
-    /** @description Every error answer: `detail` says what went wrong in one line a person can read. A refused field also comes under its own name with its messages (`{"detail": "name: This field is required.", "name": ["This field is required."]}`), and some errors add context (`field`, `limit_bytes`, `retry_after`, `current`). */
-    Error: {
-      detail: string;
-    } & {
-      [key: string]: unknown;
     };
   };
   responses: never;
@@ -7253,6 +7253,15 @@ export interface operations {
       };
       /** @description No such object, or not one the caller may see. */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The filters leave no record: a dataset of nothing would not load (`detail` says which filter to loosen). */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -46,7 +46,10 @@ export function AccuracyPanel({
             title={title}
             groups={iterations.map((row) => ({
               label: `#${row.number}`,
-              values: row.documents.map((document) => document[metric]),
+              // A document whose WindowDiff is undefined (null) has no point to plot.
+              values: row.documents
+                .map((document) => document[metric])
+                .filter((value): value is number => value !== null),
               summary: row.summary[metric],
             }))}
           />
