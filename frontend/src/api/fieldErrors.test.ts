@@ -12,6 +12,7 @@ describe("fieldErrors", () => {
           sample_size: ["Ensure this value is greater than or equal to 1."],
           raters: { "0": ["A valid integer is required."] },
           non_field_errors: ["Wrong."],
+          detail: "sample_size: Ensure this value is greater than or equal to 1.",
         }),
       ),
     ).toEqual({
