@@ -42,7 +42,7 @@ def test_an_off_topic_document_is_pre_aligned_with_a_warning(celery_worker_proce
     shown = assert_matches_schema(client.get(f"/api/v1/projects/{project.pk}/jobs/{job.pk}/"))
     assert shown["result"]["warnings"] == [{"document": document.pk, **warning}]
     assert shown["message"] == (
-        "1 documents pre-aligned; 1 with warnings of a degenerate result (shown in the editor)"
+        "1 document pre-aligned; 1 with warnings of a degenerate result (shown in the editor)"
     )
 
 
@@ -53,6 +53,6 @@ def test_a_meeting_pre_aligned_with_the_diagonal_gets_no_warning(celery_worker_p
     job = wait_for_job(start(lead, project, diagonal_parameter_set(project), documents))
     assert job.status == Job.Status.SUCCEEDED, job.error
     assert job.result["warnings"] == []
-    assert job.message == "1 documents pre-aligned"
+    assert job.message == "1 document pre-aligned"
     stored = PreAlignment.objects.get(document=documents[0], parameter_set__isnull=False)
     assert stored.warnings == []
