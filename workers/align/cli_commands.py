@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -39,6 +40,8 @@ from workers.align.learned import (
     load_learned,
     reliability,
     store_learned,
+    too_little_gold,
+    weak_ranking,
 )
 from workers.align.metrics import merge_subturns, micro_average, score_meeting
 from workers.align.model import Meeting
@@ -50,6 +53,9 @@ from workers.align.pipeline import (
     fit_learned_decision,
 )
 from workers.align.scoring.vectors import TrainingSettings
+
+if TYPE_CHECKING:
+    from gensim.models import KeyedVectors
 
 
 def _meetings(args: argparse.Namespace) -> list[Meeting]:
@@ -283,11 +289,9 @@ def command_tune(args: argparse.Namespace) -> int:
         training_summary=best.summary.as_dict(),
         **held_out,
     )
-    learned = {}
-    if args.learn:
-        decision = fit_learned_decision(train, best.params, vectors)
-        store_learned(args.out, decision)
-        learned = {"learned": decision.summary()}
+    learned = (
+        learn_if_the_gold_allows(args, meetings, train, best.params, vectors) if args.learn else {}
+    )
     summary = {
         "out": args.out,
         "settings": len(tuning.settings),
@@ -301,6 +305,32 @@ def command_tune(args: argparse.Namespace) -> int:
         json.dumps(summary, indent=2) if args.json else f"best of {len(tuning.settings)}: {summary}"
     )
     return 0
+
+
+def learn_if_the_gold_allows(
+    args: argparse.Namespace,
+    meetings: Sequence[Meeting],
+    train: Sequence[Meeting],
+    params: AlignmentParams,
+    vectors: KeyedVectors | None,
+) -> dict[str, Any]:
+    """The learned decision fitted and stored beside the parameters, unless the gold is too
+    small (counted in documents, not excerpts) or the fit's held-out ranking too weak: the
+    same guard as a tuning run in the app, so that a file of a few documents does not carry
+    a calibration that gives every turn the same confidence."""
+    refusal = too_little_gold(len(meetings))
+    if refusal is None:
+        decision = fit_learned_decision(train, params, vectors)
+        refusal = weak_ranking(decision)
+        if refusal is None:
+            store_learned(args.out, decision)
+            return {"learned": decision.summary()}
+    print(
+        f"tune --learn: no learned decision stored in {args.out}: {refusal.reason} "
+        "align will use the engine's own confidence.",
+        file=sys.stderr,
+    )
+    return {"learned_refused": {"code": refusal.code, "reason": refusal.reason}}
 
 
 def command_bench(args: argparse.Namespace) -> int:
