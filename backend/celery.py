@@ -21,13 +21,14 @@ app.autodiscover_tasks()
 app.steps["worker"].add("backend.jobs.liveness:JobLiveness")
 
 
-def ensure_broker_folders() -> None:
-    """The filesystem broker needs its folders before the first message is sent or read."""
+@app.on_after_configure.connect
+def ensure_broker_folders(sender: Celery, **_: object) -> None:
+    """The filesystem broker needs its folders before the first message is sent or read.
+    Done once the configuration is read rather than at import, which may happen while the
+    settings module is itself still importing (tests/settings.py imports backend.settings)."""
+    if not sender.conf.broker_url.startswith("filesystem://"):
+        return
     for key in ("data_folder_in", "data_folder_out", "control_folder", "processed_folder"):
-        folder = app.conf.broker_transport_options.get(key)
+        folder = sender.conf.broker_transport_options.get(key)
         if folder:
             Path(folder).mkdir(parents=True, exist_ok=True)
-
-
-if app.conf.broker_url.startswith("filesystem://"):
-    ensure_broker_folders()
