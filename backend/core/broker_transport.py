@@ -49,7 +49,7 @@ class AtomicFilesystemChannel(filesystem.Channel):
         except OSError as error:
             raise ChannelError(f"Cannot add file {final!r} to directory") from error
 
-    def _get(self, queue: str) -> Any:
+    def _get(self, queue: str, timeout: float | None = None) -> Any:
         """The next message, or Empty, also while the folder cannot be read."""
         try:
             message = super()._get(queue)
