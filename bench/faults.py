@@ -36,8 +36,10 @@ The stacks, each in a fresh temporary folder (never the shared services):
   with `pg_ctl stop -m fast` (every connection cut) and started again; Redis is shut down and
   started again empty, as a restart without persistence leaves it.
 
-Liveness settings are the defaults unless the environment sets TANDEM_JOB_HEARTBEAT_SECONDS
-and TANDEM_JOB_LOST_AFTER_SECONDS (tests/workers/test_faults.py shortens them).
+`setup_s` (migrations, imports, workers started) and each scenario's `wall_s` say where a
+run's time goes. Liveness settings are the defaults unless the environment sets
+TANDEM_JOB_HEARTBEAT_SECONDS and TANDEM_JOB_LOST_AFTER_SECONDS (tests/workers/test_faults.py
+shortens them).
 """
 
 from __future__ import annotations
@@ -231,9 +233,20 @@ def as_postgres(command: list[str]) -> list[str]:
     return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else command
 
 
+def postgres_program(name: str) -> str | None:
+    """PostgreSQL's server programs: Debian keeps them off the PATH, by version."""
+    installed = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"))
+    return str(installed[-1]) if installed else shutil.which(name)
+
+
+def can_run_postgres_stack() -> bool:
+    return all(postgres_program(name) for name in ("initdb", "pg_ctl")) and all(
+        shutil.which(name) for name in ("psql", "redis-server", "redis-cli")
+    )
+
+
 def postgres_command(command: list[str]) -> None:
-    binaries = sorted(Path("/usr/lib/postgresql").glob("*/bin"))
-    program = str(binaries[-1] / command[0]) if binaries else command[0]
+    program = postgres_program(command[0]) or command[0]
     subprocess.run(
         as_postgres([program, *command[1:]]),
         check=True,
@@ -356,6 +369,7 @@ def run_inside(services: dict[str, Any], args: argparse.Namespace) -> dict[str, 
 
     from backend.core.local_worker import start_local_worker
 
+    started = time.monotonic()
     call_command("migrate", verbosity=0)
     log_folder = Path(services["root"]) / "logs"
     bench = FaultBench(
@@ -366,11 +380,13 @@ def run_inside(services: dict[str, Any], args: argparse.Namespace) -> dict[str, 
     )
     bench.keep_two_workers()
     bench.wait_until_idle()
+    report: dict[str, Any] = {"setup_s": round(time.monotonic() - started, 1)}
     try:
-        return {
-            scenario: summary([getattr(bench, scenario)(run) for run in range(args.runs)])
-            for scenario in args.scenarios.split(",")
-        }
+        for scenario in args.scenarios.split(","):
+            started = time.monotonic()
+            report[scenario] = summary([getattr(bench, scenario)(run) for run in range(args.runs)])
+            report[scenario]["wall_s"] = round(time.monotonic() - started, 1)
+        return report
     finally:
         for worker in bench.workers:
             worker.stop()

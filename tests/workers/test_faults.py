@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+
+from bench.faults import can_run_postgres_stack
 
 ROOT = Path(__file__).resolve().parents[2]
 MEETINGS = [
@@ -58,8 +59,8 @@ def run_bench(stack: str) -> dict:
 @pytest.mark.worker
 @pytest.mark.slow
 @pytest.mark.skipif(
-    suite_stack() == "postgres" and not (shutil.which("redis-server") and shutil.which("psql")),
-    reason="the PostgreSQL stack starts private PostgreSQL and Redis servers: none installed",
+    suite_stack() == "postgres" and not can_run_postgres_stack(),
+    reason="the PostgreSQL stack starts private PostgreSQL and Redis servers: not installed",
 )
 def test_every_job_survives_a_killed_worker_and_database_and_broker_outages():
     stack = suite_stack()
