@@ -6,12 +6,19 @@ worker polling every 0.1 s can therefore take a message before its sender has wr
 an empty file and die on the JSON error (seen in the test suite). Here the sender writes under
 a name the reader ignores and renames the finished file into place; a rename within one folder
 is atomic, so a reader sees a whole message or none.
+
+Kombu's reader also lets the error of a folder it cannot list (its volume detached, the data
+folder moved) escape, which Celery takes for an unrecoverable error: every worker stopped at
+once. Here such a folder reads as an empty queue, with a warning: workers wait for it to come
+back, and the tasks they are running go on.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import uuid
+from queue import Empty
 from time import monotonic
 from typing import Any
 
@@ -22,8 +29,13 @@ from kombu.utils.json import dumps
 
 UNFINISHED_SUFFIX = ".unfinished"
 
+logger = logging.getLogger(__name__)
+
 
 class AtomicFilesystemChannel(filesystem.Channel):
+    folder_unreachable = False
+    """Whether the last look at the queue's folder failed, so an outage is logged once."""
+
     # kombu calls `_put(queue, message, **kwargs)`; its stubs know only the first two.
     def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:  # type: ignore[override]
         """Put `payload` onto `queue`, named as kombu names it so its reader finds it."""
@@ -36,6 +48,21 @@ class AtomicFilesystemChannel(filesystem.Channel):
             os.replace(unfinished, final)
         except OSError as error:
             raise ChannelError(f"Cannot add file {final!r} to directory") from error
+
+    def _get(self, queue: str, timeout: float | None = None) -> Any:
+        """The next message, or Empty, also while the folder cannot be read."""
+        try:
+            message = super()._get(queue)
+        except Empty:
+            self.folder_unreachable = False
+            raise
+        except OSError as error:
+            if not self.folder_unreachable:
+                logger.warning("The broker's folder cannot be read; waiting for it: %s", error)
+            self.folder_unreachable = True
+            raise Empty() from error
+        self.folder_unreachable = False
+        return message
 
 
 class AtomicFilesystemTransport(filesystem.Transport):

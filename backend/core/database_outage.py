@@ -18,7 +18,8 @@ logger = logging.getLogger(__name__)
 
 DATABASE_ERRORS = (OperationalError, InterfaceError)
 RETRY_AFTER_SECONDS = 30
-"""About how long a database restart or failover takes."""
+"""About how long a database restart or failover takes (a broker's restart too: a 503 for an
+unreachable task queue says the same)."""
 
 UNAVAILABLE_DETAIL = (
     "The database is unreachable for the moment, so nothing was read or saved; try again in "

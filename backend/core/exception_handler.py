@@ -19,12 +19,20 @@ from backend.core.database_outage import (
     UNAVAILABLE_DETAIL,
     log_outage,
 )
-from backend.core.errors import ServiceError
+from backend.core.errors import ServiceError, ServiceUnavailable
 
 
 def api_exception_handler(error: Exception, context: dict) -> Response | None:
     if isinstance(error, ServiceError):
-        return Response({"detail": error.message, **error.extra}, status=error.status_code)
+        # An unreachable broker passes like an unreachable database: say when to try again.
+        headers = (
+            {"Retry-After": str(RETRY_AFTER_SECONDS)}
+            if isinstance(error, ServiceUnavailable)
+            else None
+        )
+        return Response(
+            {"detail": error.message, **error.extra}, status=error.status_code, headers=headers
+        )
     if isinstance(error, DATABASE_ERRORS):
         log_outage(context["request"], error)
         return Response(

@@ -12,6 +12,7 @@ from django.test import RequestFactory
 from django.urls import get_resolver
 
 from backend.celery import app as celery_app
+from backend.core.database_outage import RETRY_AFTER_SECONDS
 from backend.documents.models import Document
 from backend.documents.public_meetings import raw_files
 from backend.documents.services import document_import_run
@@ -38,6 +39,7 @@ def test_a_503_names_no_broker_address(world, broker_down):
     response = world.client("lead").post(f"/api/v1/projects/{world.project.pk}/word-vectors/")
 
     assert response.status_code == 503
+    assert response["Retry-After"] == str(RETRY_AFTER_SECONDS), "an outage passes: try again"
     assert list(response.json()) == ["detail"]
     assert "unreachable" in response.json()["detail"]
     assert "127.0.0.1" not in response.content.decode()

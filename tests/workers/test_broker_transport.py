@@ -72,3 +72,19 @@ def test_a_reader_racing_a_writer_process_never_sees_a_partial_message(connectio
         writer.join(timeout=30)
         reader.close()
     assert all(message == payload for message in received)
+
+
+def test_a_folder_gone_reads_as_an_empty_queue_until_it_comes_back(connection):
+    """Kombu's own reader raises the listing's error, which stops a Celery worker for good."""
+    conn, folder = connection
+    # A queue name of its own: kombu keeps the filesystem transport's bindings process-wide.
+    queue = conn.SimpleQueue("outage")
+    queue.put({"document": 8})
+    away = folder.rename(folder.with_name("away"))
+
+    with pytest.raises(queue.Empty):
+        queue.get(timeout=0.2)
+
+    away.rename(folder)
+    assert queue.get(timeout=1).payload == {"document": 8}
+    queue.close()
