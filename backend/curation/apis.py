@@ -1,5 +1,6 @@
-"""Adjudication over HTTP, for leads, curators and administrators: the disagreement view's
-payload, bulk edits with optimistic concurrency, completing and reopening."""
+"""Adjudication over HTTP, for leads, curators and administrators: which documents wait for
+it, the disagreement view's payload, bulk edits with optimistic concurrency, completing and
+reopening."""
 
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
@@ -18,16 +19,33 @@ from backend.curation.adjudication import (
     adjudication_complete,
     adjudication_reopen,
 )
-from backend.curation.selectors import adjudication_dict, adjudication_payload_json
+from backend.curation.selectors import (
+    adjudication_dict,
+    adjudication_payload_json,
+    documents_needing_adjudication,
+)
 from backend.curation.serializers import (
     AdjudicationConflictSerializer,
     AdjudicationOutputSerializer,
     AdjudicationPayloadSerializer,
+    NeedsAdjudicationOutputSerializer,
 )
 from backend.documents.selectors import document_get
 from backend.projects.permissions import CURATOR_LEAD_OR_ADMIN
 
 WRITE_RESPONSES = {200: AdjudicationOutputSerializer, 409: AdjudicationConflictSerializer}
+
+
+class NeedsAdjudicationApi(APIView):
+    """The documents whose annotators' submissions disagree and that wait for adjudication:
+    the lead's documents table marks them (the documents app cannot read the gold)."""
+
+    permission_classes = CURATOR_LEAD_OR_ADMIN
+
+    @extend_schema(responses=NeedsAdjudicationOutputSerializer)
+    def get(self, request: Request, project_id: int) -> Response:
+        documents = documents_needing_adjudication(project_id=project_id)
+        return Response(NeedsAdjudicationOutputSerializer({"documents": documents}).data)
 
 
 class _AdjudicationApi(APIView):

@@ -4,6 +4,8 @@
 from collections.abc import Iterable
 from typing import Any
 
+from django.db.models import Count, Prefetch, Q
+
 from backend.alignments.models import Annotation
 from backend.alignments.selectors import (
     annotation_with_username,
@@ -14,7 +16,7 @@ from backend.alignments.selectors import (
     low_confidence_below,
     pre_alignment_dict,
 )
-from backend.curation.models import Adjudication, Gold
+from backend.curation.models import Adjudication, Gold, GoldState
 from backend.curation.rule import CompletedAdjudication, GoldDecision, Submission, decide_gold
 from backend.documents.models import Document
 
@@ -33,6 +35,50 @@ def gold_rules(*, document_ids: Iterable[int]) -> dict[int, str]:
     return dict(
         Gold.objects.filter(document_id__in=document_ids).values_list("document_id", "rule")
     )
+
+
+def undecided_gold_state(document: Document) -> GoldState:
+    """Why a document without a stored gold has none, from its prefetched `assignees` and
+    `annotations` (submitted or not): a completed adjudication always stores a gold, so the
+    rule runs without one."""
+    submitted = sorted(
+        (a for a in document.annotations.all() if a.submitted_at is not None),
+        key=lambda annotation: (annotation.submitted_at, annotation.pk),
+    )
+    return decide_gold(
+        assignee_ids=[user.pk for user in document.assignees.all()],
+        submissions=[Submission(a.pk, a.annotator_id, tuple(a.assignments)) for a in submitted],
+        adjudication=None,
+    ).state
+
+
+def documents_needing_adjudication(*, project_id: int) -> list[int]:
+    """The project's documents, by id, whose counted submissions disagree and that wait for a
+    lead or curator to adjudicate. Only documents without a gold and with two submissions or
+    more can: the rule runs on those alone."""
+    candidates = (
+        Document.objects.filter(project_id=project_id, gold__isnull=True)
+        .annotate(
+            submissions=Count("annotations", filter=Q(annotations__submitted_at__isnull=False))
+        )
+        .filter(submissions__gte=2)
+        .only("pk")
+        .prefetch_related(
+            "assignees",
+            Prefetch(
+                "annotations",
+                queryset=Annotation.objects.filter(submitted_at__isnull=False).only(
+                    "document_id", "annotator_id", "submitted_at", "assignments"
+                ),
+            ),
+        )
+        .order_by("pk")
+    )
+    return [
+        document.pk
+        for document in candidates
+        if undecided_gold_state(document) == GoldState.NEEDS_ADJUDICATION
+    ]
 
 
 def document_submissions(*, document_id: int) -> list[Annotation]:

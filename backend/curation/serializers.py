@@ -42,6 +42,14 @@ class AdjudicationConflictSerializer(serializers.Serializer):
     )
 
 
+class NeedsAdjudicationOutputSerializer(serializers.Serializer):
+    documents = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Ids of the documents whose counted submissions disagree, with no gold until "
+        "a lead or curator adjudicates.",
+    )
+
+
 class GoldStateSerializer(serializers.Serializer):
     state = serializers.ChoiceField(choices=GoldState.choices)
     rule = serializers.ChoiceField(choices=GoldRule.choices, allow_null=True)

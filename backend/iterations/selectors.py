@@ -6,8 +6,7 @@ from backend.alignments.models import Annotation, ParameterSet, PreAlignment
 from backend.alignments.selectors import parameter_set_named
 from backend.core.errors import InvalidInput, NotFound
 from backend.curation.models import Gold, GoldState
-from backend.curation.rule import Submission, decide_gold
-from backend.curation.selectors import gold_by_document
+from backend.curation.selectors import gold_by_document, undecided_gold_state
 from backend.documents.models import Document
 from backend.iterations.accuracy import summarise
 from backend.iterations.models import AccuracyRecord, Iteration
@@ -135,16 +134,7 @@ def _gold_state(document: Document, gold: Gold | None) -> dict:
     """The stored gold, or why there is none, from the rows already fetched."""
     if gold is not None:
         return {"state": GoldState.GOLD, "rule": gold.rule}
-    submitted = sorted(
-        (a for a in document.annotations.all() if a.submitted_at is not None),
-        key=lambda annotation: (annotation.submitted_at, annotation.pk),
-    )
-    decision = decide_gold(
-        assignee_ids=[user.pk for user in document.assignees.all()],
-        submissions=[Submission(a.pk, a.annotator_id, tuple(a.assignments)) for a in submitted],
-        adjudication=None,
-    )
-    return {"state": decision.state, "rule": None}
+    return {"state": undecided_gold_state(document), "rule": None}
 
 
 def iteration_record(*, iteration: Iteration, document_id: int) -> AccuracyRecord:

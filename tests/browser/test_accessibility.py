@@ -1,7 +1,8 @@
 """axe-core finds no serious or critical violation on the lead's and the rater's pages and the
-help, as a lead and a rater see them: the lead's home, a project's settings, the rating
-studies with the form's refusals shown, a study's results, the help, the rating page, the
-documents page and the editor. The check itself must fail on a page that breaks a rule."""
+help, as a lead and a rater see them: the sign-in page, the lead's home, a project's settings,
+the rating studies with the form's refusals shown, a study's results, the dashboard, the API
+tokens, a page that does not exist, the help, the rating page, the documents page and the
+editor. The check itself must fail on a page that breaks a rule."""
 
 import pytest
 
@@ -28,6 +29,9 @@ def test_the_lead_pages_and_the_help_pass_axe(page, live_server, team, small_doc
 
     give_confidences(team, small_document)
     project = team.project.pk
+    page.goto(live_server.url + "/")
+    page.get_by_label("Username").wait_for()
+    assert_accessible(page, "the sign-in page")
     sign_in(page, live_server, "lead")
     assert_accessible(page, "the lead's documents page")
 
@@ -58,6 +62,18 @@ def test_the_lead_pages_and_the_help_pass_axe(page, live_server, team, small_doc
     page.goto(f"{live_server.url}/lead/projects/{project}/ratings/{study.pk}")
     expect(page.get_by_test_id("rating-panel").get_by_role("table")).to_be_visible()
     assert_accessible(page, "a study's results")
+
+    page.goto(f"{live_server.url}/lead/projects/{project}/dashboard")
+    expect(page.get_by_role("table", name="Corpus growth")).to_be_visible()
+    assert_accessible(page, "the dashboard")
+
+    page.goto(f"{live_server.url}/tokens")
+    expect(page.get_by_role("heading", name="API tokens")).to_be_visible()
+    assert_accessible(page, "the API tokens page")
+
+    page.goto(f"{live_server.url}/no/such/page")
+    expect(page.get_by_role("heading", name="Page not found")).to_be_visible()
+    assert_accessible(page, "a page that does not exist")
 
     page.goto(f"{live_server.url}/help")
     expect(page.get_by_role("heading", name="Tandem help")).to_be_visible()

@@ -21,6 +21,7 @@ from backend.curation.models import Adjudication, Gold, GoldRule
 from backend.documents.public_meetings import import_public_meeting
 from backend.iterations.models import AccuracyRecord
 from backend.projects.models import Membership, Role
+from tests.browser.accessibility import assert_accessible
 from tests.browser.conftest import (
     PASSWORD,
     SMALL_MEETING,
@@ -90,6 +91,23 @@ def expect_sides(page, index: int, first: str, second: str) -> None:
     expect(sides.get_by_role("listitem")).to_have_text(
         [f"1 annotator: {first}", f"2 second: {second}"]
     )
+
+
+def test_the_documents_table_says_needs_adjudication_and_leads_to_an_accessible_adjudication(
+    page, live_server, team, disputed
+):
+    document, _, _ = disputed
+    sign_in(page, live_server, "lead")
+    page.goto(f"{live_server.url}/lead/projects/{team.project.pk}/documents")
+    row = page.get_by_test_id("lead-document-row").filter(has_text=document.name)
+    expect(row).to_contain_text("Submitted Needs adjudication")
+    assert_accessible(page, "the documents table with a document needing adjudication")
+
+    row.get_by_role("link", name=f"Adjudicate {document.name}").click()
+    expect(page.get_by_role("region", name="Adjudication")).to_contain_text(
+        "the document needs adjudication"
+    )
+    assert_accessible(page, "the adjudication page")
 
 
 def test_lead_adjudicates_from_the_keyboard_and_the_adjudication_becomes_gold(

@@ -15,6 +15,7 @@ from backend.alignments.services.annotations import (
 from backend.curation.adjudication import adjudication_complete
 from backend.documents.public_meetings import import_public_meeting
 from backend.projects.models import Membership, Role
+from tests.browser.accessibility import assert_accessible
 from tests.browser.conftest import PASSWORD, sign_in
 from tests.iterations.builders import annotating_iteration
 
@@ -84,3 +85,4 @@ def test_agreement_per_iteration_per_pair_and_against_the_adjudicated_gold(page,
     second_row = annotators.get_by_role("row", name=re.compile(r"^#1 second "))
     expect(second_row.get_by_role("cell").nth(3)).to_have_text(f"{first_agreement:.1f}%")
     expect(second_row).to_contain_text("1 min (2)")
+    assert_accessible(page, "the dashboard of a doubly annotated iteration")

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from backend.tuning.models import TuningSlice
+from tests.browser.accessibility import assert_accessible
 from tests.browser.conftest import PASSWORD
 from tests.browser.lead_builders import closed_iteration, import_meetings
 from workers.align.metrics import MeetingScores
@@ -104,6 +105,7 @@ def test_a_lead_decides_from_the_incumbent_and_the_proposal_and_promotes_after_c
             f"aligner gapped (in use: {incumbent.params['aligner']})"
         )
         page.locator(".candidates").screenshot(path=str(SCREENSHOT))
+        assert_accessible(page, "the candidate view")
 
         best = run.candidates.exclude(is_incumbent=True).order_by("rank", "index").first()
         page.get_by_role(

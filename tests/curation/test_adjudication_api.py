@@ -48,6 +48,21 @@ def test_the_payload_puts_both_submissions_side_by_side(world, disputed):
     assert not Adjudication.objects.exists(), "reading writes nothing"
 
 
+def test_the_disputed_document_is_listed_until_its_adjudication_completes(world, disputed):
+    """The list the lead's documents table marks "needs adjudication" from."""
+    curator = world.client("curator")
+    listed = f"/api/v1/projects/{world.project.pk}/needs-adjudication/"
+    assert curator.get(listed).json() == {"documents": [world.document.pk]}
+
+    assert take(curator, world, 0, 0, 2, 1).status_code == 200
+    assert curator.get(listed).json() == {"documents": [world.document.pk]}, (
+        "a draft decides nothing"
+    )
+    completed = curator.post(url(world, "complete/"), {"version": 1, "seconds_spent": 8})
+    assert completed.status_code == 200, completed.json()
+    assert curator.get(listed).json() == {"documents": []}
+
+
 def test_edit_complete_close_and_the_record_names_the_curator(world, disputed):
     curator = world.client("curator")
 

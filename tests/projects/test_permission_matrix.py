@@ -192,6 +192,8 @@ MATRIX = [
      (204, 204, 204, 403, 401, 204)),
     ("save reading position in other project's document", "put",
      P + "/documents/{other_document}/position/", {"turn": 1}, (404, 404, 404, 403, 401, 404)),
+    ("list documents needing adjudication", "get", P + "/needs-adjudication/", None,
+     (200, 403, 200, 403, 401, 200)),
     ("open adjudication", "get", D + "/adjudication/", None, (200, 403, 200, 403, 401, 200)),
     ("open adjudication of other project's document", "get",
      P + "/documents/{other_document}/adjudication/", None, (404, 403, 404, 403, 401, 404)),

@@ -954,6 +954,26 @@ export interface paths {
     patch: operations["projects_members_partial_update"];
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/needs-adjudication/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * @description The documents whose annotators' submissions disagree and that wait for adjudication:
+     *     the lead's documents table marks them (the documents app cannot read the gold).
+     */
+    get: operations["projects_needs_adjudication_retrieve"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/projects/{project_id}/parameter-sets/": {
     parameters: {
       query?: never;
@@ -2454,6 +2474,10 @@ export interface components {
       /** Format: date-time */
       submitted_at: string | null;
       username: string;
+    };
+    NeedsAdjudicationOutput: {
+      /** @description Ids of the documents whose counted submissions disagree, with no gold until a lead or curator adjudicates. */
+      documents: number[];
     };
     /**
      * @description * `none` - none
@@ -9306,6 +9330,72 @@ export interface operations {
       };
       /** @description An uploaded file is not of a format this operation reads. */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The database or the task broker is unreachable; try again (`Retry-After`). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  projects_needs_adjudication_retrieve: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NeedsAdjudicationOutput"];
+        };
+      };
+      /** @description The request is malformed or a value is refused; `detail` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not signed in (no session, no valid token). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Signed in without the role this operation needs. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such object, or not one the caller may see. */
+      404: {
         headers: {
           [name: string]: unknown;
         };

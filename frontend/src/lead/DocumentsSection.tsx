@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { DocumentStatus } from "../api/annotation";
 import { Link, editorPath } from "../app/router";
+import { adjudicationPath } from "../editor/ReviewEditor";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import {
   assignDocument,
@@ -8,6 +9,7 @@ import {
   deleteDocument,
   fetchDocuments,
   fetchIterations,
+  fetchNeedsAdjudication,
   putAudio,
   type LeadDocument,
 } from "./api";
@@ -40,11 +42,16 @@ export function DocumentsSection() {
   const { project } = useProject();
   const [loaded, reload] = useLoad(
     async (signal) => {
-      const [documents, iterations] = await Promise.all([
+      const [documents, iterations, disputed] = await Promise.all([
         fetchDocuments(project.id, signal),
         fetchIterations(project.id, signal),
+        fetchNeedsAdjudication(project.id, signal),
       ]);
-      return { documents, numbers: new Map(iterations.map((it) => [it.id, it.number])) };
+      return {
+        documents,
+        numbers: new Map(iterations.map((it) => [it.id, it.number])),
+        disputed,
+      };
     },
     [project.id],
   );
@@ -61,6 +68,7 @@ export function DocumentsSection() {
           <DocumentTable
             documents={loaded.data.documents}
             numbers={loaded.data.numbers}
+            disputed={loaded.data.disputed}
             onChanged={reload}
           />
         )}
@@ -72,10 +80,13 @@ export function DocumentsSection() {
 function DocumentTable({
   documents,
   numbers,
+  disputed,
   onChanged,
 }: {
   documents: LeadDocument[];
   numbers: Map<number, number>;
+  /** Documents that need adjudication: their submitted status alone would hide it. */
+  disputed: ReadonlySet<number>;
   onChanged: () => void;
 }) {
   const { project } = useProject();
@@ -138,6 +149,21 @@ function DocumentTable({
                 <span className={`status-badge status-${document.status}`}>
                   {DOCUMENT_STATUS_TEXT[document.status]}
                 </span>
+                {disputed.has(document.id) && (
+                  <>
+                    {" "}
+                    <span className="status-badge status-needs_adjudication">
+                      Needs adjudication
+                    </span>{" "}
+                    <Link
+                      className="link-button small"
+                      href={adjudicationPath(project.id, document.id)}
+                      aria-label={`Adjudicate ${document.name}`}
+                    >
+                      Adjudicate
+                    </Link>
+                  </>
+                )}
                 {document.import_error && (
                   <div className="error small">{document.import_error}</div>
                 )}

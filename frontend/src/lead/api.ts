@@ -88,6 +88,18 @@ export const removeMember = (projectId: number, membershipId: number) =>
 export const fetchDocuments = (projectId: number, signal?: AbortSignal) =>
   fetchAllPages<LeadDocument>(`${project(projectId)}documents/?page_size=500`, signal);
 
+/** The documents whose annotators disagree and that wait for a lead or curator to adjudicate. */
+export const fetchNeedsAdjudication = async (projectId: number, signal?: AbortSignal) =>
+  new Set(
+    (
+      await apiRequest<Schema<"NeedsAdjudicationOutput">>(
+        "GET",
+        `${project(projectId)}needs-adjudication/`,
+        { signal },
+      )
+    ).documents,
+  );
+
 export const assignDocument = (projectId: number, documentId: number, assignees: number[]) =>
   apiRequest<LeadDocument>("PATCH", `${project(projectId)}documents/${documentId}/`, {
     body: { assignees },
