@@ -51,9 +51,12 @@ class BatchPlan:
 
     @property
     def imported(self) -> list[str]:
-        """The meetings the run's project needs: every meeting that may be chosen."""
-        if self.policy == SelectionPolicy.RANDOM:
-            return self.shuffled[: sum(self.sizes) + len(self.held_out)]
+        """The meetings the run's project holds: every meeting that may be chosen, and the
+        whole pool whenever policies are compared (held-out meetings), since the project's
+        word vectors are trained on its texts and must not differ by policy. Without either,
+        only the batches, as before `--select`."""
+        if self.policy == SelectionPolicy.RANDOM and not self.held_out:
+            return self.shuffled[: sum(self.sizes)]
         return self.shuffled
 
     def next_batch(self, *, project: Project, lead, wait: Wait) -> list[str]:

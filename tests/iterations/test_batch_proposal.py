@@ -120,7 +120,8 @@ def test_documents_already_in_an_iteration_are_never_proposed(world):
         )
     )
     proposed = {document["id"] for document in proposal["documents"]}
-    assert proposed and not proposed & in_iterations
+    assert proposed
+    assert not proposed & in_iterations
     assert proposal["candidates"] == len(proposed)
 
 
