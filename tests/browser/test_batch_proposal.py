@@ -13,11 +13,16 @@ from tests.domain import evenly, make_document
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 TURNS = 10
+ANSWER_TIMEOUT_MS = 30_000
+"""The machine the suite runs on may be busy; the proposal is one request."""
 
 
 def pre_aligned(team, name: str, confidence: float):
     document = make_document(team.project, name=name, turns=TURNS, pre_alignment=evenly(TURNS, 4))
-    PreAlignment.objects.filter(document=document).update(confidences=[confidence] * TURNS)
+    # Not all equal: confidences that are all alike rank nothing (the proposal says so).
+    PreAlignment.objects.filter(document=document).update(
+        confidences=[confidence] * (TURNS - 1) + [confidence + 0.02]
+    )
     return document
 
 
@@ -35,6 +40,7 @@ def test_lead_takes_the_uncertainty_proposal_into_the_batch_and_edits_it(page, l
     page.get_by_label("chosen").select_option("uncertainty")
     page.get_by_role("button", name="Propose").click()
 
+    expect(page.get_by_test_id("batch-proposal")).to_be_visible(timeout=ANSWER_TIMEOUT_MS)
     proposed = page.get_by_role("list", name="Proposed batch").get_by_role("listitem")
     expect(proposed).to_have_count(2)
     expect(proposed.nth(0)).to_have_text(
