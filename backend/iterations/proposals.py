@@ -34,8 +34,9 @@ READY_FOR_BATCH = (
 )
 
 DEFAULT_POLICY = SelectionPolicy.RANDOM
-"""What the open-iteration form proposes first. Random until a policy measures better in the
-simulation's comparison (docs/bootstrap.md, Choosing the batch): neither did."""
+"""What the open-iteration form proposes first (BatchProposalPanel.tsx starts on it too).
+Random until a policy measures better than random in the simulation's comparison
+(docs/bootstrap.md, Choosing the batch)."""
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ export function BatchProposalPanel({
   candidates: number;
   onAccept: (documentIds: number[]) => void;
 }) {
+  // The API's default policy (backend/iterations/proposals.py, DEFAULT_POLICY).
   const [policy, setPolicy] = useState<SelectionPolicy>("random");
   const [size, setSize] = useState(String(Math.min(5, candidates)));
   const [proposal, setProposal] = useState<BatchProposal | null>(null);
