@@ -12,6 +12,7 @@ from backend.core.serializers import IdField
 from backend.documents.selectors import documents_by_ids
 from backend.iterations.double_annotation import DoubleAnnotation
 from backend.iterations.models import StartingParameters
+from backend.iterations.proposals import DEFAULT_POLICY, batch_proposal
 from backend.iterations.selectors import (
     accuracy_summary,
     iteration_documents,
@@ -40,6 +41,7 @@ from backend.iterations.services import (
 from backend.projects.permissions import LEAD_OR_ADMIN, MEMBER_OR_ADMIN, sees_only_assigned
 from backend.projects.selectors import project_get
 from backend.tuning.serializers import GridField
+from workers.align.selection import SelectionPolicy
 
 MAX_BATCH = 1000
 
@@ -292,3 +294,63 @@ class IterationRecordApi(APIView):
         iteration = iteration_get(project_id=project_id, iteration_id=iteration_id)
         record = iteration_record(iteration=iteration, document_id=document_id)
         return Response(RecordDetailSerializer(record).data)
+
+
+class BatchProposalApi(APIView):
+    """Tandem's proposal of the next batch by a policy: the documents and why each was
+    chosen. A read: it opens nothing, and the lead may take it or leave it."""
+
+    permission_classes = LEAD_OR_ADMIN
+
+    class FilterSerializer(serializers.Serializer):
+        policy = serializers.ChoiceField(
+            choices=[policy.value for policy in SelectionPolicy],
+            default=DEFAULT_POLICY.value,
+            help_text="random (a seeded draw), uncertainty (most wrong turns expected from the "
+            "current pre-alignment's confidences) or diversity (least like the gold so far).",
+        )
+        size = serializers.IntegerField(min_value=1, max_value=MAX_BATCH)
+        seed = serializers.IntegerField(
+            min_value=0,
+            max_value=2**31 - 1,
+            required=False,
+            help_text="The random draw's seed; drawn and returned when not given.",
+        )
+
+    class OutputSerializer(serializers.Serializer):
+        class ProposedSerializer(serializers.Serializer):
+            id = serializers.IntegerField()
+            name = serializers.CharField()
+            score = serializers.FloatField(
+                help_text="What the policy ranked by: expected wrong turns (uncertainty), "
+                "cosine with the nearest gold or batch document (diversity), 0 (random)."
+            )
+            reason = serializers.CharField()
+
+        class UnrankedSerializer(serializers.Serializer):
+            id = serializers.IntegerField()
+            name = serializers.CharField()
+            reason = serializers.CharField()
+
+        policy = serializers.ChoiceField(choices=[policy.value for policy in SelectionPolicy])
+        size = serializers.IntegerField()
+        candidates = serializers.IntegerField(
+            help_text="Documents the batch could take: imported, in no iteration yet."
+        )
+        gold_documents = serializers.IntegerField()
+        seed = serializers.IntegerField(allow_null=True)
+        documents = ProposedSerializer(many=True, help_text="In the order chosen.")
+        unranked = UnrankedSerializer(
+            many=True,
+            help_text="Candidates uncertainty could not rank (no pre-alignment yet); empty for "
+            "the other policies.",
+        )
+
+    @extend_schema(parameters=[FilterSerializer], responses=OutputSerializer)
+    def get(self, request: Request, project_id: int) -> Response:
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        proposal = batch_proposal(
+            project=project_get(project_id=project_id), **filters.validated_data
+        )
+        return Response(self.OutputSerializer(proposal).data)

@@ -36,6 +36,7 @@ from backend.iterations.double_annotation import (
 )
 from backend.iterations.gold import corpus_counts, gold_documents
 from backend.iterations.models import Iteration, IterationStatus, StartingParameters
+from backend.iterations.proposals import READY_FOR_BATCH
 from backend.iterations.records import accuracy_record_write
 from backend.iterations.selectors import parameters_in_use
 from backend.jobs.models import Job
@@ -45,13 +46,6 @@ from backend.projects.services import parameter_set_promote
 from backend.tuning.models import TuningCandidate
 from backend.tuning.services import tuning_candidate_parameter_set, tuning_start
 from workers.align.settings import in_words
-
-READY_FOR_BATCH = (
-    Document.Status.IMPORTED,
-    Document.Status.PRE_ALIGNED,
-    Document.Status.IN_ANNOTATION,
-    Document.Status.SUBMITTED,
-)
 
 
 def iteration_open(

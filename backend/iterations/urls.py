@@ -1,6 +1,7 @@
 from django.urls import path
 
 from backend.iterations.apis import (
+    BatchProposalApi,
     IterationCancelApi,
     IterationCloseApi,
     IterationDetailApi,
@@ -16,6 +17,11 @@ ITERATION = "projects/<id:project_id>/iterations/<id:iteration_id>/"
 
 urlpatterns = [
     path("projects/<id:project_id>/iterations/", IterationListApi.as_view(), name="iteration-list"),
+    path(
+        "projects/<id:project_id>/iterations/proposal/",
+        BatchProposalApi.as_view(),
+        name="iteration-proposal",
+    ),
     path(ITERATION, IterationDetailApi.as_view(), name="iteration-detail"),
     path(f"{ITERATION}close/", IterationCloseApi.as_view(), name="iteration-close"),
     path(f"{ITERATION}cancel/", IterationCancelApi.as_view(), name="iteration-cancel"),

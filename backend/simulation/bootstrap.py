@@ -45,7 +45,9 @@ from backend.simulation.annotator import (
     reachable_gold,
     seconds_spent,
 )
+from backend.simulation.selection import batch_plan
 from workers.align.model import Meeting
+from workers.align.selection import SelectionPolicy
 
 ANNOTATORS = 3
 POLL_SECONDS = 1.0
@@ -70,6 +72,8 @@ class IterationOutcome:
     (the dashboard's reliability figures for the iteration)."""
     tuning: dict[str, Any] = field(default_factory=dict)
     agreement: dict[str, Any] = field(default_factory=dict)
+    selection: dict[str, Any] = field(default_factory=dict)
+    """Why each document was in the batch, and the turns its annotators changed."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -91,6 +95,7 @@ class IterationOutcome:
             ),
             "tuning": self.tuning,
             "agreement": self.agreement,
+            "selection": self.selection,
         }
 
 
@@ -125,7 +130,12 @@ class Simulation:
     learned_decision: bool = True
     """Whether tuning fits the engine's learned decision (the project setting), so that the
     loop can be measured with and without it."""
+    select: SelectionPolicy = SelectionPolicy.RANDOM
+    """How batches after the first are chosen (backend.simulation.selection)."""
+    held_out: int = 0
+    """Meetings drawn by the seed, never annotated, scored once the loop is over."""
     say: Callable[[str], None] = print
+    held_out_figures: dict[str, Any] = field(default_factory=dict)
     _project: Project | None = None
     lead: Any = None
     annotators: list[Any] = field(default_factory=list)
@@ -144,12 +154,25 @@ class Simulation:
         return reference
 
     def run(self) -> list[IterationOutcome]:
-        batches = batches_of(self.pool or meeting_ids(), self.sizes, self.seed)
-        self._set_up([meeting for batch in batches for meeting in batch])
+        pool = self.pool or meeting_ids()
+        try:
+            plan = batch_plan(
+                batches_of(pool, [len(pool)], self.seed)[0], self.sizes, self.select, self.held_out
+            )
+        except ValueError as error:
+            raise SimulationError(str(error)) from error
+        self._set_up(plan.imported)
         outcomes = []
-        for index, batch in enumerate(batches, start=1):
-            last = index == len(batches)
+        for index in range(1, len(self.sizes) + 1):
+            batch = plan.next_batch(project=self.project, lead=self.lead, wait=self._wait)
+            last = index == len(self.sizes)
             outcomes.append(self._iteration(index, batch, tune=self.final_tuning or not last))
+            outcomes[-1].selection = plan.iteration_figures(
+                Iteration.objects.get(project=self.project, number=index)
+            )
+        self.held_out_figures = plan.held_out_accuracy(
+            project=self.project, lead=self.lead, meetings=self.meetings, wait=self._wait
+        )
         return outcomes
 
     def _set_up(self, wanted: list[str]) -> None:

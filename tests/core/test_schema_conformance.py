@@ -79,6 +79,7 @@ def json_get_paths(world) -> dict[str, str]:
             continue
         paths[template] = template.format(**ids)
     paths["/api/v1/help/search/"] += "?q=rating+study"
+    paths["/api/v1/projects/{project_id}/iterations/proposal/"] += "?policy=diversity&size=2"
     return paths
 
 

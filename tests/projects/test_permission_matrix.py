@@ -209,6 +209,8 @@ MATRIX = [
     ("open iteration", "post", P + "/iterations/",
      lambda w: {"documents": [w.unassigned_document.pk]}, (201, 403, 403, 403, 401, 201)),
     ("read iteration", "get", IT + "/", None, (200, 200, 200, 403, 401, 200)),
+    ("propose a batch", "get", P + "/iterations/proposal/?policy=diversity&size=2", None,
+     (200, 403, 403, 403, 401, 200)),
     ("close closed iteration", "post", IT + "/close/", {}, (409, 403, 403, 403, 401, 409)),
     ("cancel closed iteration", "post", IT + "/cancel/", None, (409, 403, 403, 403, 401, 409)),
     ("add to closed iteration", "post", IT + "/documents/",

@@ -870,6 +870,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/iterations/proposal/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * @description Tandem's proposal of the next batch by a policy: the documents and why each was
+     *     chosen. A read: it opens nothing, and the lead may take it or leave it.
+     */
+    get: operations["projects_iterations_proposal_retrieve"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/projects/{project_id}/jobs/": {
     parameters: {
       query?: never;
@@ -1598,6 +1618,33 @@ export interface components {
     BatchGold: {
       state: components["schemas"]["GoldStateEnum"];
       rule: (components["schemas"]["GoldRuleEnum"] | components["schemas"]["NullEnum"]) | null;
+    };
+    BatchProposalApiOutput: {
+      policy: components["schemas"]["PolicyEnum"];
+      size: number;
+      /** @description Documents the batch could take: imported, in no iteration yet. */
+      candidates: number;
+      gold_documents: number;
+      seed: number | null;
+      /** @description In the order chosen. */
+      documents: components["schemas"]["BatchProposalApiOutputProposed"][];
+      /** @description Candidates uncertainty could not rank (no pre-alignment yet); empty for the other policies. */
+      unranked: components["schemas"]["BatchProposalApiOutputUnranked"][];
+    };
+    BatchProposalApiOutputProposed: {
+      id: number;
+      name: string;
+      /**
+       * Format: double
+       * @description What the policy ranked by: expected wrong turns (uncertainty), cosine with the nearest gold or batch document (diversity), 0 (random).
+       */
+      score: number;
+      reason: string;
+    };
+    BatchProposalApiOutputUnranked: {
+      id: number;
+      name: string;
+      reason: string;
     };
     /** @enum {unknown} */
     BlankEnum: "";
@@ -2731,6 +2778,13 @@ export interface components {
      * @enum {string}
      */
     PathWeightEnum: "alignment" | "gain" | "count";
+    /**
+     * @description * `random` - random
+     *     * `uncertainty` - uncertainty
+     *     * `diversity` - diversity
+     * @enum {string}
+     */
+    PolicyEnum: "random" | "uncertainty" | "diversity";
     /**
      * @description * `sum` - sum
      *     * `mean` - mean
@@ -8734,6 +8788,84 @@ export interface operations {
       };
       /** @description An uploaded file is not of a format this operation reads. */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The database or the task broker is unreachable; try again (`Retry-After`). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  projects_iterations_proposal_retrieve: {
+    parameters: {
+      query: {
+        /**
+         * @description random (a seeded draw), uncertainty (most wrong turns expected from the current pre-alignment's confidences) or diversity (least like the gold so far).
+         *
+         *     * `random` - random
+         *     * `uncertainty` - uncertainty
+         *     * `diversity` - diversity
+         */
+        policy?: "random" | "uncertainty" | "diversity";
+        /** @description The random draw's seed; drawn and returned when not given. */
+        seed?: number;
+        size: number;
+      };
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BatchProposalApiOutput"];
+        };
+      };
+      /** @description The request is malformed or a value is refused; `detail` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not signed in (no session, no valid token). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Signed in without the role this operation needs. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such object, or not one the caller may see. */
+      404: {
         headers: {
           [name: string]: unknown;
         };

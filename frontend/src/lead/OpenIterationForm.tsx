@@ -6,6 +6,7 @@ import {
   type LeadDocument,
   type StartingParameters,
 } from "./api";
+import { BatchProposalPanel } from "./BatchProposalPanel";
 import { annotatorsOf, usernameOf, useProject } from "./ProjectContext";
 import { iterationPath } from "./routes";
 import { messageOf } from "./useLoad";
@@ -52,6 +53,11 @@ export function OpenIterationForm({
         [...chosen.keys()].map((id, index) => [id, [annotators[index % annotators.length]!.user]]),
       ),
     );
+  };
+
+  const accept = (documentIds: number[]) => {
+    const byId = new Map(candidates.map((document) => [document.id, document]));
+    setChosen(new Map(documentIds.map((id) => [id, byId.get(id)?.assignees ?? []])));
   };
 
   const unassigned = candidates
@@ -120,6 +126,11 @@ export function OpenIterationForm({
             value={name}
             maxLength={200}
             onChange={(event) => setName(event.target.value)}
+          />
+          <BatchProposalPanel
+            projectId={project.id}
+            candidates={candidates.length}
+            onAccept={accept}
           />
           <table className="lead-table" aria-label="Batch">
             <thead>

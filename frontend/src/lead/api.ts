@@ -158,6 +158,16 @@ export const fetchIteration = (projectId: number, iterationId: number, signal?: 
 export const openIteration = (projectId: number, body: Schema<"IterationListApiInput">) =>
   apiRequest<IterationDetail>("POST", `${project(projectId)}iterations/`, { body });
 
+export type BatchProposal = Schema<"BatchProposalApiOutput">;
+export type SelectionPolicy = Schema<"PolicyEnum">;
+
+/** Tandem's proposal of the next batch by `policy`: the documents and why each. */
+export const proposeBatch = (projectId: number, policy: SelectionPolicy, size: number) =>
+  apiRequest<BatchProposal>(
+    "GET",
+    `${project(projectId)}iterations/proposal/?${new URLSearchParams({ policy, size: String(size) })}`,
+  );
+
 export const closeIteration = (
   projectId: number,
   iterationId: number,

@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 from backend.documents.public_meetings import CORPUS_SOURCE, load_public_meetings
 from backend.simulation.bootstrap import Simulation, SimulationError
 from backend.simulation.management.commands._worker import worker_for_the_run
+from workers.align.selection import SelectionPolicy
 
 CORPORA = (CORPUS_SOURCE,)
 DEFAULT_OVERLOOK = 0.1
@@ -62,6 +63,22 @@ class Command(BaseCommand):
             help="Tune without fitting the engine's learned decision (the project setting "
             "learned_decision off), to measure the loop with and without it.",
         )
+        parser.add_argument(
+            "--select",
+            choices=[policy.value for policy in SelectionPolicy],
+            default=SelectionPolicy.RANDOM.value,
+            help="How batches after the first are chosen: the seed's order (random), the "
+            "engine's uncertainty on the candidates pre-aligned with the parameters in use, or "
+            "diversity from the gold so far; the first batch is the seed's under every policy.",
+        )
+        parser.add_argument(
+            "--held-out",
+            type=int,
+            default=0,
+            metavar="N",
+            help="Draw N meetings (with the seed) that are never annotated, pre-align them with "
+            "the parameters the loop ends with and report their accuracy.",
+        )
         parser.add_argument("--job-timeout", type=float, default=3600.0, help="Seconds per job.")
 
     def handle(self, *args, **options) -> None:
@@ -70,6 +87,8 @@ class Command(BaseCommand):
         overlook = options["overlook"]
         if overlook is None:
             overlook = DEFAULT_OVERLOOK if share else 0.0
+        if options["held_out"] < 0:
+            raise CommandError(f"--held-out must be 0 or more, got {options['held_out']}")
         for name, value in (("--double-annotation", share), ("--overlook", overlook)):
             if not 0.0 <= value <= 1.0:
                 raise CommandError(f"{name} must be between 0 and 1, got {value}")
@@ -84,6 +103,8 @@ class Command(BaseCommand):
                     double_share=share,
                     overlook=overlook,
                     learned_decision=not options["no_learned_decision"],
+                    select=SelectionPolicy(options["select"]),
+                    held_out=options["held_out"],
                     say=lambda line: self.stdout.write(line),
                 )
                 outcomes = simulation.run()
@@ -96,6 +117,8 @@ class Command(BaseCommand):
             "double_annotation": share,
             "overlook": overlook,
             "learned_decision": simulation.learned_decision,
+            "select": simulation.select.value,
+            "held_out": simulation.held_out_figures,
             "project": simulation.project.pk,
             "iterations": [outcome.as_dict() for outcome in outcomes],
         }
