@@ -14,6 +14,7 @@ import numpy as np
 
 from workers.align.report_order import first_order_break
 from workers.align.review import (
+    CURVE_THRESHOLDS,
     DEFAULT_RESIDUAL_ERROR_TARGET,
     estimated_residual_error,
     threshold_for_residual_error,
@@ -25,9 +26,6 @@ AUTO: Literal["auto"] = "auto"
 computed on each iteration's pre-alignments."""
 
 ReviewThreshold = float | Literal["auto"]
-
-CURVE_THRESHOLDS = (0.5, 0.7, 0.8, 0.9, 0.95)
-"""Thresholds every iteration also reports what review under would have given, beside `auto`'s."""
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 from backend.alignments.services.annotations import check_order
 from backend.simulation.review import (
     AUTO,
-    CURVE_THRESHOLDS,
     PreAligned,
     ReviewTally,
     iteration_threshold,
@@ -18,7 +17,11 @@ from backend.simulation.review import (
     reviewed_labels,
 )
 from workers.align.model import UNALIGNED
-from workers.align.review import DEFAULT_RESIDUAL_ERROR_TARGET, turns_to_review
+from workers.align.review import (
+    CURVE_THRESHOLDS,
+    DEFAULT_RESIDUAL_ERROR_TARGET,
+    turns_to_review,
+)
 
 
 def ordered_labels(draw, n_turns: int) -> list[int]:

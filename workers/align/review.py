@@ -21,6 +21,8 @@ import numpy as np
 
 DEFAULT_RESIDUAL_ERROR_TARGET = 0.02
 """The residual error `auto` aims at: 2 % of turns wrong in the resulting gold."""
+CURVE_THRESHOLDS = (0.5, 0.7, 0.8, 0.9, 0.95)
+"""Thresholds a report shows the review curve at (turns shown against residual error)."""
 ROUNDING = 1e-9
 """A residual error this close above the target meets it: sums of the same doubts in another
 order differ in the last bits, and a target such as 0.01 is often exactly reachable."""
