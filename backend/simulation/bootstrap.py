@@ -317,9 +317,11 @@ class Simulation:
     ) -> None:
         state = annotation_state(document=document, annotator=annotator)
         wanted = reachable_gold(self._reference(meeting_id))
+        turns_read = None
         if review.threshold is not None:
             wanted, read = reviewed_labels(pre_aligned, wanted, review.threshold)
             review.note_read(meeting_id, read)
+            turns_read = int(read.sum())
         target = overlooking_correction(
             state["assignments"],
             wanted,
@@ -334,7 +336,7 @@ class Simulation:
                 document=document,
                 version=version,
                 operations=operations,
-                seconds_spent=seconds_spent(state["assignments"], target),
+                seconds_spent=seconds_spent(state["assignments"], target, turns_read),
             ).version
         annotation_submit(annotator=annotator, document=document, version=version)
 

@@ -8,6 +8,11 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from backend.alignments.services.annotations import check_order
+from backend.simulation.annotator import (
+    SECONDS_PER_TURN_CHANGED,
+    SECONDS_PER_TURN_READ,
+    seconds_spent,
+)
 from backend.simulation.review import (
     AUTO,
     PreAligned,
@@ -107,3 +112,12 @@ def test_auto_reviews_the_batch_down_to_the_target_it_estimates(batch):
     figures = review_under(batch, threshold)
 
     assert figures["estimated_residual_error"] <= DEFAULT_RESIDUAL_ERROR_TARGET + 1e-9
+
+
+def test_in_review_mode_the_simulated_effort_reads_only_the_turns_read():
+    reading_all = seconds_spent([0, 1, 2, 2], [0, 1, 3, 3])
+
+    reading_two = seconds_spent([0, 1, 2, 2], [0, 1, 3, 3], turns_read=2)
+
+    assert reading_all - reading_two == 2 * SECONDS_PER_TURN_READ
+    assert reading_two == 2 * SECONDS_PER_TURN_READ + 2 * SECONDS_PER_TURN_CHANGED
