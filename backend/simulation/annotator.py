@@ -12,9 +12,14 @@ SECONDS_PER_TURN_CHANGED = 10
 """Simulated effort, so the effort dashboard has figures: reading every turn, fixing some."""
 
 
-def seconds_spent(current: Sequence[int], target: Sequence[int]) -> int:
+def seconds_spent(
+    current: Sequence[int], target: Sequence[int], turns_read: int | None = None
+) -> int:
+    """Reading `turns_read` turns (every turn by default; in review mode the ones shown) and
+    changing those that differ."""
     changed = sum(1 for before, after in zip(current, target, strict=True) if before != after)
-    return SECONDS_PER_TURN_READ * len(target) + SECONDS_PER_TURN_CHANGED * changed
+    read = len(target) if turns_read is None else turns_read
+    return SECONDS_PER_TURN_READ * read + SECONDS_PER_TURN_CHANGED * changed
 
 
 def reachable_gold(reference: Sequence[int]) -> list[int]:

@@ -7,6 +7,8 @@ alignment, projected onto what the editor accepts (see `reachable_gold`). With d
 annotation, a share of each batch gets a second annotator; annotators then overlook some of
 the pre-alignment's mistakes, each independently (`overlooking_correction`), and the lead
 adjudicates every document whose submissions disagree, choosing the corpus's alignment.
+In review mode (`review_threshold`), annotators read only the turns the review mode shows
+and accept the rest as pre-aligned (`backend.simulation.review`).
 """
 
 import random
@@ -16,15 +18,16 @@ from dataclasses import dataclass, field
 from statistics import mean, median
 from typing import Any
 
+import numpy as np
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from backend.agreement.selectors import iteration_agreement_summary
-from backend.alignments.selectors import annotation_state
+from backend.alignments.selectors import annotation_state, current_pre_alignments
 from backend.alignments.services.annotations import annotation_apply, annotation_submit
 from backend.curation.adjudication import adjudication_apply, adjudication_complete
 from backend.curation.models import GoldState
-from backend.curation.selectors import adjudication_state, gold_decision
+from backend.curation.selectors import adjudication_state, gold_by_document, gold_decision
 from backend.dashboards.selectors import NO_RELIABILITY, reliability_by_iteration
 from backend.documents.models import Document
 from backend.documents.public_meetings import (
@@ -44,6 +47,13 @@ from backend.simulation.annotator import (
     overlooking_correction,
     reachable_gold,
     seconds_spent,
+)
+from backend.simulation.review import (
+    PreAligned,
+    ReviewTally,
+    ReviewThreshold,
+    iteration_threshold,
+    reviewed_labels,
 )
 from backend.simulation.selection import batch_plan
 from workers.align.model import Meeting
@@ -74,6 +84,8 @@ class IterationOutcome:
     agreement: dict[str, Any] = field(default_factory=dict)
     selection: dict[str, Any] = field(default_factory=dict)
     """Why each document was in the batch, and the turns its annotators changed."""
+    review: dict[str, Any] = field(default_factory=dict)
+    """Turns reviewed and changed, and wrong labels left in the gold (`ReviewTally`)."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -96,6 +108,7 @@ class IterationOutcome:
             "tuning": self.tuning,
             "agreement": self.agreement,
             "selection": self.selection,
+            **self.review,
         }
 
 
@@ -134,6 +147,9 @@ class Simulation:
     """How batches after the first are chosen (backend.simulation.selection)."""
     held_out: int = 0
     """Meetings drawn by the seed, never annotated, scored once the loop is over."""
+    review_threshold: ReviewThreshold | None = None
+    """Annotators review only the turns shown under this confidence threshold (or the one
+    `auto` computes per iteration); None: they read and correct every turn."""
     say: Callable[[str], None] = print
     held_out_figures: dict[str, Any] = field(default_factory=dict)
     _project: Project | None = None
@@ -231,11 +247,25 @@ class Simulation:
         if iteration.pre_align_job_id is None:
             raise SimulationError(f"iteration {index} started no pre-alignment")
         self._wait(iteration.pre_align_job_id, f"iteration {index}'s pre-alignment")
+        pre_aligned = _pre_aligned(batch, ordered)
+        review = ReviewTally(
+            threshold=None
+            if self.review_threshold is None
+            else iteration_threshold(self.review_threshold, list(pre_aligned.values()))
+        )
         adjudicated = 0
         for meeting_id, document in zip(batch, ordered, strict=True):
             for annotator in document.assignees.order_by("username"):
-                self._correct(annotator, document, meeting_id)
+                self._correct(annotator, document, meeting_id, review, pre_aligned[meeting_id])
             adjudicated += self._adjudicate_if_needed(document, meeting_id)
+        golds = gold_by_document(document_ids=[document.pk for document in ordered])
+        for meeting_id, document in zip(batch, ordered, strict=True):
+            review.add_document(
+                meeting_id,
+                pre_aligned[meeting_id],
+                golds[document.pk].labels,
+                reachable_gold(self._reference(meeting_id)),
+            )
         agreement = {
             "adjudicated": adjudicated,
             **iteration_agreement_summary(iteration=iteration),
@@ -243,6 +273,8 @@ class Simulation:
         iteration = iteration_close(actor=self.lead, iteration=iteration, tune=tune)
         outcome = self._outcome(index, batch, iteration)
         outcome.agreement = agreement
+        outcome.review = review.as_dict()
+        self.say(f"iteration {index}: {review.summary()}")
         figures = outcome.as_dict()
         self.say(
             f"iteration {index}: human-evaluated accuracy mean {figures['mean_accuracy']:.2f} %, "
@@ -298,11 +330,24 @@ class Simulation:
             )
         return outcome
 
-    def _correct(self, annotator, document: Document, meeting_id: str) -> None:
+    def _correct(
+        self,
+        annotator,
+        document: Document,
+        meeting_id: str,
+        review: ReviewTally,
+        pre_aligned: PreAligned,
+    ) -> None:
         state = annotation_state(document=document, annotator=annotator)
+        wanted = reachable_gold(self._reference(meeting_id))
+        turns_read = None
+        if review.threshold is not None:
+            wanted, read = reviewed_labels(pre_aligned, wanted, review.threshold)
+            review.note_read(meeting_id, read)
+            turns_read = int(read.sum())
         target = overlooking_correction(
             state["assignments"],
-            reachable_gold(self._reference(meeting_id)),
+            wanted,
             self.overlook,
             random.Random(f"{self.seed}:{meeting_id}:{annotator.username}"),
         )
@@ -314,7 +359,7 @@ class Simulation:
                 document=document,
                 version=version,
                 operations=operations,
-                seconds_spent=seconds_spent(state["assignments"], target),
+                seconds_spent=seconds_spent(state["assignments"], target, turns_read),
             ).version
         annotation_submit(annotator=annotator, document=document, version=version)
 
@@ -380,6 +425,18 @@ def wait_for_job(job_id: int, what: str, timeout: float) -> None:
         f"{what} (job {job_id}) did not finish within {timeout:.0f} s; is a worker "
         "consuming the default and cpu queues?"
     )
+
+
+def _pre_aligned(batch: list[str], documents: list[Document]) -> dict[str, PreAligned]:
+    """Per meeting, the pre-alignment its annotators start from."""
+    shown = current_pre_alignments(document_ids=[document.pk for document in documents])
+    return {
+        meeting_id: PreAligned(
+            labels=np.asarray(shown[document.pk].labels, dtype=np.int64),
+            confidences=np.asarray(shown[document.pk].confidences, dtype=np.float64),
+        )
+        for meeting_id, document in zip(batch, documents, strict=True)
+    }
 
 
 def _defined_mean(values: Sequence[float | None]) -> float | None:

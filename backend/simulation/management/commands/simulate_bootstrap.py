@@ -2,6 +2,7 @@
 project, with simulated annotators. Jobs run on a real Celery worker: one already running
 (scripts/worker), or with --start-worker one this command starts and stops."""
 
+import argparse
 import json
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from backend.documents.public_meetings import CORPUS_SOURCE, load_public_meetings
 from backend.simulation.bootstrap import Simulation, SimulationError
 from backend.simulation.management.commands._worker import worker_for_the_run
+from backend.simulation.review import AUTO, ReviewThreshold
 from workers.align.selection import SelectionPolicy
 
 CORPORA = (CORPUS_SOURCE,)
@@ -79,6 +81,15 @@ class Command(BaseCommand):
             help="Draw N meetings (with the seed) that are never annotated, pre-align them with "
             "the parameters the loop ends with and report their accuracy.",
         )
+        parser.add_argument(
+            "--review-threshold",
+            type=_review_threshold,
+            metavar="P",
+            help="Annotators review only the turns whose pre-alignment confidence is below P "
+            "(and the turn across a boundary from each), accepting the rest unread; "
+            f"'{AUTO}' takes per iteration the threshold the app would propose for a 2 %% "
+            "residual error. By default they read and correct every turn.",
+        )
         parser.add_argument("--job-timeout", type=float, default=3600.0, help="Seconds per job.")
 
     def handle(self, *args, **options) -> None:
@@ -105,6 +116,7 @@ class Command(BaseCommand):
                     learned_decision=not options["no_learned_decision"],
                     select=SelectionPolicy(options["select"]),
                     held_out=options["held_out"],
+                    review_threshold=options["review_threshold"],
                     say=lambda line: self.stdout.write(line),
                 )
                 outcomes = simulation.run()
@@ -119,6 +131,7 @@ class Command(BaseCommand):
             "learned_decision": simulation.learned_decision,
             "select": simulation.select.value,
             "held_out": simulation.held_out_figures,
+            "review_threshold": options["review_threshold"],
             "project": simulation.project.pk,
             "iterations": [outcome.as_dict() for outcome in outcomes],
         }
@@ -126,6 +139,18 @@ class Command(BaseCommand):
         self.stdout.write(text)
         if options["json"]:
             options["json"].write_text(text + "\n", encoding="utf-8")
+
+
+def _review_threshold(text: str) -> ReviewThreshold:
+    if text == AUTO:
+        return AUTO
+    try:
+        threshold: float | None = float(text)
+    except ValueError:
+        threshold = None
+    if threshold is None or not 0.0 <= threshold <= 1.0:
+        raise argparse.ArgumentTypeError(f"a probability between 0 and 1, or {AUTO}; got {text!r}")
+    return threshold
 
 
 def _pool(text: str | None) -> list[str] | None:

@@ -1,0 +1,172 @@
+"""Confidence-guided review in the bootstrap simulation: the simulated annotator reads only the
+turns the review mode shows (`workers.align.review.turns_to_review` on the pre-alignment's
+confidences), fixes those the corpus's alignment says are wrong, and accepts the rest as
+pre-aligned, so a wrong turn it was not shown stays wrong in the gold. Per iteration the
+simulation then reports the work (turns reviewed, turns changed) against what it left (wrong
+labels in the gold, measured against the corpus's alignment and estimated from the confidences
+as the app would)."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from workers.align.report_order import first_order_break
+from workers.align.review import (
+    CURVE_THRESHOLDS,
+    DEFAULT_RESIDUAL_ERROR_TARGET,
+    estimated_residual_error,
+    threshold_for_residual_error,
+    turns_to_review,
+)
+
+AUTO: Literal["auto"] = "auto"
+"""The threshold the app would propose to a lead aiming at DEFAULT_RESIDUAL_ERROR_TARGET,
+computed on each iteration's pre-alignments."""
+
+ReviewThreshold = float | Literal["auto"]
+
+
+@dataclass(frozen=True)
+class PreAligned:
+    """What the editor shows an annotator of one document before any edit."""
+
+    labels: np.ndarray
+    confidences: np.ndarray
+
+
+def iteration_threshold(setting: ReviewThreshold, batch: Sequence[PreAligned]) -> float:
+    """The threshold the iteration's annotators review under: the one given, or with `auto`
+    the lowest whose estimated residual error over the batch's pre-alignments meets the target."""
+    if setting == AUTO:
+        return threshold_for_residual_error(
+            [document.confidences for document in batch],
+            [document.labels for document in batch],
+            DEFAULT_RESIDUAL_ERROR_TARGET,
+        )
+    return float(setting)
+
+
+def reviewed_labels(
+    pre_aligned: PreAligned, gold: Sequence[int], threshold: float
+) -> tuple[list[int], np.ndarray]:
+    """What an annotator in review mode submits, and which turns it read: the shown turns take
+    their `gold` label, the others keep the pre-aligned one. Where a fixed turn would break
+    the report's order against a hidden one, the editor refuses the save and names the other
+    turn; the annotator reads and fixes it too, until the document keeps the order (`gold`
+    keeps it, so every round fixes a turn that was not yet gold)."""
+    shown = turns_to_review(pre_aligned.confidences, pre_aligned.labels, threshold)
+    labels = np.where(shown, np.asarray(gold), pre_aligned.labels).astype(np.int64)
+    read = shown.copy()
+    while (found := first_order_break(labels)) is not None:
+        for turn in (found.turn, found.earlier_turn):
+            if labels[turn] != gold[turn]:
+                labels[turn] = gold[turn]
+                read[turn] = True
+    return labels.tolist(), read
+
+
+@dataclass
+class ReviewTally:
+    """One iteration's review figures, pooled over its documents' turns."""
+
+    threshold: float | None
+    """None when annotators read every turn (no review mode)."""
+    turns: int = 0
+    reviewed: int = 0
+    changed: int = 0
+    wrong_left: int = 0
+    expected_wrong_left: float = 0.0
+    pre_aligned_wrong: int = 0
+    _read: dict[str, np.ndarray] = field(default_factory=dict)
+    _documents: list[tuple[PreAligned, Sequence[int]]] = field(default_factory=list)
+
+    def note_read(self, document: str, read: np.ndarray) -> None:
+        """Turns an annotator of `document` read (with two annotators, either of them)."""
+        before = self._read.get(document)
+        self._read[document] = read if before is None else before | read
+
+    def add_document(
+        self,
+        document: str,
+        pre_aligned: PreAligned,
+        gold: Sequence[int],
+        reference: Sequence[int],
+    ) -> None:
+        """Counts a document once its gold is decided; `reference` is the corpus's alignment
+        as an annotator can enter it, what reading every turn would have made the gold."""
+        n_turns = len(gold)
+        read = self._read.get(document, np.ones(n_turns, dtype=bool))
+        shown = (
+            np.ones(n_turns, dtype=bool)
+            if self.threshold is None
+            else turns_to_review(pre_aligned.confidences, pre_aligned.labels, self.threshold)
+        )
+        gold_labels = np.asarray(gold)
+        reference_labels = np.asarray(reference)
+        self.turns += n_turns
+        self.reviewed += int(read.sum())
+        self.changed += int((gold_labels != pre_aligned.labels).sum())
+        self.wrong_left += int((gold_labels != reference_labels).sum())
+        self.expected_wrong_left += (
+            estimated_residual_error(pre_aligned.confidences, shown) * n_turns
+        )
+        self.pre_aligned_wrong += int((pre_aligned.labels != reference_labels).sum())
+        self._documents.append((pre_aligned, reference))
+
+    def summary(self) -> str:
+        figures = self.figures()
+        if not self.turns:
+            return "no turns"
+        mode = (
+            "read every turn"
+            if self.threshold is None
+            else f"reviewed {figures['reviewed_share']:.1%} of turns "
+            f"(threshold {self.threshold:.3f})"
+        )
+        return (
+            f"{mode}, changed {figures['changed_share']:.1%}; wrong labels left in the gold "
+            f"{figures['residual_error']:.1%} "
+            f"(estimated {figures['estimated_residual_error']:.1%}); "
+            f"pre-alignment accuracy {figures['pre_alignment_accuracy']:.1%}"
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        """The figures, and the curve: what annotators who review under each of
+        CURVE_THRESHOLDS and `auto`'s threshold, fixing every shown turn, would have reviewed
+        and left wrong on this iteration's pre-alignments."""
+        batch = [pre_aligned for pre_aligned, _ in self._documents]
+        automatic = iteration_threshold(AUTO, batch)
+        curve = [
+            {"auto": threshold == automatic, **review_under(self._documents, threshold)}
+            for threshold in sorted({*CURVE_THRESHOLDS, automatic})
+        ]
+        return {**self.figures(), "review_curve": curve}
+
+    def figures(self) -> dict[str, Any]:
+        def share(count: float) -> float | None:
+            return count / self.turns if self.turns else None
+
+        accuracy = share(self.turns - self.pre_aligned_wrong)
+        return {
+            "review_threshold": self.threshold,
+            "reviewed_share": share(self.reviewed),
+            "changed_share": share(self.changed),
+            "residual_error": share(self.wrong_left),
+            "estimated_residual_error": share(self.expected_wrong_left),
+            "pre_alignment_accuracy": accuracy,
+        }
+
+
+def review_under(
+    documents: Sequence[tuple[PreAligned, Sequence[int]]], threshold: float
+) -> dict[str, Any]:
+    """The figures of annotators who review each pre-alignment under `threshold` and fix the
+    shown turns to the `reference` paired with it."""
+    tally = ReviewTally(threshold=threshold)
+    for number, (pre_aligned, reference) in enumerate(documents):
+        gold, read = reviewed_labels(pre_aligned, reference, threshold)
+        tally.note_read(str(number), read)
+        tally.add_document(str(number), pre_aligned, gold, reference)
+    return tally.figures()

@@ -1,0 +1,209 @@
+"""Confidence-guided review on public_meetings over seeds, as JSON: turns reviewed against wrong
+labels left in the gold, and how far the estimated residual error is from the measured one.
+
+    TANDEM_DATA_DIR=var/sim DJANGO_SECRET_KEY=bench .venv/bin/python -m bench.review_curve \\
+        --runs var/sim/review [--seeds 1,2,3] [--batches 4,6,6,6] [--policies auto,none]
+
+Each (policy, seed) is one `manage.py simulate_bootstrap --review-threshold POLICY` run on a
+real worker (`--start-worker`; `none` is the default loop, every turn read), its report kept as
+RUNS/POLICY-seedS.json: a report already there is read, not run again, so an interrupted sweep
+resumes. The database and broker are the environment's (migrate it first). The last iteration
+is closed without tuning, which nothing would use.
+
+The figures: per policy and iteration, the median and range over seeds of what the loop
+measured (`loop`); and per policy's runs, for each threshold of the curve every iteration
+reports (CURVE_THRESHOLDS and `auto`'s), what review under it gives on that iteration's
+pre-alignments (`curve`): the threshold only decides which turns are shown, so one run's
+pre-alignments give every point, but the pre-alignments themselves come from a loop whose
+earlier gold was made under the run's own policy.
+
+With `--offline` it runs no simulation: the 22 meetings are pre-aligned two-fold as the shipped
+defaults are measured (each fold with the parameters tuned on the other and the learned
+decision fitted on the other's gold, docs/align-engine.md), so that every turn carries a
+calibrated confidence from a model that never saw its meeting, and it prints the curve over
+all of them against the corpus's reference. No Django, database or worker is needed then.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from workers.align.corpus import load_public_meetings, meeting_ids
+from workers.align.folds import defaults_file, folds
+from workers.align.learned import fit_decision
+from workers.align.params import load_params
+from workers.align.pipeline import corpus_vectors, turn_evidence
+from workers.align.review import (
+    CURVE_THRESHOLDS,
+    DEFAULT_RESIDUAL_ERROR_TARGET,
+    plan_review,
+    threshold_for_residual_error,
+    turns_to_review,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+LOOP_FIGURES = (
+    "review_threshold",
+    "reviewed_share",
+    "changed_share",
+    "residual_error",
+    "estimated_residual_error",
+    "pre_alignment_accuracy",
+)
+CURVE_FIGURES = ("reviewed_share", "changed_share", "residual_error", "estimated_residual_error")
+
+
+def run(runs: Path, policy: str, seed: int, batches: str) -> dict[str, Any]:
+    report = runs / f"{policy}-seed{seed}.json"
+    if not report.exists():
+        command = [
+            sys.executable, "manage.py", "simulate_bootstrap", "--batches", batches,
+            "--seed", str(seed), "--start-worker", "--no-final-tuning", "--json", str(report),
+        ]  # fmt: skip
+        if policy != "none":
+            command += ["--review-threshold", policy]
+        with open(runs / f"{policy}-seed{seed}.log", "w") as log:
+            subprocess.run(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, check=True)
+    return json.loads(report.read_text())
+
+
+def spread(values: list[float | None]) -> dict[str, float | None]:
+    defined = [value for value in values if value is not None]
+    if not defined:
+        return {"median": None, "min": None, "max": None}
+    return {
+        "median": round(statistics.median(defined), 4),
+        "min": round(min(defined), 4),
+        "max": round(max(defined), 4),
+    }
+
+
+def curve_label(point: dict[str, Any]) -> str:
+    return "auto" if point["auto"] else f"{point['review_threshold']:g}"
+
+
+def loop_figures(reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    iterations = zip(*(report["iterations"] for report in reports), strict=True)
+    return [
+        {
+            "iteration": rows[0]["index"],
+            **{name: spread([row[name] for row in rows]) for name in LOOP_FIGURES},
+            "estimate_off_by": spread(
+                [abs(row["estimated_residual_error"] - row["residual_error"]) for row in rows]
+            ),
+        }
+        for rows in iterations
+    ]
+
+
+def curve_figures(reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per iteration and threshold, the spread over seeds (a curve point whose threshold
+    `auto` also gives appears once, as `auto`)."""
+    iterations = zip(*(report["iterations"] for report in reports), strict=True)
+    result = []
+    for rows in iterations:
+        points: dict[str, list[dict[str, Any]]] = {}
+        for row in rows:
+            for point in row["review_curve"]:
+                points.setdefault(curve_label(point), []).append(point)
+        result.append(
+            {
+                "iteration": rows[0]["index"],
+                "thresholds": {
+                    label: {
+                        **{name: spread([p[name] for p in found]) for name in CURVE_FIGURES},
+                        "threshold": spread([p["review_threshold"] for p in found]),
+                        "estimate_off_by": spread(
+                            [
+                                abs(p["estimated_residual_error"] - p["residual_error"])
+                                for p in found
+                            ]
+                        ),
+                        "seeds": len(found),
+                    }
+                    for label, found in sorted(points.items())
+                },
+            }
+        )
+    return result
+
+
+def offline_curve() -> dict[str, Any]:
+    """The review curve on two-fold calibrated pre-alignments of the whole corpus."""
+    meetings = {meeting.id: meeting for meeting in load_public_meetings()}
+    fold_a, fold_b = folds(meeting_ids())
+    decided: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    for tuned_on, train, test in (("a", fold_a, fold_b), ("b", fold_b, fold_a)):
+        params = load_params(defaults_file(tuned_on))
+        vectors = corpus_vectors(list(meetings.values()), params.vectors)
+        evidence = {i: turn_evidence(meetings[i], params, vectors)[1] for i in train + test}
+        decision = fit_decision([(evidence[i], np.asarray(meetings[i].reference)) for i in train])
+        for i in test:
+            decided[i] = decision.decide(evidence[i])
+    ids = sorted(decided)
+    labels = [decided[i][0] for i in ids]
+    confidences = [decided[i][1] for i in ids]
+    references = [np.asarray(meetings[i].reference) for i in ids]
+    turns = sum(map(len, labels))
+
+    def point(threshold: float) -> dict[str, Any]:
+        plan = plan_review(confidences, labels, threshold)
+        wrong_left = sum(
+            int(((label != reference) & ~turns_to_review(confidence, label, threshold)).sum())
+            for label, confidence, reference in zip(labels, confidences, references, strict=True)
+        )
+        return {
+            "threshold": round(threshold, 4),
+            "reviewed_share": round(plan.shown_share, 4),
+            "residual_error": round(wrong_left / turns, 4),
+            "estimated_residual_error": round(plan.estimated_residual_error, 4),
+        }
+
+    right = sum(
+        int((label == reference).sum()) for label, reference in zip(labels, references, strict=True)
+    )
+    automatic = threshold_for_residual_error(confidences, labels, DEFAULT_RESIDUAL_ERROR_TARGET)
+    return {
+        "meetings": len(ids),
+        "turns": turns,
+        "pre_alignment_accuracy": round(right / turns, 4),
+        "curve": [point(threshold) for threshold in CURVE_THRESHOLDS],
+        "auto": point(automatic),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=Path, help="Folder of the runs' reports.")
+    parser.add_argument("--offline", action="store_true", help="Two-fold curve, no simulation.")
+    parser.add_argument("--seeds", default="1,2,3")
+    parser.add_argument("--batches", default="4,6,6,6")
+    parser.add_argument("--policies", default="auto,none", help="auto, none, or probabilities.")
+    options = parser.parse_args()
+    if options.offline:
+        print(json.dumps(offline_curve(), indent=2))
+        return
+    if options.runs is None:
+        parser.error("--runs is needed unless --offline")
+    options.runs.mkdir(parents=True, exist_ok=True)
+    seeds = [int(seed) for seed in options.seeds.split(",")]
+    figures: dict[str, Any] = {"seeds": seeds, "batches": options.batches, "policies": {}}
+    for policy in options.policies.split(","):
+        reports = [run(options.runs, policy, seed, options.batches) for seed in seeds]
+        figures["policies"][policy] = {
+            "loop": loop_figures(reports),
+            "curve": curve_figures(reports),
+        }
+    print(json.dumps(figures, indent=2))
+
+
+if __name__ == "__main__":
+    main()

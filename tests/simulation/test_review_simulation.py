@@ -1,0 +1,123 @@
+"""The simulated annotator in review mode: it fixes the shown turns, keeps the others as
+pre-aligned, and what it submits is a save the editor accepts; the iteration's figures count
+that work and what it left wrong."""
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from backend.alignments.services.annotations import check_order
+from backend.simulation.annotator import (
+    SECONDS_PER_TURN_CHANGED,
+    SECONDS_PER_TURN_READ,
+    seconds_spent,
+)
+from backend.simulation.review import (
+    AUTO,
+    PreAligned,
+    ReviewTally,
+    iteration_threshold,
+    review_under,
+    reviewed_labels,
+)
+from workers.align.model import UNALIGNED
+from workers.align.review import (
+    CURVE_THRESHOLDS,
+    DEFAULT_RESIDUAL_ERROR_TARGET,
+    turns_to_review,
+)
+
+
+def ordered_labels(draw, n_turns: int) -> list[int]:
+    steps = draw(st.lists(st.integers(0, 2), min_size=n_turns, max_size=n_turns))
+    gaps = draw(st.lists(st.booleans(), min_size=n_turns, max_size=n_turns))
+    labels = np.cumsum(steps).tolist()
+    return [UNALIGNED if gap else label for label, gap in zip(labels, gaps, strict=True)]
+
+
+@st.composite
+def documents(draw):
+    n_turns = draw(st.integers(0, 30))
+    pre = ordered_labels(draw, n_turns)
+    gold = ordered_labels(draw, n_turns)
+    confidences = draw(st.lists(st.floats(0, 1), min_size=n_turns, max_size=n_turns))
+    return PreAligned(np.array(pre, dtype=np.int64), np.array(confidences)), gold
+
+
+@settings(max_examples=300, deadline=None)
+@given(document=documents(), threshold=st.floats(0, 1.01))
+def test_review_fixes_the_shown_turns_keeps_the_rest_and_saves_in_report_order(document, threshold):
+    pre_aligned, gold = document
+
+    submitted, read = reviewed_labels(pre_aligned, gold, threshold)
+
+    check_order(submitted)
+    shown = turns_to_review(pre_aligned.confidences, pre_aligned.labels, threshold)
+    assert (read >= shown).all()
+    for turn, label in enumerate(submitted):
+        assert label == (gold[turn] if read[turn] else pre_aligned.labels[turn])
+
+
+def test_a_turn_fixed_against_a_hidden_one_out_of_order_is_read_and_fixed_too():
+    pre_aligned = PreAligned(np.array([0, 1, 1, 3]), np.array([0.2, 0.99, 0.99, 0.99]))
+    gold = [2, 2, 3, 3]
+
+    submitted, read = reviewed_labels(pre_aligned, gold, 0.5)
+
+    assert submitted == [2, 2, 3, 3]
+    assert read.tolist() == [True, True, True, False]
+
+
+def test_the_figures_count_reviewed_changed_and_wrong_turns_over_all_turns():
+    pre_aligned = PreAligned(np.array([0, 0, 1, 1]), np.array([0.9, 0.3, 0.95, 0.6]))
+    reference = [0, 1, 1, 2]
+    tally = ReviewTally(threshold=0.5)
+    gold, read = reviewed_labels(pre_aligned, reference, 0.5)
+    tally.note_read("m", read)
+
+    tally.add_document("m", pre_aligned, gold, reference)
+
+    # Turn 1 is shown (0.3) and so is turn 2 across its boundary; turn 3 (0.6) is not.
+    assert gold == [0, 1, 1, 1]
+    figures = tally.as_dict()
+    assert figures["reviewed_share"] == pytest.approx(2 / 4)
+    assert figures["changed_share"] == pytest.approx(1 / 4)
+    assert figures["residual_error"] == pytest.approx(1 / 4)
+    assert figures["estimated_residual_error"] == pytest.approx((0.1 + 0.4) / 4)
+    assert figures["pre_alignment_accuracy"] == pytest.approx(2 / 4)
+    assert figures["review_curve"][0]["review_threshold"] == 0.5
+    assert {point["review_threshold"] for point in figures["review_curve"]} >= set(CURVE_THRESHOLDS)
+    assert sum(point["auto"] for point in figures["review_curve"]) == 1
+
+
+def test_without_review_every_turn_counts_as_read_and_nothing_as_expected_wrong():
+    pre_aligned = PreAligned(np.array([0, 1, 1]), np.array([0.2, 0.4, 0.9]))
+    tally = ReviewTally(threshold=None)
+
+    tally.add_document("m", pre_aligned, [0, 1, 2], [0, 1, 2])
+
+    figures = tally.figures()
+    assert figures["reviewed_share"] == 1.0
+    assert figures["estimated_residual_error"] == 0.0
+    assert figures["residual_error"] == 0.0
+
+
+@settings(max_examples=100, deadline=None)
+@given(batch=st.lists(documents(), min_size=1, max_size=4))
+def test_auto_reviews_the_batch_down_to_the_target_it_estimates(batch):
+    assume(any(gold for _, gold in batch))
+    threshold = iteration_threshold(AUTO, [pre_aligned for pre_aligned, _ in batch])
+
+    figures = review_under(batch, threshold)
+
+    assert figures["estimated_residual_error"] <= DEFAULT_RESIDUAL_ERROR_TARGET + 1e-9
+
+
+def test_in_review_mode_the_simulated_effort_reads_only_the_turns_read():
+    reading_all = seconds_spent([0, 1, 2, 2], [0, 1, 3, 3])
+
+    reading_two = seconds_spent([0, 1, 2, 2], [0, 1, 3, 3], turns_read=2)
+
+    assert reading_all - reading_two == 2 * SECONDS_PER_TURN_READ
+    assert reading_two == 2 * SECONDS_PER_TURN_READ + 2 * SECONDS_PER_TURN_CHANGED
