@@ -21,6 +21,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backend.settings")
 
 from bench.locust_run import (  # noqa: E402
+    bench_token,
     latency,
     requests_after,
     require_locust,
@@ -39,7 +40,6 @@ def prepare(users: int) -> dict:
     django.setup()
     from django.contrib.auth import get_user_model
 
-    from backend.accounts.services import api_token_create
     from backend.alignments.models import Annotation
     from backend.documents.public_meetings import import_public_meeting
     from backend.projects.models import Membership, Project, Role
@@ -60,7 +60,7 @@ def prepare(users: int) -> dict:
     return {
         "document_url": f"/api/v1/projects/{project.pk}/documents/{document.pk}/",
         "turns": document.turn_count,
-        "tokens": [api_token_create(user=user, name="bench")[1] for user in annotators],
+        "tokens": [bench_token(user) for user in annotators],
     }
 
 

@@ -138,8 +138,7 @@ def project_name(count: int) -> str:
 
 
 def concurrent(args, project, lead) -> dict:
-    from backend.accounts.services import api_token_create
-    from bench.locust_run import latency, run_locust
+    from bench.locust_run import bench_token, latency, run_locust
 
     endpoints = [
         url
@@ -149,7 +148,7 @@ def concurrent(args, project, lead) -> dict:
     setup = {
         "project_url": f"/api/v1/projects/{project.pk}/",
         "lead_endpoints": endpoints,
-        "lead_token": api_token_create(user=lead, name="bench")[1],
+        "lead_token": bench_token(lead),
     }
     rows, machine = with_machine_load(
         lambda: run_locust(
