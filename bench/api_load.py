@@ -21,11 +21,13 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backend.settings")
 
 from bench.locust_run import (  # noqa: E402
+    bench_token,
     latency,
     requests_after,
     require_locust,
     run_locust,
 )
+from bench.machine import with_machine_load  # noqa: E402
 
 LARGEST_MEETING = "199073d27fc61f6a76cb1f9c1d977aa6"
 PROJECT_NAME = "Bench: largest public meeting"
@@ -38,7 +40,6 @@ def prepare(users: int) -> dict:
     django.setup()
     from django.contrib.auth import get_user_model
 
-    from backend.accounts.services import api_token_create
     from backend.alignments.models import Annotation
     from backend.documents.public_meetings import import_public_meeting
     from backend.projects.models import Membership, Project, Role
@@ -59,7 +60,7 @@ def prepare(users: int) -> dict:
     return {
         "document_url": f"/api/v1/projects/{project.pk}/documents/{document.pk}/",
         "turns": document.turn_count,
-        "tokens": [api_token_create(user=user, name="bench")[1] for user in annotators],
+        "tokens": [bench_token(user) for user in annotators],
     }
 
 
@@ -67,16 +68,18 @@ def run_phase(tag: str, args, setup: dict) -> dict:
     name = "bulk update" if tag == "update" else "editor load"
     with tempfile.TemporaryDirectory() as folder:
         request_log = Path(folder) / "requests.tsv"
-        rows = run_locust(
-            user_class="Annotator",
-            setup=setup,
-            host=args.host,
-            users=args.users,
-            spawn_rate=args.spawn_rate or args.users,
-            duration=args.duration,
-            think_time=(args.wait_min, args.wait_max),
-            tag=tag,
-            request_log=request_log,
+        rows, machine = with_machine_load(
+            lambda: run_locust(
+                user_class="Annotator",
+                setup=setup,
+                host=args.host,
+                users=args.users,
+                spawn_rate=args.spawn_rate or args.users,
+                duration=args.duration,
+                think_time=(args.wait_min, args.wait_max),
+                tag=tag,
+                request_log=request_log,
+            )
         )
         steady = requests_after(request_log, name, args.warm_up)
     row = rows[name]
@@ -87,6 +90,7 @@ def run_phase(tag: str, args, setup: dict) -> dict:
         "target_ms": TARGETS_MS[name],
         "meets_target": meets(figures, name),
         "after_warm_up": {**steady, "meets_target": meets(steady, name)},
+        "machine": machine,
     }
 
 

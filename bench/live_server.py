@@ -32,9 +32,11 @@ def bench_environment() -> dict[str, str]:
 
 
 @contextmanager
-def live_server(*, workers: int = 3, ready_within: float = 60) -> Iterator[str]:
+def live_server(*, workers: int = 3, ready_within: float = 300) -> Iterator[str]:
     """Gunicorn with `workers` processes on the environment's database, migrated first; its
-    base URL while the block runs, and the whole process group stopped after it."""
+    base URL while the block runs, and the whole process group stopped after it. A worker
+    imports the engine as it starts (backend/wsgi.py): seconds on an idle machine, over a
+    minute on one shared with other work (load average 30), hence the long wait."""
     environment = bench_environment()
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--verbosity", "0"],

@@ -24,6 +24,22 @@ def require_locust(bench: str) -> None:
         )
 
 
+def bench_token(user) -> str:
+    """A new API token for this run, the user's earlier bench tokens revoked: an account
+    holds at most `MAX_ACTIVE_TOKENS` active ones, so a database benched that many times
+    would refuse the next run's."""
+    from backend.accounts.models import ApiToken
+    from backend.accounts.services import api_token_create, api_token_revoke
+
+    earlier = ApiToken.objects.filter(user=user, name=BENCH_TOKEN, revoked_at__isnull=True)
+    for token_id in earlier.values_list("pk", flat=True):
+        api_token_revoke(user=user, token_id=token_id)
+    return api_token_create(user=user, name=BENCH_TOKEN)[1]
+
+
+BENCH_TOKEN = "bench"
+
+
 def run_locust(
     *,
     user_class: str,

@@ -39,7 +39,8 @@ def current_pre_alignments(*, document_ids: Sequence[int]) -> dict[int, PreAlign
     """Per document that has one, its current proposal (`current_pre_alignment_ids`); two
     queries whatever the number of documents, and only the chosen rows' labels are read."""
     chosen = current_pre_alignment_ids(document_ids=document_ids)
-    rows = PreAlignment.objects.in_bulk(list(chosen.values()))
+    # By id: the model's ordering would only join the documents and projects tables.
+    rows = PreAlignment.objects.order_by().in_bulk(list(chosen.values()))
     return {document_id: rows[pk] for document_id, pk in chosen.items()}
 
 
@@ -62,10 +63,16 @@ def current_pre_alignment_ids(*, document_ids: Sequence[int] | QuerySet) -> dict
     return {**latest, **under_promoted}
 
 
+def caller_annotation(*, document: Document, annotator) -> Annotation | None:
+    """One row at most (unique per document and annotator): without the model's ordering,
+    which would join the documents, projects and users tables to a save's every lookup."""
+    return Annotation.objects.filter(document=document, annotator=annotator).order_by().first()
+
+
 def annotation_state(*, document: Document, annotator) -> dict[str, Any]:
     """The caller's annotation as the editor sees it; before their first write, a version 0
     copy of the current pre-alignment, so the editor never needs a second request."""
-    annotation = Annotation.objects.filter(document=document, annotator=annotator).first()
+    annotation = caller_annotation(document=document, annotator=annotator)
     if annotation is not None:
         return _annotation_dict(annotation)
     return _unsaved_annotation(

@@ -19,6 +19,7 @@ def project_role(request, project_id) -> str | None:
         cache[project_id] = (
             Membership.objects.filter(project_id=project_id, user_id=request.user.pk)
             .values_list("role", flat=True)
+            .order_by()  # one row at most: the model's ordering would join projects and users
             .first()
             if request.user.is_authenticated
             else None

@@ -2,8 +2,11 @@
 and bad input that must leave the stored annotation untouched."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from backend.alignments.models import Annotation
+from backend.alignments.selectors import current_pre_alignment
 from backend.documents.models import Document
 from tests.domain import evenly
 
@@ -322,3 +325,30 @@ def test_each_saves_answer_is_the_annotation_as_stored(world, annotator):
         version = stored.version
     assert (stored.version, stored.seconds_spent) == (3, 23)
     assert stored.changed[:2] == [True, True]
+
+
+def test_a_save_reads_the_pre_alignment_once_and_joins_no_table_for_an_ordering(world, annotator):
+    """The burst of first saves when a team starts is the write tail's start
+    (docs/api-load.md): each lookup of a single row is read without the model's ordering,
+    which joined the projects, documents and users tables to it, and a first save reads the
+    current pre-alignment once, for its baseline and its link alike."""
+    operation = {"action": "unalign", "first_turn": 0, "last_turn": 1}
+    with CaptureQueriesContext(connection) as first_save:
+        created = edit(annotator, world, 0, operation)
+    with CaptureQueriesContext(connection) as later_save:
+        edit(annotator, world, created.json()["version"], operation)
+
+    assert created.json()["pre_alignment"] == current_pre_alignment(document=world.document).pk
+    selects = [
+        query["sql"]
+        for query in (*first_save.captured_queries, *later_save.captured_queries)
+        if query["sql"].startswith("SELECT")
+    ]
+    assert not [sql for sql in selects if '"projects_project"."name"' in sql.split("ORDER BY")[-1]]
+    assert not [sql for sql in selects if "ORDER BY" in sql and '"auth_user"' in sql]
+    choices = [
+        query["sql"]
+        for query in first_save.captured_queries
+        if 'FROM "alignments_prealignment"' in query["sql"]
+    ]
+    assert len(choices) == 2, "the current pre-alignment's choice and its row, once each"

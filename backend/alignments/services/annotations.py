@@ -10,7 +10,11 @@ from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from backend.alignments.models import Annotation
-from backend.alignments.selectors import annotation_state, current_pre_alignment
+from backend.alignments.selectors import (
+    annotation_state,
+    caller_annotation,
+    current_pre_alignment,
+)
 from backend.audit.services import record_event
 from backend.core.errors import Conflict, Forbidden, InvalidInput
 from backend.curation.services import gold_refresh
@@ -49,12 +53,19 @@ def annotation_apply(
 ) -> Annotation:
     """Apply a batch of edits made on `version`; 409 with the current state when another
     write came first, 400 naming the problem when the result breaks the report's order."""
-    annotation, baseline = _editable(annotator, document, version)
+    annotation, pre_alignment, baseline = _editable(annotator, document, version)
     assignments = edited_assignments(
         annotation.assignments if annotation else baseline, baseline, operations, document
     )
     annotation = _save(
-        annotator, document, annotation, version, assignments, baseline, seconds_spent
+        annotator,
+        document,
+        annotation,
+        pre_alignment,
+        version,
+        assignments,
+        baseline,
+        seconds_spent,
     )
     record_event(
         actor=annotator,
@@ -73,9 +84,9 @@ def annotation_submit(
 ) -> Annotation:
     """Close the annotation; `seconds_spent` is the time since the last save, which no
     edit carried to the server."""
-    annotation, baseline = _editable(annotator, document, version)
+    annotation, pre_alignment, baseline = _editable(annotator, document, version)
     if annotation is None:
-        annotation = _save(annotator, document, None, version, baseline, baseline, 0)
+        annotation = _save(annotator, document, None, pre_alignment, version, baseline, baseline, 0)
     updated = Annotation.objects.filter(pk=annotation.pk, version=annotation.version).update(
         submitted_at=timezone.now(),
         version=F("version") + 1,
@@ -176,11 +187,12 @@ def check_order(assignments: Sequence[int]) -> None:
 
 
 def _editable(annotator, document: Document, version: int):
-    """The caller's annotation (None before their first write) and the pre-alignment
-    labels it is compared with; refuses writes after the iteration closed, from members the
-    document is not assigned to, on stale versions and on submitted annotations."""
+    """The caller's annotation (None before their first write), the pre-alignment it
+    corrects and that pre-alignment's labels, the baseline it is compared with; refuses
+    writes after the iteration closed, from members the document is not assigned to, on
+    stale versions and on submitted annotations."""
     check_annotation_open(document=document, annotator=annotator)
-    annotation = Annotation.objects.filter(document=document, annotator=annotator).first()
+    annotation = caller_annotation(document=document, annotator=annotator)
     current_version = annotation.version if annotation else 0
     if version != current_version:
         _stale(annotator, document, sent=version)
@@ -189,14 +201,12 @@ def _editable(annotator, document: Document, version: int):
             "This annotation is submitted and can no longer be changed.",
             current=annotation_state(document=document, annotator=annotator),
         )
-    if annotation and annotation.pre_alignment is not None:
-        baseline = annotation.pre_alignment.labels
-    elif annotation:
-        baseline = [UNALIGNED] * document.turn_count
+    if annotation:
+        pre_alignment = annotation.pre_alignment
     else:
         pre_alignment = current_pre_alignment(document=document)
-        baseline = pre_alignment.labels if pre_alignment else [UNALIGNED] * document.turn_count
-    return annotation, baseline
+    baseline = pre_alignment.labels if pre_alignment else [UNALIGNED] * document.turn_count
+    return annotation, pre_alignment, baseline
 
 
 def edited_assignments(
@@ -252,7 +262,11 @@ def _apply_operation(
         raise InvalidInput(f"{where}: unknown action {operation.action!r}.", operation=index)
 
 
-def _save(annotator, document, annotation, version, assignments, baseline, seconds_spent):
+def _save(
+    annotator, document, annotation, pre_alignment, version, assignments, baseline, seconds_spent
+):
+    """Creates the annotation on its first write, correcting `pre_alignment` (what
+    `_editable` read its baseline from), else updates it if still at `version`."""
     changed = [now != before for now, before in zip(assignments, baseline, strict=True)]
     seconds = clamped_seconds(seconds_spent)
     if annotation is None:
@@ -261,7 +275,7 @@ def _save(annotator, document, annotation, version, assignments, baseline, secon
                 annotation = Annotation.objects.create(
                     document=document,
                     annotator=annotator,
-                    pre_alignment=current_pre_alignment(document=document),
+                    pre_alignment=pre_alignment,
                     assignments=assignments,
                     changed=changed,
                     seconds_spent=seconds,
