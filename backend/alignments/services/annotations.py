@@ -1,5 +1,10 @@
 """Writes on annotations: an annotator's corrections of a pre-alignment (`annotation_apply`),
-submitting them as gold and reopening them, each against the version the editor last saw."""
+submitting them as gold and reopening them, each against the version the editor last saw.
+
+Each write also carries the turns the annotator reviewed since the last one (visited or
+confirmed in the editor; a changed turn counts as reviewed), which the effort dashboard counts;
+a submission from the review mode may accept every turn not reviewed as the pre-alignment
+proposed it, and those turns are recorded as accepted without review."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -46,15 +51,24 @@ def annotation_apply(
     version: int,
     operations: Sequence[AssignmentOperation],
     seconds_spent: int = 0,
+    reviewed_turns: Sequence[int] = (),
 ) -> Annotation:
-    """Apply a batch of edits made on `version`; 409 with the current state when another
-    write came first, 400 naming the problem when the result breaks the report's order."""
+    """Apply a batch of edits made on `version` (possibly none, when the write only records
+    reviewed turns); 409 with the current state when another write came first, 400 naming the
+    problem when the result breaks the report's order."""
     annotation, baseline = _editable(annotator, document, version)
     assignments = edited_assignments(
         annotation.assignments if annotation else baseline, baseline, operations, document
     )
     annotation = _save(
-        annotator, document, annotation, version, assignments, baseline, seconds_spent
+        annotator,
+        document,
+        annotation,
+        version,
+        assignments,
+        baseline,
+        seconds_spent,
+        reviewed_turns,
     )
     record_event(
         actor=annotator,
@@ -69,18 +83,31 @@ def annotation_apply(
 
 @transaction.atomic
 def annotation_submit(
-    *, annotator, document: Document, version: int, seconds_spent: int = 0
+    *,
+    annotator,
+    document: Document,
+    version: int,
+    seconds_spent: int = 0,
+    reviewed_turns: Sequence[int] = (),
+    accept_unreviewed: bool = False,
 ) -> Annotation:
-    """Close the annotation; `seconds_spent` is the time since the last save, which no
-    edit carried to the server."""
+    """Close the annotation; `seconds_spent` and `reviewed_turns` are the time and the turns
+    since the last save, which no edit carried to the server. With `accept_unreviewed` (the
+    review mode's "accept the rest"), every turn neither reviewed nor changed is recorded as
+    accepted without review, for the gold and the exports to say so."""
     annotation, baseline = _editable(annotator, document, version)
     if annotation is None:
         annotation = _save(annotator, document, None, version, baseline, baseline, 0)
+    reviewed = reviewed_flags(annotation, reviewed_turns, document)
     updated = Annotation.objects.filter(pk=annotation.pk, version=annotation.version).update(
         submitted_at=timezone.now(),
         version=F("version") + 1,
         updated_at=timezone.now(),
         seconds_spent=F("seconds_spent") + clamped_seconds(seconds_spent),
+        reviewed=reviewed,
+        accepted_without_review=(
+            [not turn for turn in reviewed] if accept_unreviewed and not all(reviewed) else []
+        ),
     )
     if not updated:
         _stale(annotator, document)
@@ -119,8 +146,11 @@ def annotation_reopen(*, annotator, document: Document, version: int) -> Annotat
         )
     check_assignee(document=document, annotator=annotator)
     annotation.submitted_at = None
+    annotation.accepted_without_review = []
     annotation.version += 1
-    annotation.save(update_fields=["submitted_at", "version", "updated_at"])
+    annotation.save(
+        update_fields=["submitted_at", "accepted_without_review", "version", "updated_at"]
+    )
     if not Annotation.objects.filter(document=document, submitted_at__isnull=False).exists():
         Document.objects.filter(pk=document.pk).update(status=Document.Status.IN_ANNOTATION)
     gold_refresh(document=document)
@@ -252,9 +282,45 @@ def _apply_operation(
         raise InvalidInput(f"{where}: unknown action {operation.action!r}.", operation=index)
 
 
-def _save(annotator, document, annotation, version, assignments, baseline, seconds_spent):
+def reviewed_flags(
+    annotation: Annotation | None, reviewed_turns: Sequence[int], document: Document
+) -> list[bool]:
+    """Per turn, reviewed before or now: the stored flags, every turn changed so far and the
+    turns named. A turn outside the document is refused (400), like a bad operation."""
+    count = document.turn_count
+    stored = annotation.reviewed if annotation and len(annotation.reviewed) == count else []
+    changed = annotation.changed if annotation else []
+    reviewed = [
+        bool(stored and stored[turn]) or bool(changed and changed[turn]) for turn in range(count)
+    ]
+    for turn in reviewed_turns:
+        if not 0 <= turn < count:
+            raise InvalidInput(
+                f"reviewed_turns: turn {turn} is not one of this document's turns 0..{count - 1}.",
+                field="reviewed_turns",
+            )
+        reviewed[turn] = True
+    return reviewed
+
+
+def _save(
+    annotator,
+    document,
+    annotation,
+    version,
+    assignments,
+    baseline,
+    seconds_spent,
+    reviewed_turns: Sequence[int] = (),
+):
     changed = [now != before for now, before in zip(assignments, baseline, strict=True)]
     seconds = clamped_seconds(seconds_spent)
+    reviewed = [
+        flag or now_changed
+        for flag, now_changed in zip(
+            reviewed_flags(annotation, reviewed_turns, document), changed, strict=True
+        )
+    ]
     if annotation is None:
         try:
             with transaction.atomic():
@@ -264,6 +330,7 @@ def _save(annotator, document, annotation, version, assignments, baseline, secon
                     pre_alignment=current_pre_alignment(document=document),
                     assignments=assignments,
                     changed=changed,
+                    reviewed=reviewed,
                     seconds_spent=seconds,
                     version=1,
                 )
@@ -273,6 +340,7 @@ def _save(annotator, document, annotation, version, assignments, baseline, secon
         edited = {
             "assignments": assignments,
             "changed": changed,
+            "reviewed": reviewed,
             "version": version + 1,
             "updated_at": timezone.now(),
         }
