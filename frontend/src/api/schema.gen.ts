@@ -287,7 +287,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** @description Annotator effort per iteration: turns changed and time, per document and in total. */
+    /**
+     * @description Annotator effort per iteration: turns changed, turns reviewed and active time, per
+     *     document and in total.
+     */
     get: operations["projects_dashboard_effort_retrieve"];
     put?: never;
     post?: never;
@@ -2064,7 +2067,11 @@ export interface components {
       documents: components["schemas"]["EffortDashboardApiOutputRowDocument"][];
       document_count: number;
       submitted_count: number;
+      /** @description Of the annotator's documents. */
+      turns: number;
       turns_changed: number;
+      turns_reviewed: number;
+      /** @description Active time in the editor. */
       seconds_spent: number;
       /** Format: double */
       turns_changed_per_document: number;
@@ -2076,6 +2083,8 @@ export interface components {
       name: string;
       turns: number;
       turns_changed: number;
+      /** @description Visited, confirmed or changed in the editor. */
+      turns_reviewed: number;
       seconds_spent: number;
       submitted: boolean;
     };
