@@ -153,3 +153,28 @@ def test_the_public_meetings_export_says_per_gold_turn_whether_it_was_accepted_u
     flags = [turn["accepted_without_review"] for turn in entry["final"]["ctm"]]
     assert flags == [False, False] + [True] * 8
     assert all("accepted_without_review" not in turn for turn in entry["initial"]["ctm"])
+
+
+def test_reviewed_turns_alone_add_no_version_so_another_windows_copy_stays_current(
+    world, annotator
+):
+    annotator.post(
+        url(world),
+        {"version": 0, "operations": [{"action": "unalign", "first_turn": 9, "last_turn": 9}]},
+        format="json",
+    )
+
+    visited = annotator.post(url(world), {"version": 1, "reviewed_turns": [3]}, format="json")
+    from_an_older_window = annotator.post(
+        url(world), {"version": 0, "reviewed_turns": [4]}, format="json"
+    )
+    edited = annotator.post(
+        url(world),
+        {"version": 1, "operations": [{"action": "unalign", "first_turn": 8, "last_turn": 8}]},
+        format="json",
+    )
+
+    assert visited.json()["version"] == 1
+    assert from_an_older_window.status_code == 200
+    assert edited.status_code == 200, edited.json()
+    assert reviewed_turns(Annotation.objects.get()) == [3, 4, 8, 9]

@@ -56,6 +56,10 @@ def annotation_apply(
     """Apply a batch of edits made on `version` (possibly none, when the write only records
     reviewed turns); 409 with the current state when another write came first, 400 naming the
     problem when the result breaks the report's order."""
+    if not operations:
+        recorded = _record_reviewed(annotator, document, reviewed_turns)
+        if recorded is not None:
+            return recorded
     annotation, baseline = _editable(annotator, document, version)
     assignments = edited_assignments(
         annotation.assignments if annotation else baseline, baseline, operations, document
@@ -280,6 +284,32 @@ def _apply_operation(
             assignments[turn] = baseline[turn]
     else:
         raise InvalidInput(f"{where}: unknown action {operation.action!r}.", operation=index)
+
+
+def _record_reviewed(annotator, document: Document, reviewed_turns: Sequence[int]):
+    """Reviewed turns alone, merged into a stored open annotation without a new version: a
+    union commutes with any other write, so a visit in one window must not make another
+    window's copy stale. None when there is no such annotation yet (the caller then writes
+    version 1 as for an edit)."""
+    check_annotation_open(document=document, annotator=annotator)
+    annotation = (
+        Annotation.objects.select_for_update()
+        .filter(document=document, annotator=annotator, submitted_at__isnull=True)
+        .first()
+    )
+    if annotation is None:
+        return None
+    annotation.reviewed = reviewed_flags(annotation, reviewed_turns, document)
+    annotation.save(update_fields=["reviewed"])
+    record_event(
+        actor=annotator,
+        action="annotation.review",
+        target=annotation,
+        project=document.project,
+        version=annotation.version,
+        turns=len(reviewed_turns),
+    )
+    return annotation
 
 
 def reviewed_flags(
