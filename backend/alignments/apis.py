@@ -46,6 +46,7 @@ from backend.projects.selectors import project_get
 from workers.align.params import ALIGNERS
 
 MAX_OPERATIONS = 1000
+MAX_REVIEWED_TURNS = 100_000
 
 
 class EditorApi(APIView):
@@ -90,9 +91,43 @@ class TimedVersionInputSerializer(VersionInputSerializer):
     seconds_spent = CountField(required=False, default=0)
 
 
+class ReviewedVersionInputSerializer(TimedVersionInputSerializer):
+    """A write to the caller's annotation also carries the turns reviewed since the last."""
+
+    reviewed_turns = serializers.ListField(
+        child=CountField(),
+        required=False,
+        default=list,
+        max_length=MAX_REVIEWED_TURNS,
+        help_text="Turns (from 0) the annotator visited or confirmed since the last write.",
+    )
+
+
 class EditBatchInputSerializer(TimedVersionInputSerializer):
     operations = serializers.ListField(
         child=OperationSerializer(), min_length=1, max_length=MAX_OPERATIONS
+    )
+
+
+class AnnotationEditInputSerializer(ReviewedVersionInputSerializer):
+    operations = serializers.ListField(
+        child=OperationSerializer(), required=False, default=list, max_length=MAX_OPERATIONS
+    )
+
+    def validate(self, attrs):
+        if not attrs["operations"] and not attrs["reviewed_turns"]:
+            raise serializers.ValidationError(
+                {"operations": "Send at least one operation or one reviewed turn."}
+            )
+        return attrs
+
+
+class AnnotationSubmitInputSerializer(ReviewedVersionInputSerializer):
+    accept_unreviewed = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text='The review mode\'s "accept the rest": every turn neither reviewed nor '
+        "changed is recorded as accepted without review, in the gold and the exports.",
     )
 
 
@@ -127,9 +162,9 @@ class ReadingPositionApi(_AnnotationWriteApi):
 
 
 class AnnotationApi(_AnnotationWriteApi):
-    """Bulk edits of the caller's annotation, all or nothing."""
+    """Bulk edits of the caller's annotation, all or nothing, and the turns reviewed."""
 
-    InputSerializer = EditBatchInputSerializer
+    InputSerializer = AnnotationEditInputSerializer
 
     @extend_schema(
         request=InputSerializer,
@@ -147,12 +182,13 @@ class AnnotationApi(_AnnotationWriteApi):
             version=data["version"],
             operations=[AssignmentOperation(**operation) for operation in data["operations"]],
             seconds_spent=data["seconds_spent"],
+            reviewed_turns=data["reviewed_turns"],
         )
         return Response(AnnotationOutputSerializer(annotation).data)
 
 
 class AnnotationSubmitApi(_AnnotationWriteApi):
-    InputSerializer = TimedVersionInputSerializer
+    InputSerializer = AnnotationSubmitInputSerializer
 
     @extend_schema(
         request=InputSerializer,
@@ -161,11 +197,14 @@ class AnnotationSubmitApi(_AnnotationWriteApi):
     def post(self, request: Request, project_id: int, document_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
         annotation = annotation_submit(
             annotator=request.user,
             document=self._document(request, project_id, document_id),
-            version=serializer.validated_data["version"],
-            seconds_spent=serializer.validated_data["seconds_spent"],
+            version=data["version"],
+            seconds_spent=data["seconds_spent"],
+            reviewed_turns=data["reviewed_turns"],
+            accept_unreviewed=data["accept_unreviewed"],
         )
         return Response(AnnotationOutputSerializer(annotation).data)
 

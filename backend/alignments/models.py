@@ -97,6 +97,18 @@ class Annotation(models.Model):
     )
     assignments = models.JSONField(help_text="Per turn: report segment position, or -1.")
     changed = models.JSONField(help_text="Per turn: differs from the pre-alignment.")
+    reviewed = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Per turn: the annotator visited, confirmed or changed it in the editor "
+        "(empty for rows saved before turns were counted: none).",
+    )
+    accepted_without_review = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Per turn: taken as the pre-alignment proposed it, unread, when the annotator "
+        "submitted with `accept_unreviewed` from the review mode; empty when none.",
+    )
     seconds_spent = models.PositiveIntegerField(default=0)
     submitted_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)

@@ -253,6 +253,8 @@ def _unsaved_annotation(
         "pre_alignment": pre_alignment.pk if pre_alignment else None,
         "assignments": labels,
         "changed": [False] * len(labels),
+        "reviewed": [],
+        "accepted_without_review": [],
         "seconds_spent": 0,
         "submitted_at": None,
     }
@@ -298,6 +300,8 @@ def _annotation_dict(annotation: Annotation) -> dict[str, Any]:
         "pre_alignment": annotation.pre_alignment_id,
         "assignments": annotation.assignments,
         "changed": annotation.changed,
+        "reviewed": annotation.reviewed,
+        "accepted_without_review": annotation.accepted_without_review,
         "seconds_spent": annotation.seconds_spent,
         "submitted_at": annotation.submitted_at.isoformat() if annotation.submitted_at else None,
     }

@@ -47,6 +47,15 @@ class AnnotationOutputSerializer(serializers.Serializer):
     pre_alignment = serializers.IntegerField(source="pre_alignment_id", allow_null=True)
     assignments = StoredListField(child=serializers.IntegerField())
     changed = StoredListField(child=serializers.BooleanField())
+    reviewed = StoredListField(
+        child=serializers.BooleanField(),
+        help_text="Per turn: visited, confirmed or changed in the editor; empty when none.",
+    )
+    accepted_without_review = StoredListField(
+        child=serializers.BooleanField(),
+        help_text='Per turn: accepted unread with the review mode\'s "accept the rest"; '
+        "empty when none.",
+    )
     seconds_spent = serializers.IntegerField()
     submitted_at = serializers.DateTimeField(allow_null=True)
 

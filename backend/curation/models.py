@@ -77,6 +77,12 @@ class Gold(models.Model):
     annotators = models.JSONField(
         default=list, help_text="User ids of the submissions the rule counted."
     )
+    accepted_without_review = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Per turn: no counted annotator read it (each accepted it unread in the "
+        "editor's review mode); empty when every turn was read.",
+    )
     decided_at = models.DateTimeField()
 
     class Meta:

@@ -29,6 +29,8 @@ class Submission:
     annotation_id: int
     annotator_id: int
     labels: tuple[int, ...]
+    accepted_without_review: tuple[bool, ...] = ()
+    """Per turn: accepted unread in the review mode; empty when every turn was read."""
 
 
 @dataclass(frozen=True)
@@ -87,3 +89,16 @@ def decide_gold(
         annotation_id=first.annotation_id,
         counted=counted,
     )
+
+
+def accepted_without_review(decision: GoldDecision) -> list[bool]:
+    """Per turn of the gold, whether no counted annotator read it: the submission's own flags
+    for one annotator's gold, the turns every agreeing annotator accepted unread for an agreed
+    gold; an adjudicated gold was read by its curator. Empty when every turn was read."""
+    if decision.rule not in (GoldRule.SINGLE_ANNOTATOR, GoldRule.AGREED) or not decision.counted:
+        return []
+    flags = [submission.accepted_without_review for submission in decision.counted]
+    if not all(flags):
+        return []
+    unread = [all(turn) for turn in zip(*flags, strict=True)]
+    return unread if any(unread) else []

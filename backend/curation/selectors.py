@@ -100,7 +100,12 @@ def gold_decision(*, document: Document) -> GoldDecision:
     return decide_gold(
         assignee_ids=list(document.assignees.order_by("pk").values_list("pk", flat=True)),
         submissions=[
-            Submission(annotation.pk, annotation.annotator_id, tuple(annotation.assignments))
+            Submission(
+                annotation.pk,
+                annotation.annotator_id,
+                tuple(annotation.assignments),
+                tuple(annotation.accepted_without_review),
+            )
             for annotation in document_submissions(document_id=document.pk)
         ],
         adjudication=(

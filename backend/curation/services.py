@@ -6,7 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from backend.curation.models import Gold
-from backend.curation.rule import GoldDecision
+from backend.curation.rule import GoldDecision, accepted_without_review
 from backend.curation.selectors import gold_decision
 from backend.documents.models import Document
 from backend.iterations.models import Iteration
@@ -31,6 +31,7 @@ def gold_refresh(*, document: Document) -> GoldDecision:
             "annotation_id": decision.annotation_id,
             "adjudication_id": decision.adjudication_id,
             "annotators": [submission.annotator_id for submission in decision.counted],
+            "accepted_without_review": accepted_without_review(decision),
             "decided_at": timezone.now(),
         },
     )

@@ -146,7 +146,8 @@ def _optional_id(request: Request, name: str) -> int | None:
 
 
 class EffortDashboardApi(APIView):
-    """Annotator effort per iteration: turns changed and time, per document and in total."""
+    """Annotator effort per iteration: turns changed, turns reviewed and active time, per
+    document and in total."""
 
     permission_classes = LEAD_OR_ADMIN
 
@@ -157,6 +158,9 @@ class EffortDashboardApi(APIView):
                 name = serializers.CharField()
                 turns = serializers.IntegerField()
                 turns_changed = serializers.IntegerField()
+                turns_reviewed = serializers.IntegerField(
+                    help_text="Visited, confirmed or changed in the editor."
+                )
                 seconds_spent = serializers.IntegerField()
                 submitted = serializers.BooleanField()
 
@@ -167,8 +171,10 @@ class EffortDashboardApi(APIView):
             documents = DocumentSerializer(many=True)
             document_count = serializers.IntegerField()
             submitted_count = serializers.IntegerField()
+            turns = serializers.IntegerField(help_text="Of the annotator's documents.")
             turns_changed = serializers.IntegerField()
-            seconds_spent = serializers.IntegerField()
+            turns_reviewed = serializers.IntegerField()
+            seconds_spent = serializers.IntegerField(help_text="Active time in the editor.")
             turns_changed_per_document = serializers.FloatField()
             seconds_per_document = serializers.FloatField()
 

@@ -132,8 +132,9 @@ def tuning_run_for(*, project_id: int, iteration_id: int | None) -> TuningRun:
 
 
 def annotator_effort(*, project_id: int) -> list[dict[str, Any]]:
-    """Per iteration and annotator: documents, turns changed and seconds, in total and per
-    document, with each document's own figures for a scatter or histogram."""
+    """Per iteration and annotator: documents, turns changed, turns reviewed (visited,
+    confirmed or changed in the editor) and seconds, in total, per document and per turn,
+    with each document's own figures for a scatter or histogram."""
     rows: dict[tuple[int, int], dict[str, Any]] = {}
     annotations = (
         Annotation.objects.filter(
@@ -141,7 +142,7 @@ def annotator_effort(*, project_id: int) -> list[dict[str, Any]]:
         )
         .select_related("annotator", "document__iteration")
         .only(
-            "changed", "seconds_spent", "submitted_at", "annotator__username",
+            "changed", "reviewed", "seconds_spent", "submitted_at", "annotator__username",
             "document__name", "document__turn_count", "document__iteration__number",
         )
         .order_by("document__iteration__number", "annotator__username", "document__name")
@@ -167,6 +168,7 @@ def annotator_effort(*, project_id: int) -> list[dict[str, Any]]:
                 "name": annotation.document.name,
                 "turns": annotation.document.turn_count,
                 "turns_changed": sum(annotation.changed),
+                "turns_reviewed": _turns_reviewed(annotation),
                 "seconds_spent": annotation.seconds_spent,
                 "submitted": annotation.submitted_at is not None,
             }
@@ -174,16 +176,31 @@ def annotator_effort(*, project_id: int) -> list[dict[str, Any]]:
     return [_effort_totals(row) for row in rows.values()]
 
 
+def _turns_reviewed(annotation: Annotation) -> int:
+    """Rows saved before reviewed turns were recorded hold none: their changed turns, at least,
+    were reviewed."""
+    if len(annotation.reviewed) != len(annotation.changed):
+        return sum(annotation.changed)
+    return sum(
+        reviewed or changed
+        for reviewed, changed in zip(annotation.reviewed, annotation.changed, strict=True)
+    )
+
+
 def _effort_totals(row: dict[str, Any]) -> dict[str, Any]:
     documents = row["documents"]
     count = len(documents)
+    turns = sum(document["turns"] for document in documents)
     changed = sum(document["turns_changed"] for document in documents)
+    reviewed = sum(document["turns_reviewed"] for document in documents)
     seconds = sum(document["seconds_spent"] for document in documents)
     return {
         **row,
         "document_count": count,
         "submitted_count": sum(document["submitted"] for document in documents),
+        "turns": turns,
         "turns_changed": changed,
+        "turns_reviewed": reviewed,
         "seconds_spent": seconds,
         "turns_changed_per_document": changed / count,
         "seconds_per_document": seconds / count,

@@ -425,6 +425,8 @@ class DocumentDump:
     turns: list[TurnRow]
     pre_alignment: PreAlignment | None
     gold: list[int] | None
+    accepted_without_review: list[bool]
+    """Per gold turn, accepted unread in the review mode; empty when none (or no gold)."""
 
 
 def document_dumps(*, project_id: int) -> Iterator[DocumentDump]:
@@ -441,4 +443,5 @@ def document_dumps(*, project_id: int) -> Iterator[DocumentDump]:
                 turns=turns[head.id],
                 pre_alignment=pre_alignments.get(head.id),
                 gold=gold.labels if gold is not None else None,
+                accepted_without_review=gold.accepted_without_review if gold is not None else [],
             )

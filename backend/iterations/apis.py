@@ -9,10 +9,11 @@ from rest_framework.views import APIView
 from backend.alignments.serializers import AlignmentParamsSerializer
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.core.serializers import IdField
-from backend.documents.selectors import documents_by_ids
+from backend.documents.selectors import document_get_for_write, documents_by_ids
 from backend.iterations.double_annotation import DoubleAnnotation
 from backend.iterations.models import StartingParameters
 from backend.iterations.proposals import DEFAULT_POLICY, batch_proposal
+from backend.iterations.review import document_review, iteration_review
 from backend.iterations.selectors import (
     accuracy_summary,
     iteration_documents,
@@ -36,6 +37,7 @@ from backend.iterations.services import (
     iteration_open,
     iteration_pre_align_again,
     iteration_promote,
+    iteration_review_threshold_set,
     iteration_tune_again,
 )
 from backend.projects.permissions import LEAD_OR_ADMIN, MEMBER_OR_ADMIN, sees_only_assigned
@@ -354,3 +356,92 @@ class BatchProposalApi(APIView):
             project=project_get(project_id=project_id), **filters.validated_data
         )
         return Response(self.OutputSerializer(proposal).data)
+
+
+class ReviewPlanSerializer(serializers.Serializer):
+    threshold = serializers.FloatField()
+    shown_share = serializers.FloatField(help_text="Turns the review mode shows / all turns.")
+    estimated_residual_error = serializers.FloatField(
+        help_text="Expected wrong labels among the turns accepted unread / all turns."
+    )
+
+
+class IterationReviewApi(APIView):
+    """The iteration's review threshold, and what it (or another) implies over the batch's
+    pre-alignments: the share of turns the review mode shows and the estimated residual
+    error of the gold when the rest is accepted unread."""
+
+    permission_classes = LEAD_OR_ADMIN
+
+    class FilterSerializer(serializers.Serializer):
+        threshold = serializers.FloatField(
+            required=False, min_value=0, max_value=1, help_text="A threshold to preview."
+        )
+
+    class InputSerializer(serializers.Serializer):
+        threshold = serializers.FloatField(
+            allow_null=True, min_value=0, max_value=1, help_text="Null for auto."
+        )
+
+    class OutputSerializer(serializers.Serializer):
+        threshold = serializers.FloatField(allow_null=True, help_text="Null: auto.")
+        target = serializers.FloatField(help_text="The residual error auto aims at.")
+        documents = serializers.IntegerField(help_text="Pre-alignments with confidences.")
+        turns = serializers.IntegerField()
+        current = ReviewPlanSerializer(help_text="What the threshold in force implies.")
+        automatic = ReviewPlanSerializer(help_text="Auto's threshold and what it implies.")
+        preview = ReviewPlanSerializer(allow_null=True, help_text="The previewed threshold's.")
+
+    @extend_schema(parameters=[FilterSerializer], responses=OutputSerializer)
+    def get(self, request: Request, project_id: int, iteration_id: int) -> Response:
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        iteration = iteration_get(project_id=project_id, iteration_id=iteration_id)
+        review = iteration_review(
+            iteration=iteration, preview=filters.validated_data.get("threshold")
+        )
+        return Response(self.OutputSerializer(review).data)
+
+    @extend_schema(request=InputSerializer, responses=OutputSerializer)
+    def put(self, request: Request, project_id: int, iteration_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        iteration = iteration_review_threshold_set(
+            actor=request.user,
+            iteration=iteration_get(project_id=project_id, iteration_id=iteration_id),
+            threshold=serializer.validated_data["threshold"],
+        )
+        return Response(self.OutputSerializer(iteration_review(iteration=iteration)).data)
+
+
+class DocumentReviewApi(APIView):
+    """The turns the editor's review mode shows of a document: those its pre-alignment is
+    least sure of at its iteration's review threshold, and their neighbours across a
+    boundary. For whoever may open the document in the editor."""
+
+    permission_classes = MEMBER_OR_ADMIN
+
+    class OutputSerializer(serializers.Serializer):
+        iteration = serializers.IntegerField(allow_null=True)
+        threshold = serializers.FloatField(
+            allow_null=True, help_text="Null: no review mode (no iteration or no confidences)."
+        )
+        automatic = serializers.BooleanField(help_text="The threshold is the iteration's auto.")
+        turns = serializers.ListField(
+            child=serializers.IntegerField(), help_text="The turns to review, from 0, in order."
+        )
+        estimated_residual_error = serializers.FloatField(
+            allow_null=True,
+            help_text="Expected share of this document's turns left wrong when the rest is "
+            "accepted unread.",
+        )
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request: Request, project_id: int, document_id: int) -> Response:
+        document = document_get_for_write(
+            project_id=project_id,
+            document_id=document_id,
+            user=request.user,
+            only_assigned=sees_only_assigned(request, project_id),
+        )
+        return Response(self.OutputSerializer(document_review(document=document)).data)

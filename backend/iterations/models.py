@@ -54,6 +54,13 @@ class Iteration(models.Model):
         help_text="{share, seed, documents, annotators}: the documents two annotators correct "
         "and how they were drawn; empty when none.",
     )
+    review_threshold = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="The editor's review mode shows turns whose pre-alignment confidence is "
+        "below this (and their neighbours across a boundary); null for `auto`, the threshold "
+        "whose estimated residual error is 2 %.",
+    )
     closed_at = models.DateTimeField(null=True, blank=True)
     closed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

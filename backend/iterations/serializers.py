@@ -139,6 +139,10 @@ class IterationOutputSerializer(serializers.Serializer):
     cancelled_documents = serializers.ListField(
         child=serializers.IntegerField(), help_text="The documents its cancellation freed."
     )
+    review_threshold = serializers.FloatField(
+        allow_null=True,
+        help_text="The editor's review mode shows turns less confident than this; null: auto.",
+    )
 
 
 class RecordSerializer(serializers.Serializer):

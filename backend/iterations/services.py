@@ -587,3 +587,32 @@ def _documents_named(documents: list[Document], singular: str, plural: str) -> s
     if len(documents) == 1:
         return f"document {names} {singular}"
     return f"documents {names} {plural}"
+
+
+@transaction.atomic
+def iteration_review_threshold_set(
+    *, actor, iteration: Iteration, threshold: float | None
+) -> Iteration:
+    """Set the confidence below which the editor's review mode shows a turn (None: `auto`,
+    `backend.iterations.review`). Refused once the iteration is closed or cancelled: its
+    annotators' review is over, and the threshold is part of how its gold was made."""
+    iteration = Iteration.objects.select_for_update().get(pk=iteration.pk)
+    if iteration.closed_at is not None or iteration.cancelled_at is not None:
+        raise Conflict(
+            f"Iteration {iteration.number} is "
+            f"{'closed' if iteration.closed_at is not None else 'cancelled'}: its review "
+            "threshold can no longer change."
+        )
+    previous = iteration.review_threshold
+    iteration.review_threshold = threshold
+    iteration.save(update_fields=["review_threshold"])
+    record_event(
+        actor=actor,
+        action="iteration.review_threshold",
+        target=iteration,
+        project=iteration.project,
+        number=iteration.number,
+        previous=previous,
+        threshold=threshold,
+    )
+    return iteration

@@ -2,6 +2,7 @@ from django.urls import path
 
 from backend.iterations.apis import (
     BatchProposalApi,
+    DocumentReviewApi,
     IterationCancelApi,
     IterationCloseApi,
     IterationDetailApi,
@@ -10,6 +11,7 @@ from backend.iterations.apis import (
     IterationPreAlignApi,
     IterationPromoteApi,
     IterationRecordApi,
+    IterationReviewApi,
     IterationTuneApi,
 )
 
@@ -29,6 +31,12 @@ urlpatterns = [
     path(f"{ITERATION}pre-align/", IterationPreAlignApi.as_view(), name="iteration-pre-align"),
     path(f"{ITERATION}tune/", IterationTuneApi.as_view(), name="iteration-tune"),
     path(f"{ITERATION}promote/", IterationPromoteApi.as_view(), name="iteration-promote"),
+    path(f"{ITERATION}review/", IterationReviewApi.as_view(), name="iteration-review"),
+    path(
+        "projects/<id:project_id>/documents/<id:document_id>/review/",
+        DocumentReviewApi.as_view(),
+        name="document-review",
+    ),
     path(
         f"{ITERATION}documents/<id:document_id>/",
         IterationRecordApi.as_view(),

@@ -319,6 +319,8 @@ def test_each_saves_answer_is_the_annotation_as_stored(world, annotator):
             "pre_alignment": stored.pre_alignment_id,
             "assignments": stored.assignments,
             "changed": stored.changed,
+            "reviewed": stored.reviewed,
+            "accepted_without_review": stored.accepted_without_review,
             "seconds_spent": stored.seconds_spent,
             "submitted_at": None,
         }

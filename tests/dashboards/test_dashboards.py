@@ -3,6 +3,11 @@ each 10-turn document has some of its turns moved by its annotator."""
 
 import pytest
 
+from backend.alignments.services.annotations import (
+    AssignmentOperation,
+    annotation_apply,
+    annotation_submit,
+)
 from backend.iterations.services import iteration_close, iteration_tune_again
 from backend.jobs.models import Job
 from backend.projects.models import Membership, Role
@@ -240,3 +245,34 @@ def test_accuracy_gives_each_closed_iteration_a_reliability_diagram(world, two_i
         "auroc": None,
         "bins": [],
     }
+
+
+def test_effort_counts_the_turns_reviewed_visited_confirmed_or_changed(world):
+    document = make_document(
+        world.project,
+        name="reviewed",
+        assignees=[world.annotator],
+        pre_alignment=evenly(TURNS, SEGMENTS),
+    )
+    iteration = annotating_iteration(world.project, [document])
+    saved = annotation_apply(
+        annotator=world.annotator,
+        document=document,
+        version=0,
+        operations=[AssignmentOperation("unalign", 9, 9)],
+        seconds_spent=120,
+        reviewed_turns=[0, 1, 2],
+    )
+    annotation_submit(
+        annotator=world.annotator,
+        document=document,
+        version=saved.version,
+        reviewed_turns=[2, 5],
+        accept_unreviewed=True,
+    )
+
+    (row,) = [row for row in get(world, "effort")["rows"] if row["iteration"] == iteration.pk]
+
+    assert (row["turns"], row["turns_changed"], row["turns_reviewed"]) == (TURNS, 1, 5)
+    assert row["documents"][0]["turns_reviewed"] == 5
+    assert row["seconds_spent"] == 120

@@ -86,12 +86,15 @@ def layout_side(
     labels: Sequence[int],
     *,
     confidences: Sequence[float] = (),
+    accepted_without_review: Sequence[bool] | None = None,
     validated: bool,
 ) -> dict[str, list[dict[str, Any]]]:
     """One side (`initial` or `final`) of a meeting in this layout, as Tandem writes it (the
     web export, `gold from-csv`): `doc` the report's segments and `ctm` its turns, each turn's
     `aligned` the id of its segment or "" (unaligned). Ids are `0_<position>_0`; `key`,
-    `speaker`, `start`, `end` and `confidence` are extras the package's readers ignore."""
+    `speaker`, `start`, `end`, `confidence` and `accepted_without_review` (given for a gold
+    side: per turn, whether its annotators accepted it unread; empty for none) are extras the
+    package's readers ignore."""
     docs = [
         {
             "id": item_id(segment.position),
@@ -116,6 +119,10 @@ def layout_side(
         }
         if confidences:
             item["confidence"] = confidences[index]
+        if accepted_without_review is not None:
+            item["accepted_without_review"] = bool(
+                accepted_without_review and accepted_without_review[index]
+            )
         ctm.append(item)
     return {"doc": docs, "ctm": ctm}
 

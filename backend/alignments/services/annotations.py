@@ -1,5 +1,10 @@
 """Writes on annotations: an annotator's corrections of a pre-alignment (`annotation_apply`),
-submitting them as gold and reopening them, each against the version the editor last saw."""
+submitting them as gold and reopening them, each against the version the editor last saw.
+
+Each write also carries the turns the annotator reviewed since the last one (visited or
+confirmed in the editor; a changed turn counts as reviewed), which the effort dashboard counts;
+a submission from the review mode may accept every turn not reviewed as the pre-alignment
+proposed it, and those turns are recorded as accepted without review."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -50,9 +55,15 @@ def annotation_apply(
     version: int,
     operations: Sequence[AssignmentOperation],
     seconds_spent: int = 0,
+    reviewed_turns: Sequence[int] = (),
 ) -> Annotation:
-    """Apply a batch of edits made on `version`; 409 with the current state when another
-    write came first, 400 naming the problem when the result breaks the report's order."""
+    """Apply a batch of edits made on `version` (possibly none, when the write only records
+    reviewed turns); 409 with the current state when another write came first, 400 naming the
+    problem when the result breaks the report's order."""
+    if not operations:
+        recorded = _record_reviewed(annotator, document, reviewed_turns)
+        if recorded is not None:
+            return recorded
     annotation, pre_alignment, baseline = _editable(annotator, document, version)
     assignments = edited_assignments(
         annotation.assignments if annotation else baseline, baseline, operations, document
@@ -66,6 +77,7 @@ def annotation_apply(
         assignments,
         baseline,
         seconds_spent,
+        reviewed_turns,
     )
     record_event(
         actor=annotator,
@@ -80,18 +92,31 @@ def annotation_apply(
 
 @transaction.atomic
 def annotation_submit(
-    *, annotator, document: Document, version: int, seconds_spent: int = 0
+    *,
+    annotator,
+    document: Document,
+    version: int,
+    seconds_spent: int = 0,
+    reviewed_turns: Sequence[int] = (),
+    accept_unreviewed: bool = False,
 ) -> Annotation:
-    """Close the annotation; `seconds_spent` is the time since the last save, which no
-    edit carried to the server."""
+    """Close the annotation; `seconds_spent` and `reviewed_turns` are the time and the turns
+    since the last save, which no edit carried to the server. With `accept_unreviewed` (the
+    review mode's "accept the rest"), every turn neither reviewed nor changed is recorded as
+    accepted without review, for the gold and the exports to say so."""
     annotation, pre_alignment, baseline = _editable(annotator, document, version)
     if annotation is None:
         annotation = _save(annotator, document, None, pre_alignment, version, baseline, baseline, 0)
+    reviewed = reviewed_flags(annotation, reviewed_turns, document)
     updated = Annotation.objects.filter(pk=annotation.pk, version=annotation.version).update(
         submitted_at=timezone.now(),
         version=F("version") + 1,
         updated_at=timezone.now(),
         seconds_spent=F("seconds_spent") + clamped_seconds(seconds_spent),
+        reviewed=reviewed,
+        accepted_without_review=(
+            [not turn for turn in reviewed] if accept_unreviewed and not all(reviewed) else []
+        ),
     )
     if not updated:
         _stale(annotator, document)
@@ -130,8 +155,11 @@ def annotation_reopen(*, annotator, document: Document, version: int) -> Annotat
         )
     check_assignee(document=document, annotator=annotator)
     annotation.submitted_at = None
+    annotation.accepted_without_review = []
     annotation.version += 1
-    annotation.save(update_fields=["submitted_at", "version", "updated_at"])
+    annotation.save(
+        update_fields=["submitted_at", "accepted_without_review", "version", "updated_at"]
+    )
     if not Annotation.objects.filter(document=document, submitted_at__isnull=False).exists():
         Document.objects.filter(pk=document.pk).update(status=Document.Status.IN_ANNOTATION)
     gold_refresh(document=document)
@@ -262,13 +290,74 @@ def _apply_operation(
         raise InvalidInput(f"{where}: unknown action {operation.action!r}.", operation=index)
 
 
+def _record_reviewed(annotator, document: Document, reviewed_turns: Sequence[int]):
+    """Reviewed turns alone, merged into a stored open annotation without a new version: a
+    union commutes with any other write, so a visit in one window must not make another
+    window's copy stale. None when there is no such annotation yet (the caller then writes
+    version 1 as for an edit)."""
+    check_annotation_open(document=document, annotator=annotator)
+    annotation = (
+        Annotation.objects.select_for_update()
+        .filter(document=document, annotator=annotator, submitted_at__isnull=True)
+        .first()
+    )
+    if annotation is None:
+        return None
+    annotation.reviewed = reviewed_flags(annotation, reviewed_turns, document)
+    annotation.save(update_fields=["reviewed"])
+    record_event(
+        actor=annotator,
+        action="annotation.review",
+        target=annotation,
+        project=document.project,
+        version=annotation.version,
+        turns=len(reviewed_turns),
+    )
+    return annotation
+
+
+def reviewed_flags(
+    annotation: Annotation | None, reviewed_turns: Sequence[int], document: Document
+) -> list[bool]:
+    """Per turn, reviewed before or now: the stored flags, every turn changed so far and the
+    turns named. A turn outside the document is refused (400), like a bad operation."""
+    count = document.turn_count
+    stored = annotation.reviewed if annotation and len(annotation.reviewed) == count else []
+    changed = annotation.changed if annotation else []
+    reviewed = [
+        bool(stored and stored[turn]) or bool(changed and changed[turn]) for turn in range(count)
+    ]
+    for turn in reviewed_turns:
+        if not 0 <= turn < count:
+            raise InvalidInput(
+                f"reviewed_turns: turn {turn} is not one of this document's turns 0..{count - 1}.",
+                field="reviewed_turns",
+            )
+        reviewed[turn] = True
+    return reviewed
+
+
 def _save(
-    annotator, document, annotation, pre_alignment, version, assignments, baseline, seconds_spent
+    annotator,
+    document,
+    annotation,
+    pre_alignment,
+    version,
+    assignments,
+    baseline,
+    seconds_spent,
+    reviewed_turns: Sequence[int] = (),
 ):
     """Creates the annotation on its first write, correcting `pre_alignment` (what
     `_editable` read its baseline from), else updates it if still at `version`."""
     changed = [now != before for now, before in zip(assignments, baseline, strict=True)]
     seconds = clamped_seconds(seconds_spent)
+    reviewed = [
+        flag or now_changed
+        for flag, now_changed in zip(
+            reviewed_flags(annotation, reviewed_turns, document), changed, strict=True
+        )
+    ]
     if annotation is None:
         try:
             with transaction.atomic():
@@ -278,6 +367,7 @@ def _save(
                     pre_alignment=pre_alignment,
                     assignments=assignments,
                     changed=changed,
+                    reviewed=reviewed,
                     seconds_spent=seconds,
                     version=1,
                 )
@@ -287,6 +377,7 @@ def _save(
         edited = {
             "assignments": assignments,
             "changed": changed,
+            "reviewed": reviewed,
             "version": version + 1,
             "updated_at": timezone.now(),
         }

@@ -4,7 +4,9 @@ meeting's key to `{"initial": side, "final": side}`, where a side is
 "aligned", "validated"}]}` and `aligned` is a doc id or "" for an unaligned turn.
 
 - `initial` is the document's current pre-alignment (every turn unaligned when it has none).
-- `final` is its gold, present only when the document has one; its items are `validated`.
+- `final` is its gold, present only when the document has one; its items are `validated`,
+  and each turn says whether its annotators accepted it unread in the editor's review mode
+  (`accepted_without_review`), so a user of the corpus can leave those turns out.
 - Extra keys, which public_meetings readers ignore, keep what the layout has no place for:
   on items `key` (the reader's id), `speaker`, and on turns `start`, `end` and (initial
   side) `confidence`; per meeting, `tandem` holds the document's name, source, iteration
@@ -57,7 +59,13 @@ def _entry(dump: DocumentDump) -> dict[str, Any]:
         },
     }
     if dump.gold is not None:
-        entry["final"] = layout_side(dump.segments, dump.turns, dump.gold, validated=True)
+        entry["final"] = layout_side(
+            dump.segments,
+            dump.turns,
+            dump.gold,
+            accepted_without_review=dump.accepted_without_review,
+            validated=True,
+        )
     return entry
 
 

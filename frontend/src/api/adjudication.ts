@@ -40,6 +40,8 @@ export function asAnnotation(adjudication: AdjudicationData): AnnotationData {
     pre_alignment: null,
     assignments: adjudication.assignments,
     changed: adjudication.changed,
+    reviewed: [],
+    accepted_without_review: [],
     seconds_spent: adjudication.seconds_spent,
     submitted_at: adjudication.completed_at,
   };
@@ -67,6 +69,7 @@ export function adjudicationTarget(projectId: number, documentId: number): SaveT
   const path = adjudicationPath(projectId, documentId);
   return {
     draftScope: `adjudication:${documentId}`,
+    recordsReview: false,
     save: (version: number, operations: Operation[], secondsSpent: number) =>
       adjudicationRequest(path, { version, operations, seconds_spent: secondsSpent }),
     submit: (version: number, secondsSpent: number) =>

@@ -12,6 +12,8 @@ export type AnnotationData = Schema<"AnnotationOutput">;
 export type EditorPayload = Schema<"EditorPayload">;
 /** Someone's annotation, as a lead or curator who is not assigned reads it. */
 export type NamedAnnotationData = Schema<"NamedAnnotation">;
+/** The turns the editor's review mode shows, at the document's iteration's threshold. */
+export type DocumentReview = Schema<"DocumentReviewApiOutput">;
 
 export type Operation =
   | { action: "assign"; first_turn: number; last_turn: number; segment: number }
@@ -32,19 +34,38 @@ export function fetchEditorPayload(
   });
 }
 
-/** Applies `operations` made on `version`; a stale version throws a ConflictError. */
+export function fetchDocumentReview(
+  projectId: number,
+  documentId: number,
+  signal?: AbortSignal,
+): Promise<DocumentReview> {
+  return apiRequest<DocumentReview>("GET", `${documentPath(projectId, documentId)}review/`, {
+    signal,
+  });
+}
+
+/** Applies `operations` made on `version` and records `reviewedTurns`; a stale version
+ * throws a ConflictError. */
 export async function saveOperations(
   projectId: number,
   documentId: number,
   version: number,
   operations: Operation[],
   secondsSpent: number,
+  reviewedTurns: readonly number[] = [],
 ): Promise<AnnotationData> {
   return withConflicts(() =>
     apiRequest<AnnotationData>("POST", `${documentPath(projectId, documentId)}annotation/`, {
-      body: { version, operations, seconds_spent: secondsSpent },
+      body: { version, operations, seconds_spent: secondsSpent, reviewed_turns: reviewedTurns },
     }),
   );
+}
+
+/** How a submission ends: the turns reviewed since the last save, and whether the turns
+ * never reviewed are accepted without review (the review mode's "accept the rest"). */
+export interface SubmitOptions {
+  reviewedTurns?: readonly number[];
+  acceptUnreviewed?: boolean;
 }
 
 export function submitAnnotation(
@@ -52,10 +73,16 @@ export function submitAnnotation(
   documentId: number,
   version: number,
   secondsSpent: number,
+  { reviewedTurns = [], acceptUnreviewed = false }: SubmitOptions = {},
 ): Promise<AnnotationData> {
   return withConflicts(() =>
     apiRequest<AnnotationData>("POST", `${documentPath(projectId, documentId)}annotation/submit/`, {
-      body: { version, seconds_spent: secondsSpent },
+      body: {
+        version,
+        seconds_spent: secondsSpent,
+        reviewed_turns: reviewedTurns,
+        accept_unreviewed: acceptUnreviewed,
+      },
     }),
   );
 }
@@ -80,18 +107,26 @@ export function reopenAnnotation(
 export interface SaveTarget {
   /** Keeps this target's unsaved edits apart from the others' in the browser. */
   draftScope: string;
-  save(version: number, operations: Operation[], secondsSpent: number): Promise<AnnotationData>;
-  submit(version: number, secondsSpent: number): Promise<AnnotationData>;
+  /** Saves record the turns reviewed (the caller's annotation; not an adjudication). */
+  recordsReview: boolean;
+  save(
+    version: number,
+    operations: Operation[],
+    secondsSpent: number,
+    reviewedTurns: readonly number[],
+  ): Promise<AnnotationData>;
+  submit(version: number, secondsSpent: number, options?: SubmitOptions): Promise<AnnotationData>;
   reopen(version: number): Promise<AnnotationData>;
 }
 
 export function annotationTarget(projectId: number, documentId: number): SaveTarget {
   return {
     draftScope: String(documentId),
-    save: (version, operations, secondsSpent) =>
-      saveOperations(projectId, documentId, version, operations, secondsSpent),
-    submit: (version, secondsSpent) =>
-      submitAnnotation(projectId, documentId, version, secondsSpent),
+    recordsReview: true,
+    save: (version, operations, secondsSpent, reviewedTurns) =>
+      saveOperations(projectId, documentId, version, operations, secondsSpent, reviewedTurns),
+    submit: (version, secondsSpent, options) =>
+      submitAnnotation(projectId, documentId, version, secondsSpent, options),
     reopen: (version) => reopenAnnotation(projectId, documentId, version),
   };
 }

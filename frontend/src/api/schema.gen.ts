@@ -287,7 +287,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** @description Annotator effort per iteration: turns changed and time, per document and in total. */
+    /**
+     * @description Annotator effort per iteration: turns changed, turns reviewed and active time, per
+     *     document and in total.
+     */
     get: operations["projects_dashboard_effort_retrieve"];
     put?: never;
     post?: never;
@@ -556,6 +559,27 @@ export interface paths {
     get?: never;
     /** @description Where the caller is in the document's editor, so another device opens it there. */
     put: operations["projects_documents_position_update"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/documents/{document_id}/review/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * @description The turns the editor's review mode shows of a document: those its pre-alignment is
+     *     least sure of at its iteration's review threshold, and their neighbours across a
+     *     boundary. For whoever may open the document in the editor.
+     */
+    get: operations["projects_documents_review_retrieve"];
+    put?: never;
     post?: never;
     delete?: never;
     options?: never;
@@ -847,6 +871,32 @@ export interface paths {
      *     or any parameter set of the project.
      */
     post: operations["projects_iterations_promote_create"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/iterations/{iteration_id}/review/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * @description The iteration's review threshold, and what it (or another) implies over the batch's
+     *     pre-alignments: the share of turns the review mode shows and the estimated residual
+     *     error of the gold when the rest is accepted unread.
+     */
+    get: operations["projects_iterations_review_retrieve"];
+    /**
+     * @description The iteration's review threshold, and what it (or another) implies over the batch's
+     *     pre-alignments: the share of turns the review mode shows and the estimated residual
+     *     error of the gold when the rest is accepted unread.
+     */
+    put: operations["projects_iterations_review_update"];
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1499,6 +1549,15 @@ export interface components {
       /** @description The annotation as it now is, when the copy sent is stale. */
       current?: components["schemas"]["AnnotationOutput"];
     };
+    /** @description A write to the caller's annotation also carries the turns reviewed since the last. */
+    AnnotationEditInput: {
+      version: number;
+      /** @default 0 */
+      seconds_spent: number;
+      /** @description Turns (from 0) the annotator visited or confirmed since the last write. */
+      reviewed_turns?: number[];
+      operations?: components["schemas"]["Operation"][];
+    };
     AnnotationOutput: {
       /** @description Null until the annotator's first save (version 0). */
       id: number | null;
@@ -1507,9 +1566,26 @@ export interface components {
       pre_alignment: number | null;
       assignments: number[];
       changed: boolean[];
+      /** @description Per turn: visited, confirmed or changed in the editor; empty when none. */
+      reviewed: boolean[];
+      /** @description Per turn: accepted unread with the review mode's "accept the rest"; empty when none. */
+      accepted_without_review: boolean[];
       seconds_spent: number;
       /** Format: date-time */
       submitted_at: string | null;
+    };
+    /** @description A write to the caller's annotation also carries the turns reviewed since the last. */
+    AnnotationSubmitInput: {
+      version: number;
+      /** @default 0 */
+      seconds_spent: number;
+      /** @description Turns (from 0) the annotator visited or confirmed since the last write. */
+      reviewed_turns?: number[];
+      /**
+       * @description The review mode's "accept the rest": every turn neither reviewed nor changed is recorded as accepted without review, in the gold and the exports.
+       * @default false
+       */
+      accept_unreviewed: boolean;
     };
     AnnotatorQualityDashboardApiOutput: {
       rows: components["schemas"]["AnnotatorQualityRow"][];
@@ -1892,6 +1968,23 @@ export interface components {
       /** @description The recording, or null. */
       readonly audio: components["schemas"]["AudioOutput"] | null;
     };
+    DocumentReviewApiOutput: {
+      iteration: number | null;
+      /**
+       * Format: double
+       * @description Null: no review mode (no iteration or no confidences).
+       */
+      threshold: number | null;
+      /** @description The threshold is the iteration's auto. */
+      automatic: boolean;
+      /** @description The turns to review, from 0, in order. */
+      turns: number[];
+      /**
+       * Format: double
+       * @description Expected share of this document's turns left wrong when the rest is accepted unread.
+       */
+      estimated_residual_error: number | null;
+    };
     /**
      * @description * `importing` - Importing
      *     * `import_failed` - Import failed
@@ -2041,7 +2134,11 @@ export interface components {
       documents: components["schemas"]["EffortDashboardApiOutputRowDocument"][];
       document_count: number;
       submitted_count: number;
+      /** @description Of the annotator's documents. */
+      turns: number;
       turns_changed: number;
+      turns_reviewed: number;
+      /** @description Active time in the editor. */
       seconds_spent: number;
       /** Format: double */
       turns_changed_per_document: number;
@@ -2053,6 +2150,8 @@ export interface components {
       name: string;
       turns: number;
       turns_changed: number;
+      /** @description Visited, confirmed or changed in the editor. */
+      turns_reviewed: number;
       seconds_spent: number;
       submitted: boolean;
     };
@@ -2251,6 +2350,11 @@ export interface components {
       cancelled_at: string | null;
       /** @description The documents its cancellation freed. */
       cancelled_documents: number[];
+      /**
+       * Format: double
+       * @description The editor's review mode shows turns less confident than this; null: auto.
+       */
+      review_threshold: number | null;
       accuracy: components["schemas"]["AccuracySummary"];
       documents: components["schemas"]["BatchDocument"][];
     };
@@ -2301,6 +2405,11 @@ export interface components {
       cancelled_at: string | null;
       /** @description The documents its cancellation freed. */
       cancelled_documents: number[];
+      /**
+       * Format: double
+       * @description The editor's review mode shows turns less confident than this; null: auto.
+       */
+      review_threshold: number | null;
     };
     /** @description A copy of the parameter set the batch was pre-aligned with, kept if the set goes. */
     IterationParameters: {
@@ -2317,6 +2426,34 @@ export interface components {
       promoted_parameter_set: number;
       name: string;
       params: components["schemas"]["AlignmentParams"];
+    };
+    IterationReviewApiInput: {
+      /**
+       * Format: double
+       * @description Null for auto.
+       */
+      threshold: number | null;
+    };
+    IterationReviewApiOutput: {
+      /**
+       * Format: double
+       * @description Null: auto.
+       */
+      threshold: number | null;
+      /**
+       * Format: double
+       * @description The residual error auto aims at.
+       */
+      target: number;
+      /** @description Pre-alignments with confidences. */
+      documents: number;
+      turns: number;
+      /** @description What the threshold in force implies. */
+      current: components["schemas"]["ReviewPlan"];
+      /** @description Auto's threshold and what it implies. */
+      automatic: components["schemas"]["ReviewPlan"];
+      /** @description The previewed threshold's. */
+      preview: components["schemas"]["ReviewPlan"] | null;
     };
     /**
      * @description * `open` - Open: pre-aligning the batch
@@ -2517,6 +2654,10 @@ export interface components {
       pre_alignment: number | null;
       assignments: number[];
       changed: boolean[];
+      /** @description Per turn: visited, confirmed or changed in the editor; empty when none. */
+      reviewed: boolean[];
+      /** @description Per turn: accepted unread with the review mode's "accept the rest"; empty when none. */
+      accepted_without_review: boolean[];
       seconds_spent: number;
       /** Format: date-time */
       submitted_at: string | null;
@@ -3176,6 +3317,20 @@ export interface components {
       yes: components["schemas"]["AnswerShare"];
       partly: components["schemas"]["AnswerShare"];
       no: components["schemas"]["AnswerShare"];
+    };
+    ReviewPlan: {
+      /** Format: double */
+      threshold: number;
+      /**
+       * Format: double
+       * @description Turns the review mode shows / all turns.
+       */
+      shown_share: number;
+      /**
+       * Format: double
+       * @description Expected wrong labels among the turns accepted unread / all turns.
+       */
+      estimated_residual_error: number;
     };
     /**
      * @description * `1` - 1
@@ -6434,9 +6589,9 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": components["schemas"]["EditBatchInput"];
-        "application/x-www-form-urlencoded": components["schemas"]["EditBatchInput"];
-        "multipart/form-data": components["schemas"]["EditBatchInput"];
+        "application/json": components["schemas"]["AnnotationEditInput"];
+        "application/x-www-form-urlencoded": components["schemas"]["AnnotationEditInput"];
+        "multipart/form-data": components["schemas"]["AnnotationEditInput"];
       };
     };
     responses: {
@@ -6632,9 +6787,9 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": components["schemas"]["TimedVersionInput"];
-        "application/x-www-form-urlencoded": components["schemas"]["TimedVersionInput"];
-        "multipart/form-data": components["schemas"]["TimedVersionInput"];
+        "application/json": components["schemas"]["AnnotationSubmitInput"];
+        "application/x-www-form-urlencoded": components["schemas"]["AnnotationSubmitInput"];
+        "multipart/form-data": components["schemas"]["AnnotationSubmitInput"];
       };
     };
     responses: {
@@ -7147,6 +7302,73 @@ export interface operations {
       };
       /** @description An uploaded file is not of a format this operation reads. */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The database or the task broker is unreachable; try again (`Retry-After`). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  projects_documents_review_retrieve: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        document_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DocumentReviewApiOutput"];
+        };
+      };
+      /** @description The request is malformed or a value is refused; `detail` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not signed in (no session, no valid token). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Signed in without the role this operation needs. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such object, or not one the caller may see. */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -8630,6 +8852,176 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["IterationPromoteApiOutput"];
+        };
+      };
+      /** @description The request is malformed or a value is refused; `detail` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not signed in (no session, no valid token). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Signed in without the role this operation needs. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such object, or not one the caller may see. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The object's state forbids it now (a stale version, a closed iteration, ...). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body or an uploaded file is over its limit; `detail` names the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description An uploaded file is not of a format this operation reads. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The database or the task broker is unreachable; try again (`Retry-After`). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  projects_iterations_review_retrieve: {
+    parameters: {
+      query?: {
+        /** @description A threshold to preview. */
+        threshold?: number;
+      };
+      header?: never;
+      path: {
+        iteration_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["IterationReviewApiOutput"];
+        };
+      };
+      /** @description The request is malformed or a value is refused; `detail` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not signed in (no session, no valid token). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Signed in without the role this operation needs. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such object, or not one the caller may see. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The database or the task broker is unreachable; try again (`Retry-After`). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  projects_iterations_review_update: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        iteration_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["IterationReviewApiInput"];
+        "application/x-www-form-urlencoded": components["schemas"]["IterationReviewApiInput"];
+        "multipart/form-data": components["schemas"]["IterationReviewApiInput"];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["IterationReviewApiOutput"];
         };
       };
       /** @description The request is malformed or a value is refused; `detail` names it. */

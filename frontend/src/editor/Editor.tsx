@@ -7,7 +7,13 @@ import {
   useState,
   type ReactNode,
 } from "react";
-import type { EditorPayload, SaveTarget } from "../api/annotation";
+import {
+  fetchDocumentReview,
+  type DocumentReview,
+  type EditorPayload,
+  type SaveTarget,
+} from "../api/annotation";
+import { ConfirmDialog } from "../components/ConfirmDialog";
 import { AssignToForm } from "./AssignToForm";
 import { CheckNavigator } from "./CheckNavigator";
 import type { Comparison } from "./comparison";
@@ -20,6 +26,8 @@ import { MessageBar } from "./MessageBar";
 import { ReportPane, TranscriptPane } from "./panes";
 import { PlaybackControl } from "./PlaybackControl";
 import { PreAlignmentWarnings } from "./PreAlignmentWarnings";
+import { initialReviewed, nextToReview, reviewCounts, withReviewed } from "./review";
+import { ReviewBar } from "./ReviewBar";
 import { selectionSpan, timedWords, turnAt, wordAt } from "./playback";
 import { SubmitDialog } from "./SubmitDialog";
 import type { VirtualListHandle } from "./VirtualList";
@@ -123,6 +131,23 @@ export function Editor({
     replaceAssignments,
   });
   const editable = !readOnly && autosave.submittedAt === null && autosave.conflict === null;
+  const review = useDocumentReview(payload, target, readOnly);
+  const [reviewMode, setReviewMode] = useState(false);
+  const [acceptOpen, setAcceptOpen] = useState(false);
+  const [reviewed, setReviewed] = useState(() =>
+    initialReviewed(payload.annotation.reviewed, payload.annotation.assignments.length),
+  );
+  const { markReviewed: sendReviewed } = autosave;
+  /** Turns the annotator visited or confirmed: shown at once, saved with the next save. */
+  const markReviewed = useCallback(
+    (turns: readonly number[]) => {
+      if (!editable || !target.recordsReview) return;
+      setReviewed((current) => withReviewed(current, turns));
+      sendReviewed(turns);
+    },
+    [editable, sendReviewed, target.recordsReview],
+  );
+  const toReview = useMemo(() => new Set(review?.turns ?? []), [review]);
   const submittedAtOpening = useRef(autosave.submittedAt);
   useEffect(() => {
     if (autosave.submittedAt === submittedAtOpening.current) return;
@@ -188,6 +213,16 @@ export function Editor({
     });
   }, [documentId, model.turns.length, state.focus, userId]);
   useReadingPosition(payload.document.project, documentId, state.focus);
+  // The focused turn is visited, so reviewed: shown at once (state adjusted while rendering,
+  // as React advises for state that follows other state) and sent with the next save.
+  const [visitedFocus, setVisitedFocus] = useState<number | null>(null);
+  if (editable && target.recordsReview && visitedFocus !== state.focus) {
+    setVisitedFocus(state.focus);
+    setReviewed((current) => withReviewed(current, [state.focus]));
+  }
+  useEffect(() => {
+    if (editable) sendReviewed([state.focus]);
+  }, [editable, sendReviewed, state.focus]);
 
   useEffect(() => {
     if (!state.proposal) focusTurns();
@@ -257,6 +292,27 @@ export function Editor({
     (turn: number) => state.assignments[turn] !== model.preAlignment[turn],
     [model.preAlignment, state.assignments],
   );
+  const reviewFigures = useMemo(
+    () => reviewCounts(review?.turns ?? [], reviewed, changedTurn),
+    [changedTurn, review, reviewed],
+  );
+  const goToReview = useCallback(
+    (direction: 1 | -1) => {
+      const turn = nextToReview(review?.turns ?? [], state.focus, direction);
+      if (turn === null) {
+        setFlash(
+          direction === 1
+            ? "No turn to review after this one: accept the rest, or submit."
+            : "No turn to review before this one.",
+        );
+        return;
+      }
+      lead("turns");
+      focusAlign.current = "center";
+      dispatch({ type: "select", turn });
+    },
+    [lead, review, state.focus],
+  );
   const disagreementTurn = useCallback(
     (turn: number) => comparison?.disagreements[turn] ?? false,
     [comparison],
@@ -296,9 +352,29 @@ export function Editor({
           if (editable) setSubmitOpen(true);
           return;
         case "nextLowConfidence":
+          if (reviewMode) return goToReview(1);
           return goToMarked(1, lowConfidenceTurn, "low-confidence");
         case "previousLowConfidence":
+          if (reviewMode) return goToReview(-1);
           return goToMarked(-1, lowConfidenceTurn, "low-confidence");
+        case "toggleReview":
+          if (!review || review.threshold === null) {
+            return setFlash(
+              "This document has no review mode: its pre-alignment has no confidences, or it is in no iteration.",
+            );
+          }
+          setReviewMode((on) => !on);
+          if (!reviewMode && !toReview.has(state.focus)) goToReview(1);
+          return;
+        case "confirmTurn": {
+          if (!reviewMode || !editable) return;
+          const { first: from, last: to } = selection(state);
+          markReviewed(Array.from({ length: to - from + 1 }, (_, index) => from + index));
+          return goToReview(1);
+        }
+        case "acceptRest":
+          if (reviewMode && editable) setAcceptOpen(true);
+          return;
         case "nextChanged":
           return goToMarked(1, changedTurn, "changed");
         case "previousChanged":
@@ -351,9 +427,14 @@ export function Editor({
       disagreementTurn,
       editable,
       goToMarked,
+      goToReview,
       lead,
       lowConfidenceTurn,
-      state.focus,
+      markReviewed,
+      review,
+      reviewMode,
+      state,
+      toReview,
       togglePlayback,
     ],
   );
@@ -421,6 +502,15 @@ export function Editor({
       {audioUrl && (
         <audio ref={audioRef} src={audioUrl} preload="metadata" data-testid="recording" />
       )}
+      {review && (
+        <ReviewBar
+          review={review}
+          active={reviewMode}
+          counts={reviewFigures}
+          editable={editable}
+          onCommand={run}
+        />
+      )}
       <div className="find-row">
         <FindBar
           model={model}
@@ -464,6 +554,8 @@ export function Editor({
             words={spokenWords}
             playingTurn={playingTurn}
             playingWord={playingWord}
+            toReview={reviewMode ? toReview : undefined}
+            reviewed={reviewMode ? reviewed : undefined}
             listRef={turnList}
             onSelect={(turn, extend) => {
               lead("turns");
@@ -505,6 +597,31 @@ export function Editor({
         onSubmit={autosave.submit}
         onClose={() => setSubmitOpen(false)}
       />
+      <ConfirmDialog
+        open={acceptOpen}
+        title="Accept the rest and submit?"
+        confirmLabel="Accept the rest and submit"
+        keepLabel="Keep reviewing"
+        onConfirm={() => {
+          const accepted = reviewFigures.unreviewed;
+          autosave.submit({ acceptUnreviewed: true }).then(
+            () =>
+              setFlash(
+                `Submitted: ${counted(accepted, "turn")} accepted without review, as the gold and the exports will say.`,
+              ),
+            (reason: unknown) =>
+              setFlash(reason instanceof Error ? reason.message : String(reason)),
+          );
+        }}
+        onClose={() => setAcceptOpen(false)}
+      >
+        <p>
+          The {counted(reviewFigures.unreviewed, "turn")} you have not reviewed (neither visited,
+          confirmed nor changed) will be submitted as the pre-alignment proposed them, and recorded
+          as accepted without review: the gold and the exports say so per turn, so a user of the
+          corpus can leave them out.
+        </p>
+      </ConfirmDialog>
       <ConflictDialog
         conflict={autosave.conflict}
         onKeepMine={() => {
@@ -527,4 +644,22 @@ export function Editor({
       />
     </div>
   );
+}
+
+/** The turns the review mode shows: asked for once, for an annotator's own annotation. */
+function useDocumentReview(
+  payload: EditorPayload,
+  target: SaveTarget,
+  readOnly: boolean,
+): DocumentReview | null {
+  const [review, setReview] = useState<DocumentReview | null>(null);
+  const { project, id } = payload.document;
+  const wanted = target.recordsReview && !readOnly && payload.pre_alignment !== null;
+  useEffect(() => {
+    if (!wanted) return;
+    const controller = new AbortController();
+    fetchDocumentReview(project, id, controller.signal).then(setReview, () => setReview(null));
+    return () => controller.abort();
+  }, [id, project, wanted]);
+  return review;
 }

@@ -16,6 +16,9 @@ interface TurnRowProps {
   focused: boolean;
   /** The first turn of its segment's run: a boundary is drawn above it. */
   runStart: boolean;
+  /** Review mode: the mode shows this turn, and whether it is reviewed yet. */
+  toReview?: boolean;
+  reviewed?: boolean;
   query: string;
   /** The recording is playing this turn. */
   playing?: boolean;
@@ -35,6 +38,8 @@ export const TurnRow = memo(function TurnRow({
   selected,
   focused,
   runStart,
+  toReview = false,
+  reviewed = false,
   query,
   playing = false,
   words,
@@ -51,12 +56,16 @@ export const TurnRow = memo(function TurnRow({
     changed && "changed",
     comparison?.disagreements[turn.index] && "disputed",
     playing && "playing",
+    toReview && "to-review",
+    toReview && reviewed && "reviewed",
   ];
   const disputed = comparison?.disagreements[turn.index] ?? false;
   const assignment = segment === UNALIGNED ? "unaligned" : `§ ${segment + 1}`;
   const label = `Turn ${turn.index + 1}, ${segment === UNALIGNED ? "unaligned" : `segment ${segment + 1}`}${
     turn.lowConfidence ? ", low confidence" : ""
-  }${changed ? ", changed" : ""}${disputed ? ", annotators disagree" : ""}`;
+  }${changed ? ", changed" : ""}${disputed ? ", annotators disagree" : ""}${
+    toReview ? (reviewed ? ", reviewed" : ", to review") : ""
+  }`;
   return (
     <div
       ref={measure}
@@ -95,6 +104,9 @@ export const TurnRow = memo(function TurnRow({
           </span>
         )}
         {changed && <span className="flag flag-changed">changed</span>}
+        {toReview && (
+          <span className="flag flag-review">{reviewed ? "reviewed" : "to review"}</span>
+        )}
         <span className="assignment">{assignment}</span>
       </div>
       {comparison && (

@@ -53,6 +53,8 @@ const payload: EditorPayload = {
     pre_alignment: 1,
     assignments: [0, -1],
     changed: [false, false],
+    reviewed: [],
+    accepted_without_review: [],
     seconds_spent: 0,
     submitted_at: null,
   },

@@ -34,6 +34,9 @@ interface TranscriptPaneProps {
   /** The turn and word under the playhead while the recording plays. */
   playingTurn?: number | null;
   playingWord?: number | null;
+  /** Review mode: the turns it shows, and per turn whether it is reviewed. */
+  toReview?: ReadonlySet<number>;
+  reviewed?: readonly boolean[];
   listRef: Ref<VirtualListHandle>;
   onSelect: (turn: number, extend: boolean) => void;
 }
@@ -50,6 +53,8 @@ export function TranscriptPane({
   words,
   playingTurn = null,
   playingWord = null,
+  toReview,
+  reviewed,
   listRef,
   onSelect,
 }: TranscriptPaneProps) {
@@ -79,6 +84,8 @@ export function TranscriptPane({
           selected={index >= first && index <= last}
           focused={index === focus}
           runStart={starts.has(index)}
+          toReview={toReview?.has(index) ?? false}
+          reviewed={reviewed?.[index] ?? false}
           query={query}
           playing={index === playingTurn}
           words={words?.[index]}

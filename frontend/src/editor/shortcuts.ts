@@ -29,6 +29,9 @@ export type Command =
   | "takeFirst"
   | "takeSecond"
   | "takeThird"
+  | "toggleReview"
+  | "confirmTurn"
+  | "acceptRest"
   | "search"
   | "goTo"
   | "assignTo"
@@ -166,6 +169,22 @@ export const SHORTCUTS: readonly Shortcut[] = [
     command: "takeThird",
     description: "Adjudicating: the selection takes the third annotator's labels",
     bindings: [{ key: "3" }],
+  },
+  {
+    command: "toggleReview",
+    description:
+      "Review mode on or off: N and Shift + N then step through the turns the pre-alignment is least sure of",
+    bindings: [{ key: "v" }],
+  },
+  {
+    command: "confirmTurn",
+    description: "Review mode: confirm the selected turns and go to the next turn to review",
+    bindings: [{ key: "Enter" }],
+  },
+  {
+    command: "acceptRest",
+    description: "Review mode: accept the turns not reviewed as proposed, and submit",
+    bindings: [{ key: "A", shift: true }],
   },
   {
     command: "search",

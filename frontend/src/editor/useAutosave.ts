@@ -18,6 +18,8 @@ import { diffRuns, rebase, sameAssignments, type AssignmentRun } from "./sync";
 import { useActiveTime } from "./useActiveTime";
 
 const SAVE_DELAY_MS = 700;
+/** Turns reviewed without an edit wait longer: moving through turns should not save each. */
+const REVIEW_SAVE_DELAY_MS = 5000;
 const RETRY_DELAY_MS = 4000;
 
 export type SaveStatus = "saved" | "unsaved" | "saving" | "offline" | "error" | "conflict";
@@ -87,21 +89,35 @@ export function useAutosave({
   const blocked = useRef(readOnly || conflict !== null || saved.submitted_at !== null);
   const scope = target.draftScope;
   const timer = useRef<number | undefined>(undefined);
+  const reviewTimer = useRef<number | undefined>(undefined);
+  /** Turns reviewed that no save has carried yet. */
+  const reviewedPending = useRef(new Set<number>());
   const time = useActiveTime();
+
+  const takeReviewed = useCallback((): number[] => {
+    const turns = [...reviewedPending.current].sort((a, b) => a - b);
+    reviewedPending.current.clear();
+    return turns;
+  }, []);
+  const giveBackReviewed = useCallback((turns: readonly number[]) => {
+    turns.forEach((turn) => reviewedPending.current.add(turn));
+  }, []);
 
   const saveNow = useCallback(async (): Promise<boolean> => {
     window.clearTimeout(timer.current);
     while (inFlight.current) await inFlight.current;
     if (blocked.current) return false;
+    window.clearTimeout(reviewTimer.current);
     const sending = latest.current;
     const runs = diffRuns(base.current, sending);
-    if (runs.length === 0) {
+    if (runs.length === 0 && reviewedPending.current.size === 0) {
       setStatus("saved");
       return true;
     }
     const seconds = time.take();
+    const reviewed = takeReviewed();
     setStatus("saving");
-    const request = target.save(version.current, runs.map(toOperation), seconds).then(
+    const request = target.save(version.current, runs.map(toOperation), seconds, reviewed).then(
       (annotation) => {
         base.current = annotation.assignments;
         version.current = annotation.version;
@@ -121,6 +137,7 @@ export function useAutosave({
       },
       (reason: unknown) => {
         time.giveBack(seconds);
+        giveBackReviewed(reviewed);
         if (reason instanceof ConflictError) {
           blocked.current = true;
           if (reason.current.submitted_at) setSubmittedAt(reason.current.submitted_at);
@@ -143,7 +160,20 @@ export function useAutosave({
     } finally {
       inFlight.current = null;
     }
-  }, [scope, target, time, userId]);
+  }, [giveBackReviewed, scope, takeReviewed, target, time, userId]);
+
+  /** Records turns as reviewed; they go with the next save, which comes soon if no edit does. */
+  const markReviewed = useCallback(
+    (turns: readonly number[]) => {
+      if (!target.recordsReview || blocked.current) return;
+      const before = reviewedPending.current.size;
+      turns.forEach((turn) => reviewedPending.current.add(turn));
+      if (reviewedPending.current.size === before) return;
+      window.clearTimeout(reviewTimer.current);
+      reviewTimer.current = window.setTimeout(() => void saveNow(), REVIEW_SAVE_DELAY_MS);
+    },
+    [saveNow, target.recordsReview],
+  );
 
   useEffect(() => {
     latest.current = assignments;
@@ -187,6 +217,7 @@ export function useAutosave({
     return () => {
       window.removeEventListener("beforeunload", warn);
       window.clearTimeout(timer.current);
+      window.clearTimeout(reviewTimer.current);
     };
   }, []);
 
@@ -220,27 +251,36 @@ export function useAutosave({
     setStatus("saved");
   }, [adopt, conflict, scope, userId]);
 
-  const submit = useCallback(async (): Promise<void> => {
-    if (!(await saveNow())) throw new Error("Your latest changes are not saved yet.");
-    const seconds = time.take();
-    try {
-      const annotation = await target.submit(version.current, seconds);
-      version.current = annotation.version;
-      blocked.current = true;
-      setSubmittedAt(annotation.submitted_at);
-    } catch (reason) {
-      time.giveBack(seconds);
-      if (reason instanceof ConflictError) {
-        blocked.current = true;
-        setConflict({ theirs: reason.current, base: base.current, mine: latest.current });
-        setStatus("conflict");
-        throw new Error("Someone else changed this document meanwhile; see the message above.", {
-          cause: reason,
+  /** Submits; with `acceptUnreviewed`, the turns never reviewed are accepted without review. */
+  const submit = useCallback(
+    async ({ acceptUnreviewed = false }: { acceptUnreviewed?: boolean } = {}): Promise<void> => {
+      if (!(await saveNow())) throw new Error("Your latest changes are not saved yet.");
+      const seconds = time.take();
+      const reviewedTurns = takeReviewed();
+      try {
+        const annotation = await target.submit(version.current, seconds, {
+          reviewedTurns,
+          acceptUnreviewed,
         });
+        version.current = annotation.version;
+        blocked.current = true;
+        setSubmittedAt(annotation.submitted_at);
+      } catch (reason) {
+        time.giveBack(seconds);
+        giveBackReviewed(reviewedTurns);
+        if (reason instanceof ConflictError) {
+          blocked.current = true;
+          setConflict({ theirs: reason.current, base: base.current, mine: latest.current });
+          setStatus("conflict");
+          throw new Error("Someone else changed this document meanwhile; see the message above.", {
+            cause: reason,
+          });
+        }
+        throw reason;
       }
-      throw reason;
-    }
-  }, [saveNow, target, time]);
+    },
+    [giveBackReviewed, saveNow, takeReviewed, target, time],
+  );
 
   /** Takes the submission back; the server says why when it cannot (a closed iteration). */
   const reopen = useCallback(async (): Promise<void> => {
@@ -261,5 +301,6 @@ export function useAutosave({
     takeTheirs,
     submit,
     reopen,
+    markReviewed,
   };
 }

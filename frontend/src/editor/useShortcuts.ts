@@ -3,8 +3,8 @@ import { commandFor, type Command } from "./shortcuts";
 
 /**
  * Runs the editor's shortcuts from anywhere on the page, except where keys mean something
- * else: in text fields (only save and submit apply there) and in dialogs, which handle their
- * own keys.
+ * else: in text fields (only save and submit apply there), in dialogs, which handle their
+ * own keys, and Enter on a button or link.
  */
 export function useShortcuts(run: (command: Command) => void): void {
   useEffect(() => {
@@ -16,6 +16,8 @@ export function useShortcuts(run: (command: Command) => void): void {
       if (!command) return;
       const typing = target?.closest("input, textarea, select, [contenteditable='true']");
       if (typing && command !== "save" && command !== "submit") return;
+      // Enter on a button or link presses it; only elsewhere does it confirm a turn.
+      if (command === "confirmTurn" && target?.closest("button, a, summary")) return;
       event.preventDefault();
       run(command);
     };

@@ -21,6 +21,7 @@ import { ITERATION_STATUS_TEXT } from "./IterationsSection";
 import { JobProgress } from "./JobProgress";
 import { learnedVerdict } from "./learned";
 import { PromoteParameterSet } from "./PromoteParameterSet";
+import { ReviewThresholdForm } from "./ReviewThresholdForm";
 import { useProject } from "./ProjectContext";
 import { leadProjectPath } from "./routes";
 import { messageOf, useLoad } from "./useLoad";
@@ -175,6 +176,14 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
             reload();
             reloadProject();
           }}
+        />
+      )}
+
+      {open && (
+        <ReviewThresholdForm
+          projectId={project.id}
+          iterationId={iteration.id}
+          refreshKey={`${job?.status}:${iteration.document_count}`}
         />
       )}
 

@@ -245,3 +245,29 @@ export function fetchCandidates(
     signal,
   });
 }
+
+/** An iteration's review threshold and what it, auto and a previewed one imply. */
+export type IterationReview = Schema<"IterationReviewApiOutput">;
+export type ReviewPlan = Schema<"ReviewPlan">;
+
+export const fetchIterationReview = (
+  projectId: number,
+  iterationId: number,
+  preview: number | null,
+  signal?: AbortSignal,
+) =>
+  apiRequest<IterationReview>(
+    "GET",
+    `${project(projectId)}iterations/${iterationId}/review/${preview === null ? "" : `?threshold=${preview}`}`,
+    { signal },
+  );
+
+/** Sets the threshold; null is auto. */
+export const setReviewThreshold = (
+  projectId: number,
+  iterationId: number,
+  threshold: number | null,
+) =>
+  apiRequest<IterationReview>("PUT", `${project(projectId)}iterations/${iterationId}/review/`, {
+    body: { threshold },
+  });

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import type { EffortRow } from "./api";
+import { effortByIteration, effortTrend } from "./effort";
+
+function row(number: number, turns: number, changed: number, reviewed: number, seconds: number) {
+  return {
+    iteration: number * 10,
+    number,
+    annotator: turns,
+    username: `annotator ${turns}`,
+    documents: [],
+    document_count: 1,
+    submitted_count: 1,
+    turns,
+    turns_changed: changed,
+    turns_reviewed: reviewed,
+    seconds_spent: seconds,
+    turns_changed_per_document: changed,
+    seconds_per_document: seconds,
+  } satisfies EffortRow;
+}
+
+describe("effort per iteration", () => {
+  it("sums the annotators' turns, changes, reviews and time, as shares and per 100 turns", () => {
+    const figures = effortByIteration([
+      row(3, 100, 10, 30, 300),
+      row(1, 300, 183, 300, 3420),
+      row(3, 100, 18, 50, 432),
+    ]);
+
+    expect(figures.map((figure) => figure.number)).toEqual([1, 3]);
+    expect(figures[0]).toMatchObject({ turns: 300, changedShare: 0.61, reviewedShare: 1 });
+    expect(figures[0]!.minutesPer100Turns).toBeCloseTo(19);
+    expect(figures[1]).toMatchObject({ documents: 2, changedShare: 0.14, reviewedShare: 0.4 });
+    expect(figures[1]!.minutesPer100Turns).toBeCloseTo(6.1);
+  });
+
+  it("says the latest iteration against the first", () => {
+    const figures = effortByIteration([row(1, 300, 183, 300, 3420), row(3, 200, 28, 80, 732)]);
+
+    expect(effortTrend(figures)).toBe(
+      "Iteration 3: 14.0 % of turns changed, 6.1 min per 100 turns, against 61.0 % and 19.0 min in iteration 1.",
+    );
+    expect(effortTrend(figures.slice(0, 1))).toBeNull();
+  });
+
+  it("has no shares without turns", () => {
+    expect(effortByIteration([row(1, 0, 0, 0, 0)])[0]).toMatchObject({
+      changedShare: null,
+      minutesPer100Turns: null,
+    });
+  });
+});

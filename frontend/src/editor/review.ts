@@ -1,0 +1,55 @@
+/**
+ * The review mode's bookkeeping: which turn comes next among those to review, and how many are
+ * reviewed. A turn counts as reviewed once it was visited (had the focus), confirmed or changed,
+ * as the server counts it.
+ */
+
+/** The first turn to review after `from` (`direction` 1) or before it (-1), or null; `turns`
+ * ascending. */
+export function nextToReview(
+  turns: readonly number[],
+  from: number,
+  direction: 1 | -1,
+): number | null {
+  if (direction === 1) return turns.find((turn) => turn > from) ?? null;
+  for (let index = turns.length - 1; index >= 0; index -= 1) {
+    if (turns[index]! < from) return turns[index]!;
+  }
+  return null;
+}
+
+/** Per turn, reviewed as stored (rows saved before turns were counted store none). */
+export function initialReviewed(stored: readonly boolean[], turnCount: number): boolean[] {
+  return stored.length === turnCount ? [...stored] : new Array<boolean>(turnCount).fill(false);
+}
+
+/** `reviewed` with `turns` set; the same array when nothing changes, so React skips a render. */
+export function withReviewed(reviewed: readonly boolean[], turns: readonly number[]): boolean[] {
+  if (turns.every((turn) => reviewed[turn])) return reviewed as boolean[];
+  const next = [...reviewed];
+  turns.forEach((turn) => (next[turn] = true));
+  return next;
+}
+
+export interface ReviewCounts {
+  /** Turns the mode shows that are reviewed, and how many it shows. */
+  shownReviewed: number;
+  shown: number;
+  /** Turns neither reviewed nor changed: what "accept the rest" accepts without review. */
+  unreviewed: number;
+}
+
+export function reviewCounts(
+  toReview: readonly number[],
+  reviewed: readonly boolean[],
+  changed: (turn: number) => boolean,
+): ReviewCounts {
+  const done = (turn: number) => reviewed[turn] === true || changed(turn);
+  let unreviewed = 0;
+  for (let turn = 0; turn < reviewed.length; turn += 1) if (!done(turn)) unreviewed += 1;
+  return {
+    shownReviewed: toReview.filter(done).length,
+    shown: toReview.length,
+    unreviewed,
+  };
+}

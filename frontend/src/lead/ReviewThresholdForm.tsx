@@ -1,0 +1,147 @@
+import { useState } from "react";
+import { fetchIterationReview, setReviewThreshold, type ReviewPlan } from "./api";
+import { messageOf, useLoad } from "./useLoad";
+import { counted } from "../text/plural";
+
+function share(value: number): string {
+  return `${(value * 100).toFixed(1)} %`;
+}
+
+function PlanRow({ label, plan }: { label: string; plan: ReviewPlan }) {
+  return (
+    <tr>
+      <th scope="row">{label}</th>
+      <td className="number">{plan.threshold.toFixed(3)}</td>
+      <td className="number">{share(plan.shown_share)}</td>
+      <td className="number">{share(plan.estimated_residual_error)}</td>
+    </tr>
+  );
+}
+
+/**
+ * The confidence below which the editor's review mode shows a turn, for one open iteration:
+ * the lead sees, before and after a change, the share of turns annotators will review and the
+ * estimated residual error (the share of wrong labels left when they accept the rest), from
+ * the batch's pre-alignments' confidences; auto aims at 2 %.
+ */
+export function ReviewThresholdForm({
+  projectId,
+  iterationId,
+  refreshKey,
+}: {
+  projectId: number;
+  iterationId: number;
+  /** Changes when the batch's pre-alignments may have changed. */
+  refreshKey: string;
+}) {
+  const [draft, setDraft] = useState("");
+  const [preview, setPreview] = useState<number | null>(null);
+  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  const [loaded, reload] = useLoad(
+    (signal) => fetchIterationReview(projectId, iterationId, preview, signal),
+    [projectId, iterationId, preview, refreshKey],
+  );
+  const parsed = draft.trim() === "" ? null : Number(draft);
+  const valid = parsed !== null && Number.isFinite(parsed) && parsed >= 0 && parsed <= 1;
+
+  const save = async (threshold: number | null) => {
+    setMessage(null);
+    try {
+      const saved = await setReviewThreshold(projectId, iterationId, threshold);
+      setMessage({
+        error: false,
+        text:
+          saved.threshold === null
+            ? `Review threshold set to auto (${saved.automatic.threshold.toFixed(3)}).`
+            : `Review threshold set to ${saved.threshold}.`,
+      });
+      setPreview(null);
+      setDraft("");
+      reload();
+    } catch (reason) {
+      setMessage({ error: true, text: messageOf(reason) });
+    }
+  };
+
+  return (
+    <section aria-labelledby="review-threshold-heading">
+      <h3 id="review-threshold-heading">Review threshold</h3>
+      {loaded.state === "loading" && <p aria-busy="true">Reading the batch’s confidences…</p>}
+      {loaded.state === "failed" && <p role="alert">{loaded.message}</p>}
+      {loaded.state === "ready" &&
+        (loaded.data.documents === 0 ? (
+          <p className="muted">
+            No pre-alignment of this batch has confidences yet: the review mode shows nothing until
+            one has.
+          </p>
+        ) : (
+          <>
+            <p>
+              The editor’s review mode shows the turns whose pre-alignment confidence is below the
+              threshold, and their neighbours across a boundary; annotators may accept the rest
+              unread. Estimated residual error: the share of all turns expected wrong in the gold
+              then, from the confidences of {counted(loaded.data.documents, "pre-alignment")} (
+              {counted(loaded.data.turns, "turn")}). Auto aims at {share(loaded.data.target)}.
+            </p>
+            <table className="lead-table compact" aria-label="Review threshold">
+              <thead>
+                <tr>
+                  <th scope="col" />
+                  <th scope="col">Threshold</th>
+                  <th scope="col">Turns shown</th>
+                  <th scope="col">Estimated residual error</th>
+                </tr>
+              </thead>
+              <tbody>
+                <PlanRow
+                  label={loaded.data.threshold === null ? "In force (auto)" : "In force"}
+                  plan={loaded.data.current}
+                />
+                {loaded.data.threshold !== null && (
+                  <PlanRow label="Auto" plan={loaded.data.automatic} />
+                )}
+                {loaded.data.preview && <PlanRow label="Previewed" plan={loaded.data.preview} />}
+              </tbody>
+            </table>
+            <form
+              className="inline-form"
+              onSubmit={(event) => {
+                event.preventDefault();
+                if (valid) setPreview(parsed);
+              }}
+            >
+              <label>
+                Threshold{" "}
+                <input
+                  type="number"
+                  min={0}
+                  max={1}
+                  step={0.01}
+                  value={draft}
+                  onChange={(event) => setDraft(event.target.value)}
+                />
+              </label>{" "}
+              <button type="submit" disabled={!valid}>
+                Preview
+              </button>{" "}
+              <button type="button" disabled={!valid} onClick={() => void save(parsed)}>
+                Set threshold
+              </button>{" "}
+              <button
+                type="button"
+                disabled={loaded.data.threshold === null}
+                onClick={() => void save(null)}
+              >
+                Use auto
+              </button>
+            </form>
+          </>
+        ))}
+      {message && (
+        <p role={message.error ? "alert" : "status"} className={message.error ? "error" : "notice"}>
+          {message.text}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,58 @@
+"""The lead sets an open iteration's review threshold on its page: the table shows the share
+of turns shown and the estimated residual error in force (auto) and for a previewed value,
+before the lead sets it; the figures are the engine's on the batch's confidences."""
+
+import re
+
+import numpy as np
+import pytest
+from playwright.sync_api import expect
+
+from backend.alignments.models import PreAlignment
+from backend.iterations.models import Iteration
+from tests.browser.conftest import sign_in
+from tests.iterations.builders import annotating_iteration
+from workers.align.review import (
+    DEFAULT_RESIDUAL_ERROR_TARGET,
+    plan_review,
+    threshold_for_residual_error,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PREVIEWED = 0.9
+
+
+def row_text(plan) -> re.Pattern:
+    return re.compile(
+        rf"{plan.threshold:.3f}\s*{100 * plan.shown_share:.1f} %\s*"
+        rf"{100 * plan.estimated_residual_error:.1f} %"
+    )
+
+
+def test_the_lead_previews_then_sets_the_review_threshold(live_server, page, team, small_document):
+    pre_alignment = PreAlignment.objects.get(document=small_document)
+    confidences = [0.3 + 0.7 * ((index * 37) % 60) / 60 for index in range(60)]
+    pre_alignment.confidences = confidences
+    pre_alignment.save(update_fields=["confidences"])
+    iteration = annotating_iteration(team.project, [small_document])
+    batch = [np.asarray(confidences)], [np.asarray(pre_alignment.labels)]
+    automatic = plan_review(
+        *batch, threshold_for_residual_error(*batch, DEFAULT_RESIDUAL_ERROR_TARGET)
+    )
+    previewed = plan_review(*batch, PREVIEWED)
+
+    sign_in(page, live_server, "lead")
+    page.goto(f"{live_server.url}/lead/projects/{team.project.pk}/iterations/{iteration.pk}")
+    table = page.get_by_role("table", name="Review threshold")
+    expect(table.get_by_role("row", name=re.compile(r"In force \(auto\)"))).to_have_text(
+        row_text(automatic)
+    )
+    page.get_by_role("spinbutton", name="Threshold").fill(str(PREVIEWED))
+    page.get_by_role("button", name="Preview").click()
+    expect(table.get_by_role("row", name=re.compile("Previewed"))).to_have_text(row_text(previewed))
+    page.get_by_role("button", name="Set threshold").click()
+
+    expect(page.get_by_text(f"Review threshold set to {PREVIEWED}.")).to_be_visible()
+    expect(table.get_by_role("row", name=re.compile("In force"))).to_have_text(row_text(previewed))
+    assert Iteration.objects.get(pk=iteration.pk).review_threshold == PREVIEWED

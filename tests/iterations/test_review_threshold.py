@@ -1,0 +1,167 @@
+"""The review threshold per iteration: the lead reads what a threshold implies (share of
+turns shown, estimated residual error) and sets it; the editor reads which turns to show.
+Per role through the API, on the real database."""
+
+import numpy as np
+import pytest
+
+from backend.alignments.models import PreAlignment
+from backend.iterations.models import Iteration
+from tests.domain import build_world, evenly, make_document
+from workers.align.review import (
+    DEFAULT_RESIDUAL_ERROR_TARGET,
+    plan_review,
+    threshold_for_residual_error,
+    turns_to_review,
+)
+
+CONFIDENCES = [0.99, 0.95, 0.3, 0.9, 0.97, 0.6, 0.99, 0.98, 0.85, 0.99]
+SECOND_CONFIDENCES = [0.7, 0.99, 0.99, 0.99, 0.4, 0.99, 0.99, 0.92, 0.99, 0.99]
+
+
+@pytest.fixture
+def world(db):
+    world = build_world()
+    iteration = Iteration.objects.create(project=world.project, number=2)
+    second = make_document(
+        world.project, name="second", assignees=[world.annotator], pre_alignment=evenly(10, 4)
+    )
+    for document, confidences in ((world.document, CONFIDENCES), (second, SECOND_CONFIDENCES)):
+        PreAlignment.objects.filter(document=document).update(confidences=confidences)
+        document.iteration = iteration
+        document.save(update_fields=["iteration"])
+    world.open_iteration = iteration
+    return world
+
+
+def review_url(world) -> str:
+    return f"/api/v1/projects/{world.project.pk}/iterations/{world.open_iteration.pk}/review/"
+
+
+def document_url(world, document=None) -> str:
+    document = document or world.document
+    return f"/api/v1/projects/{world.project.pk}/documents/{document.pk}/review/"
+
+
+def batch():
+    labels = [np.asarray(evenly(10, 4))] * 2
+    return [np.asarray(CONFIDENCES), np.asarray(SECOND_CONFIDENCES)], labels
+
+
+@pytest.mark.parametrize(
+    ("who", "expected"),
+    [
+        ("lead", 200),
+        ("admin", 200),
+        ("annotator", 403),
+        ("curator", 403),
+        ("outsider", 403),
+        ("anonymous", 401),
+    ],
+)
+def test_only_a_lead_reads_and_sets_the_review_threshold(world, who, expected):
+    client = world.client(who)
+
+    read = client.get(review_url(world))
+    written = client.put(review_url(world), {"threshold": 0.5}, format="json")
+
+    assert read.status_code == expected
+    assert written.status_code == expected
+    world.open_iteration.refresh_from_db()
+    assert world.open_iteration.review_threshold == (0.5 if expected == 200 else None)
+
+
+def test_the_lead_sees_auto_and_a_previewed_threshold_before_setting_it(world):
+    confidences, labels = batch()
+    automatic = threshold_for_residual_error(confidences, labels, DEFAULT_RESIDUAL_ERROR_TARGET)
+    previewed = plan_review(confidences, labels, 0.95)
+
+    body = world.client("lead").get(review_url(world), {"threshold": 0.95}).json()
+
+    assert body["threshold"] is None
+    assert body["documents"] == 2
+    assert body["turns"] == 20
+    assert body["automatic"]["threshold"] == pytest.approx(automatic)
+    assert body["current"] == body["automatic"]
+    assert body["automatic"]["estimated_residual_error"] <= DEFAULT_RESIDUAL_ERROR_TARGET
+    assert body["preview"]["shown_share"] == pytest.approx(previewed.shown_share)
+    assert body["preview"]["estimated_residual_error"] == pytest.approx(
+        previewed.estimated_residual_error
+    )
+
+
+def test_setting_a_threshold_then_auto_again(world):
+    lead = world.client("lead")
+
+    body = lead.put(review_url(world), {"threshold": 0.5}, format="json").json()
+    assert body["threshold"] == 0.5
+    assert body["current"]["threshold"] == 0.5
+    assert body["current"]["shown_share"] == pytest.approx(plan_review(*batch(), 0.5).shown_share)
+
+    assert (
+        lead.put(review_url(world), {"threshold": None}, format="json").json()["threshold"] is None
+    )
+    world.open_iteration.refresh_from_db()
+    assert world.open_iteration.review_threshold is None
+
+
+def test_a_threshold_outside_0_to_1_is_refused(world):
+    response = world.client("lead").put(review_url(world), {"threshold": 1.5}, format="json")
+
+    assert response.status_code == 400
+    assert "threshold" in response.json()
+
+
+def test_a_closed_iterations_threshold_no_longer_changes(world):
+    response = world.client("lead").put(
+        f"/api/v1/projects/{world.project.pk}/iterations/{world.iteration.pk}/review/",
+        {"threshold": 0.5},
+        format="json",
+    )
+
+    assert response.status_code == 409
+    assert "closed" in response.json()["detail"]
+
+
+def test_the_annotator_reads_the_turns_to_review_at_the_iterations_threshold(world):
+    world.open_iteration.review_threshold = 0.9
+    world.open_iteration.save()
+    expected = turns_to_review(np.asarray(CONFIDENCES), np.asarray(evenly(10, 4)), 0.9)
+
+    body = world.client("annotator").get(document_url(world)).json()
+
+    assert body["threshold"] == 0.9
+    assert body["automatic"] is False
+    assert body["turns"] == np.flatnonzero(expected).tolist()
+
+
+def test_under_auto_the_document_shows_the_turns_of_the_batchs_auto_threshold(world):
+    automatic = threshold_for_residual_error(*batch(), DEFAULT_RESIDUAL_ERROR_TARGET)
+    expected = turns_to_review(np.asarray(CONFIDENCES), np.asarray(evenly(10, 4)), automatic)
+
+    body = world.client("annotator").get(document_url(world)).json()
+
+    assert body["automatic"] is True
+    assert body["turns"] == np.flatnonzero(expected).tolist()
+
+
+def test_a_document_outside_an_iteration_has_no_review_mode(world):
+    outside = make_document(world.project, name="outside", pre_alignment=evenly(10, 4))
+
+    body = world.client("lead").get(document_url(world, outside)).json()
+
+    assert body == {
+        "iteration": None,
+        "threshold": None,
+        "automatic": False,
+        "turns": [],
+        "estimated_residual_error": None,
+    }
+
+
+@pytest.mark.parametrize(
+    ("who", "expected"),
+    [("annotator", 200), ("lead", 200), ("second_annotator", 404), ("outsider", 403)],
+)
+def test_who_reads_a_documents_turns_to_review(world, who, expected):
+    assert world.client(who).get(document_url(world)).status_code == expected
