@@ -5,6 +5,7 @@ import numpy as np
 from django.db.models import F, QuerySet
 
 from backend.core.errors import InvalidInput, NotFound
+from backend.projects.defaults import DEFAULT_LEARNED_DECISION
 from backend.tuning.models import TuningCandidate, TuningRun, TuningSlice
 from workers.align.metrics import MeetingScores
 
@@ -23,11 +24,6 @@ number of documents scored are better high; rank, grid position and WindowDiff b
 CANDIDATE_ORDERINGS = [*HIGHER_IS_BETTER, *(f"-{name}" for name in HIGHER_IS_BETTER)]
 """`?ordering=<name>` lists the best first for that figure, `-<name>` the worst first, on
 every endpoint that lists candidates."""
-
-DEFAULT_LEARNED_DECISION = True
-"""A tuning run fits the engine's learned decision (corrections kept only when they beat the
-path on held-out gold, and a calibrated confidence) unless the project switches it off, for
-example to compare the loop with and without it."""
 
 
 def learns_decision(project_settings: dict[str, Any]) -> bool:
