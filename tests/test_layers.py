@@ -94,9 +94,9 @@ APP_ORDER = (
     "tuning",
     "iterations",
     "agreement",
-    "exports",
     "ratings",
     "salience",
+    "exports",
     "dashboards",
     "simulation",
 )
@@ -108,8 +108,6 @@ KNOWN_TWO_WAY_PAIRS = {
     ("documents", "alignments"): "backend/documents/public_meetings.py:21",
     ("documents", "curation"): "backend/documents/public_meetings.py:27",
     ("tuning", "iterations"): "backend/tuning/apis.py:11",
-    ("exports", "ratings"): "backend/exports/formats/huggingface.py:17",
-    ("exports", "salience"): "backend/exports/apis.py:34",
 }
 
 
