@@ -107,7 +107,6 @@ KNOWN_TWO_WAY_PAIRS = {
     ("projects", "documents"): "backend/projects/management/commands/demo_project.py:18",
     ("documents", "alignments"): "backend/documents/public_meetings.py:21",
     ("documents", "curation"): "backend/documents/public_meetings.py:27",
-    ("tuning", "iterations"): "backend/tuning/apis.py:11",
 }
 
 
