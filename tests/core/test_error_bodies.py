@@ -12,8 +12,8 @@ from django.test import RequestFactory
 from django.urls import get_resolver
 
 from backend.celery import app as celery_app
+from backend.curation.public_meetings import raw_files
 from backend.documents.models import Document
-from backend.documents.public_meetings import raw_files
 from backend.documents.services import document_import_run
 from backend.jobs.models import Job
 from tests.documents.test_import_job import SMALL_MEETING, upload
