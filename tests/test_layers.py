@@ -15,14 +15,16 @@ counts as much as one at the top. Each module gets a layer from its place and na
 A module may import a layer only if the rules below allow it; a violation is reported as
 `file:line: what imports what`.
 
-Across the backend's apps, `APP_ORDER` is the order they are meant to import in (drawn in
-docs/architecture.md); the two-way app pairs of today are listed as debts, and a new one fails
-with the file and line of its imports each way.
+Across the backend's apps, `APP_ORDER` is the order they import in (drawn in
+docs/architecture.md): an app importing one above it fails with the file and line of the
+import, and the graph of the apps' imports, printed, has no cycle. A lower app that must let a
+higher one react to its changes publishes a domain event (backend/core/events.py) instead.
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -78,9 +80,8 @@ FORBIDDEN_LAYERS = {
 }
 
 
-# The backend's apps from the bottom up: the order they are meant to import in, each app
-# importing only apps before it (docs/architecture.md draws it). Today 18 imports go upwards,
-# each making a two-way pair listed below; the pairs are debts to pay, not yet enforced.
+# The backend's apps from the bottom up: each imports only apps before it (docs/architecture.md
+# draws the order).
 APP_ORDER = (
     "core",
     "audit",
@@ -100,11 +101,6 @@ APP_ORDER = (
     "dashboards",
     "simulation",
 )
-# The two-way app pairs of today, as (app, the later app it imports back): the site is the
-# first upward import, the one to replace (by a signal or a domain-event hook, or by moving
-# the shared piece down). Remove a pair when its last upward import goes; a new pair fails.
-KNOWN_TWO_WAY_PAIRS = {
-}
 
 
 @dataclass(frozen=True)
@@ -274,44 +270,67 @@ def app_imports(root: Path) -> dict[tuple[str, str], list[str]]:
     return edges
 
 
-def two_way_pairs(edges: dict[tuple[str, str], list[str]]) -> dict[frozenset[str], str]:
-    """Each pair of apps importing each other, with the first import each way."""
-    return {
-        frozenset((app, other)): f"{sites[0]} and {edges[other, app][0]}"
-        for (app, other), sites in sorted(edges.items())
-        if app < other and (other, app) in edges
-    }
-
-
-def new_two_way_pairs(root: Path, known: dict[tuple[str, str], str]) -> list[str]:
-    listed = {frozenset(pair) for pair in known}
+def upward_imports(root: Path, order: Sequence[str]) -> list[str]:
+    """`file:line: app imports app above it` for each import against `order`."""
+    rank = {app: position for position, app in enumerate(order)}
     return [
-        f"{' <-> '.join(sorted(pair))}: {sites}"
-        for pair, sites in two_way_pairs(app_imports(root)).items()
-        if pair not in listed
+        f"{site}: {app} imports {other}, which is above it in APP_ORDER"
+        for (app, other), sites in sorted(app_imports(root).items())
+        if rank[other] > rank[app]
+        for site in sites
     ]
 
 
-def test_the_backend_apps_gain_no_new_two_way_import():
+def cycle(edges: Iterable[tuple[str, str]]) -> list[str]:
+    """One cycle of the graph (its apps, the first repeated at the end), or [] when it has
+    none: a depth-first walk that meets an app still on its path has closed a loop."""
+    graph: dict[str, list[str]] = {}
+    for app, other in sorted(edges):
+        graph.setdefault(app, []).append(other)
+    done: set[str] = set()
+    path: list[str] = []
+
+    def walk(app: str) -> list[str]:
+        if app in path:
+            return [*path[path.index(app) :], app]
+        if app in done:
+            return []
+        path.append(app)
+        for other in graph.get(app, ()):
+            found = walk(other)
+            if found:
+                return found
+        path.pop()
+        done.add(app)
+        return []
+
+    for app in sorted(graph):
+        found = walk(app)
+        if found:
+            return found
+    return []
+
+
+def test_each_backend_app_imports_only_apps_below_it():
     edges = app_imports(ROOT)
     rank = {app: position for position, app in enumerate(APP_ORDER)}
-    print("backend apps, bottom up, and the apps each imports (^ marks an upward import):")
+    print("backend apps, bottom up, and the apps each imports:")
     for app in APP_ORDER:
         imported = sorted((other for (source, other) in edges if source == app), key=rank.get)
-        marked = [f"{other}^" if rank[other] > rank[app] else other for other in imported]
-        print(f"  {app} -> {', '.join(marked) or '(none)'}")
+        print(f"  {app} -> {', '.join(imported) or '(none)'}")
 
     apps = {path.parent.name for path in (ROOT / "backend").glob("*/__init__.py")}
     assert set(APP_ORDER) == apps, "place every backend app in APP_ORDER, and only those"
-    new = new_two_way_pairs(ROOT, KNOWN_TWO_WAY_PAIRS)
-    assert not new, "new two-way imports between backend apps:\n" + "\n".join(new)
-    paid = {frozenset(pair) for pair in KNOWN_TWO_WAY_PAIRS} - set(two_way_pairs(edges))
-    assert not paid, "no longer two-way, remove from KNOWN_TWO_WAY_PAIRS: " + ", ".join(
-        " <-> ".join(sorted(pair)) for pair in paid
+    upward = upward_imports(ROOT, APP_ORDER)
+    assert not upward, (
+        "backend apps importing an app above them (publish a domain event, backend/core/"
+        "events.py, or move the shared piece down or the composition up):\n" + "\n".join(upward)
     )
+    loop = cycle(edges)
+    assert not loop, "the backend apps import in a loop: " + " -> ".join(loop)
 
 
-def test_a_new_two_way_app_pair_is_reported_with_both_imports(tmp_path):
+def test_an_upward_import_is_reported_with_its_file_and_line(tmp_path):
     sources = {
         "backend/__init__.py": "",
         "backend/settings.py": "",
@@ -320,16 +339,21 @@ def test_a_new_two_way_app_pair_is_reported_with_both_imports(tmp_path):
         "backend/projects/__init__.py": "",
         "backend/projects/models.py": "",
         "backend/projects/apis.py": "import os\nfrom backend.jobs import services\n",
-        "backend/projects/migrations/0001_initial.py": "from backend.core import models\n",
+        "backend/projects/migrations/0001_initial.py": "from backend.jobs import models\n",
         "backend/core/__init__.py": "",
-        "backend/core/errors.py": "from backend.projects.models import Project\n",
-        "backend/core/models.py": "",
+        "backend/core/errors.py": "def f():\n    from backend.projects.models import Project\n",
     }
     for name, text in sources.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
 
-    assert new_two_way_pairs(tmp_path, {}) == [
-        "jobs <-> projects: backend/jobs/services.py:1 and backend/projects/apis.py:2"
+    assert upward_imports(tmp_path, ("core", "jobs", "projects")) == [
+        "backend/core/errors.py:2: core imports projects, which is above it in APP_ORDER",
+        "backend/jobs/services.py:1: jobs imports projects, which is above it in APP_ORDER",
     ]
-    assert new_two_way_pairs(tmp_path, {("jobs", "projects"): "backend/jobs/services.py:1"}) == []
+    assert upward_imports(tmp_path, ("core", "projects", "jobs")) == [
+        "backend/core/errors.py:2: core imports projects, which is above it in APP_ORDER",
+        "backend/projects/apis.py:2: projects imports jobs, which is above it in APP_ORDER",
+    ]
+    assert cycle(app_imports(tmp_path)) == ["projects", "jobs", "projects"]
+    assert cycle([("core", "jobs"), ("jobs", "projects")]) == []
