@@ -4,8 +4,11 @@ pre-alignments, tuning), while the jobs app, below them all, shows results as st
 TuningConfig.ready() imports this module, which registers the description with
 drf-spectacular."""
 
+from typing import Any
+
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import Direction
 from rest_framework import serializers
 
 from backend.alignments.serializers import (
@@ -117,5 +120,5 @@ class JobResultSerializer(serializers.Serializer):
 class JobResultFieldSchema(OpenApiSerializerFieldExtension):
     target_class = "backend.jobs.apis.JobResultField"
 
-    def map_serializer_field(self, auto_schema: AutoSchema, direction):
+    def map_serializer_field(self, auto_schema: AutoSchema, direction: Direction) -> dict[str, Any]:
         return auto_schema._map_serializer_field(JobResultSerializer(), direction)
