@@ -2,8 +2,8 @@ from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView
 
+from backend.accounts.auth_apis import SessionApi
 from backend.core.apis import HealthApi, HelpIndexApi, HelpPageApi, HelpSearchApi
-from backend.core.auth_apis import SessionApi
 from backend.core.ids import IdConverter
 from backend.core.views import ApiDocsView, frontend_app, help_image, help_markdown
 
@@ -28,7 +28,6 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("backend.jobs.urls")),
     path("", include("backend.vectors.urls")),
     path("", include("backend.tuning.urls")),
-    path("", include("backend.audit.urls")),
     path("", include("backend.exports.urls")),
     path("", include("backend.ratings.urls")),
     path("", include("backend.salience.urls")),

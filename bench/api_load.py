@@ -41,7 +41,7 @@ def prepare(users: int) -> dict:
     from django.contrib.auth import get_user_model
 
     from backend.alignments.models import Annotation
-    from backend.documents.public_meetings import import_public_meeting
+    from backend.curation.public_meetings import import_public_meeting
     from backend.projects.models import Membership, Project, Role
 
     project, _ = Project.objects.get_or_create(name=PROJECT_NAME)

@@ -401,7 +401,7 @@ def gold_project(meetings: list[str]):
         alignment_params,
         shipped_parameter_set,
     )
-    from backend.documents.public_meetings import public_meeting_gold_import
+    from backend.curation.public_meetings import public_meeting_gold_import
     from backend.projects.models import Membership, Project, Role
     from backend.vectors.services import vectors_for
 

@@ -69,7 +69,7 @@ def build_project(count: int):
         parameter_set_get_or_create,
         pre_alignment_record,
     )
-    from backend.documents.public_meetings import (
+    from backend.curation.public_meetings import (
         corpus_meeting_import,
         public_meeting_gold_import,
     )

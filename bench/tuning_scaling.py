@@ -60,7 +60,7 @@ def main() -> None:
 def _gold_project(count: int):
     from django.contrib.auth import get_user_model
 
-    from backend.documents.public_meetings import public_meeting_gold_import
+    from backend.curation.public_meetings import public_meeting_gold_import
     from backend.projects.models import Membership, Project, Role
     from backend.vectors.services import vectors_for
     from workers.align.corpus import meeting_ids

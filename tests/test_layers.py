@@ -15,14 +15,16 @@ counts as much as one at the top. Each module gets a layer from its place and na
 A module may import a layer only if the rules below allow it; a violation is reported as
 `file:line: what imports what`.
 
-Across the backend's apps, `APP_ORDER` is the order they are meant to import in (drawn in
-docs/architecture.md); the two-way app pairs of today are listed as debts, and a new one fails
-with the file and line of its imports each way.
+Across the backend's apps, `APP_ORDER` is the order they import in (drawn in
+docs/architecture.md): an app importing one above it fails with the file and line of the
+import, and the graph of the apps' imports, printed, has no cycle. A lower app that must let a
+higher one react to its changes publishes a domain event (backend/core/events.py) instead.
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,7 +67,7 @@ HTTP_CONSTANTS = ("rest_framework.status",)
 
 # Engine modules the backend reaches through one module only, so that what it knows of them
 # lives in one place: the public_meetings corpus's names and files.
-SOLE_BACKEND_IMPORTER = {"workers.align.corpus": "backend.documents.public_meetings"}
+SOLE_BACKEND_IMPORTER = {"workers.align.corpus": "backend.curation.public_meetings"}
 
 # For each layer, the layers of our own code it must not import.
 FORBIDDEN_LAYERS = {
@@ -78,14 +80,13 @@ FORBIDDEN_LAYERS = {
 }
 
 
-# The backend's apps from the bottom up: the order they are meant to import in, each app
-# importing only apps before it (docs/architecture.md draws it). Today 18 imports go upwards,
-# each making a two-way pair listed below; the pairs are debts to pay, not yet enforced.
+# The backend's apps from the bottom up: each imports only apps before it (docs/architecture.md
+# draws the order).
 APP_ORDER = (
     "core",
     "audit",
-    "accounts",
     "projects",
+    "accounts",
     "jobs",
     "documents",
     "vectors",
@@ -94,35 +95,12 @@ APP_ORDER = (
     "tuning",
     "iterations",
     "agreement",
-    "exports",
     "ratings",
     "salience",
+    "exports",
     "dashboards",
     "simulation",
 )
-# The two-way app pairs of today, as (app, the later app it imports back): the site is the
-# first upward import, the one to replace (by a signal or a domain-event hook, or by moving
-# the shared piece down). Remove a pair when its last upward import goes; a new pair fails.
-KNOWN_TWO_WAY_PAIRS = {
-    ("core", "projects"): "backend/core/auth_apis.py:19",
-    ("audit", "projects"): "backend/audit/apis.py:8",
-    ("projects", "documents"): "backend/projects/management/commands/demo_project.py:18",
-    ("documents", "vectors"): "backend/documents/services.py:34",
-    ("projects", "alignments"): "backend/projects/apis.py:8",
-    ("jobs", "alignments"): "backend/jobs/apis.py:7",
-    ("documents", "alignments"): "backend/documents/public_meetings.py:21",
-    ("documents", "curation"): "backend/documents/public_meetings.py:27",
-    ("alignments", "curation"): "backend/alignments/services/annotations.py:16",
-    ("projects", "tuning"): "backend/projects/apis.py:31",
-    ("jobs", "tuning"): "backend/jobs/apis.py:16",
-    ("projects", "iterations"): "backend/projects/apis.py:12",
-    ("documents", "iterations"): "backend/documents/services.py:19",
-    ("curation", "iterations"): "backend/curation/services.py:12",
-    ("tuning", "iterations"): "backend/tuning/apis.py:11",
-    ("documents", "exports"): "backend/documents/services.py:18",
-    ("exports", "ratings"): "backend/exports/formats/huggingface.py:17",
-    ("exports", "salience"): "backend/exports/apis.py:34",
-}
 
 
 @dataclass(frozen=True)
@@ -155,6 +133,13 @@ def layer_of(module: str) -> str:
     if parts[-1] == "models":
         return "model"
     return "domain"
+
+
+def registers_its_hooks(module: str, target: str) -> bool:
+    """An AppConfig's `ready()` subscribes its own app's receivers to the events of the apps
+    below (backend/core/events.py) and registers its schema extensions with drf-spectacular."""
+    app = module.rpartition(".")[0]
+    return module.endswith(".apps") and target in (f"{app}.receivers", f"{app}.schema")
 
 
 def imported_modules(tree: ast.Module, module: str, is_package: bool, known: set[str]):
@@ -195,7 +180,9 @@ def violations(root: Path) -> list[Violation]:
             sole = SOLE_BACKEND_IMPORTER.get(target)
             if top in PACKAGES:
                 target_layer = layer_of(target)
-                if target_layer in FORBIDDEN_LAYERS[layer]:
+                if registers_its_hooks(module, target):
+                    pass
+                elif target_layer in FORBIDDEN_LAYERS[layer]:
                     message = f"{layer} module {module} imports {target_layer} module {target}"
                 elif sole and module.startswith("backend") and module != sole:
                     message = f"{module} imports {target}, which the backend reaches via {sole}"
@@ -245,7 +232,7 @@ def test_every_kind_of_wrong_import_is_reported_with_its_file_and_line(tmp_path)
 
     assert sorted(map(str, violations(tmp_path))) == [
         "backend/jobs/corpus.py:1: backend.jobs.corpus imports workers.align.corpus, which the "
-        "backend reaches via backend.documents.public_meetings",
+        "backend reaches via backend.curation.public_meetings",
         "backend/jobs/gold.py:1: domain module backend.jobs.gold imports the HTTP layer's "
         "rest_framework.serializers.Serializer",
         "backend/jobs/models.py:1: model module backend.jobs.models imports domain module "
@@ -283,44 +270,67 @@ def app_imports(root: Path) -> dict[tuple[str, str], list[str]]:
     return edges
 
 
-def two_way_pairs(edges: dict[tuple[str, str], list[str]]) -> dict[frozenset[str], str]:
-    """Each pair of apps importing each other, with the first import each way."""
-    return {
-        frozenset((app, other)): f"{sites[0]} and {edges[other, app][0]}"
-        for (app, other), sites in sorted(edges.items())
-        if app < other and (other, app) in edges
-    }
-
-
-def new_two_way_pairs(root: Path, known: dict[tuple[str, str], str]) -> list[str]:
-    listed = {frozenset(pair) for pair in known}
+def upward_imports(root: Path, order: Sequence[str]) -> list[str]:
+    """`file:line: app imports app above it` for each import against `order`."""
+    rank = {app: position for position, app in enumerate(order)}
     return [
-        f"{' <-> '.join(sorted(pair))}: {sites}"
-        for pair, sites in two_way_pairs(app_imports(root)).items()
-        if pair not in listed
+        f"{site}: {app} imports {other}, which is above it in APP_ORDER"
+        for (app, other), sites in sorted(app_imports(root).items())
+        if rank[other] > rank[app]
+        for site in sites
     ]
 
 
-def test_the_backend_apps_gain_no_new_two_way_import():
+def cycle(edges: Iterable[tuple[str, str]]) -> list[str]:
+    """One cycle of the graph (its apps, the first repeated at the end), or [] when it has
+    none: a depth-first walk that meets an app still on its path has closed a loop."""
+    graph: dict[str, list[str]] = {}
+    for app, other in sorted(edges):
+        graph.setdefault(app, []).append(other)
+    done: set[str] = set()
+    path: list[str] = []
+
+    def walk(app: str) -> list[str]:
+        if app in path:
+            return [*path[path.index(app) :], app]
+        if app in done:
+            return []
+        path.append(app)
+        for other in graph.get(app, ()):
+            found = walk(other)
+            if found:
+                return found
+        path.pop()
+        done.add(app)
+        return []
+
+    for app in sorted(graph):
+        found = walk(app)
+        if found:
+            return found
+    return []
+
+
+def test_each_backend_app_imports_only_apps_below_it():
     edges = app_imports(ROOT)
     rank = {app: position for position, app in enumerate(APP_ORDER)}
-    print("backend apps, bottom up, and the apps each imports (^ marks an upward import):")
+    print("backend apps, bottom up, and the apps each imports:")
     for app in APP_ORDER:
         imported = sorted((other for (source, other) in edges if source == app), key=rank.get)
-        marked = [f"{other}^" if rank[other] > rank[app] else other for other in imported]
-        print(f"  {app} -> {', '.join(marked) or '(none)'}")
+        print(f"  {app} -> {', '.join(imported) or '(none)'}")
 
     apps = {path.parent.name for path in (ROOT / "backend").glob("*/__init__.py")}
     assert set(APP_ORDER) == apps, "place every backend app in APP_ORDER, and only those"
-    new = new_two_way_pairs(ROOT, KNOWN_TWO_WAY_PAIRS)
-    assert not new, "new two-way imports between backend apps:\n" + "\n".join(new)
-    paid = {frozenset(pair) for pair in KNOWN_TWO_WAY_PAIRS} - set(two_way_pairs(edges))
-    assert not paid, "no longer two-way, remove from KNOWN_TWO_WAY_PAIRS: " + ", ".join(
-        " <-> ".join(sorted(pair)) for pair in paid
+    upward = upward_imports(ROOT, APP_ORDER)
+    assert not upward, (
+        "backend apps importing an app above them (publish a domain event, backend/core/"
+        "events.py, or move the shared piece down or the composition up):\n" + "\n".join(upward)
     )
+    loop = cycle(edges)
+    assert not loop, "the backend apps import in a loop: " + " -> ".join(loop)
 
 
-def test_a_new_two_way_app_pair_is_reported_with_both_imports(tmp_path):
+def test_an_upward_import_is_reported_with_its_file_and_line(tmp_path):
     sources = {
         "backend/__init__.py": "",
         "backend/settings.py": "",
@@ -329,16 +339,21 @@ def test_a_new_two_way_app_pair_is_reported_with_both_imports(tmp_path):
         "backend/projects/__init__.py": "",
         "backend/projects/models.py": "",
         "backend/projects/apis.py": "import os\nfrom backend.jobs import services\n",
-        "backend/projects/migrations/0001_initial.py": "from backend.core import models\n",
+        "backend/projects/migrations/0001_initial.py": "from backend.jobs import models\n",
         "backend/core/__init__.py": "",
-        "backend/core/errors.py": "from backend.projects.models import Project\n",
-        "backend/core/models.py": "",
+        "backend/core/errors.py": "def f():\n    from backend.projects.models import Project\n",
     }
     for name, text in sources.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
 
-    assert new_two_way_pairs(tmp_path, {}) == [
-        "jobs <-> projects: backend/jobs/services.py:1 and backend/projects/apis.py:2"
+    assert upward_imports(tmp_path, ("core", "jobs", "projects")) == [
+        "backend/core/errors.py:2: core imports projects, which is above it in APP_ORDER",
+        "backend/jobs/services.py:1: jobs imports projects, which is above it in APP_ORDER",
     ]
-    assert new_two_way_pairs(tmp_path, {("jobs", "projects"): "backend/jobs/services.py:1"}) == []
+    assert upward_imports(tmp_path, ("core", "projects", "jobs")) == [
+        "backend/core/errors.py:2: core imports projects, which is above it in APP_ORDER",
+        "backend/projects/apis.py:2: projects imports jobs, which is above it in APP_ORDER",
+    ]
+    assert cycle(app_imports(tmp_path)) == ["projects", "jobs", "projects"]
+    assert cycle([("core", "jobs"), ("jobs", "projects")]) == []

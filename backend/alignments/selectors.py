@@ -13,7 +13,9 @@ from backend.alignments.models import Annotation, ParameterSet, PreAlignment, Re
 from backend.core.errors import InvalidInput, NotFound
 from backend.documents.models import Document, OriginalFile, ReportSegment, TranscriptTurn
 from backend.documents.selectors import audio_path
+from backend.projects.defaults import DEFAULT_LOW_CONFIDENCE
 from backend.projects.models import Project
+from backend.projects.selectors import no_such_parameter_set
 from backend.projects.talks import is_talk, section_is_excluded
 from workers.align.model import UNALIGNED
 from workers.align.params import ALIGNERS, aligner_description, aligner_settings
@@ -238,10 +240,6 @@ def parameter_set_named(
     return parameter_set
 
 
-def no_such_parameter_set(project_id: int, parameter_set_id: int) -> str:
-    return f"Project {project_id} has no parameter set {parameter_set_id}."
-
-
 def _unsaved_annotation(
     annotator, pre_alignment: PreAlignment | None, turn_count: int
 ) -> dict[str, Any]:
@@ -258,13 +256,6 @@ def _unsaved_annotation(
         "seconds_spent": 0,
         "submitted_at": None,
     }
-
-
-DEFAULT_LOW_CONFIDENCE = 0.4
-"""Below this pre-alignment confidence the editor marks a turn worth a second look, unless
-the project sets `low_confidence_below`: on the heuristic confidence about a third of the
-public_meetings turns; with a learned decision the confidence is a calibrated probability,
-which a lead can read as "this share of such turns is right"."""
 
 
 def low_confidence_below(project_settings: dict[str, Any]) -> float:

@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from backend.core.serializers import StoredListField, dataclass_serializer
 from backend.documents.models import Document
+from backend.documents.serializers import ReadingPositionSerializer
 from workers.align.diagnosis import CODES
 from workers.align.params import ALIGNERS, SHARED
 from workers.align.settings import SETTING_KINDS
@@ -133,11 +134,6 @@ class EditorPreAlignmentSerializer(serializers.Serializer):
         help_text="What the engine found degenerate in this pre-alignment; for leads and "
         "curators only (always empty for annotators).",
     )
-
-
-class ReadingPositionSerializer(serializers.Serializer):
-    turn = serializers.IntegerField(help_text="The turn the editor was at, from 0.")
-    updated_at = serializers.DateTimeField()
 
 
 @extend_schema_field(

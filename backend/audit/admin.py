@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.http import HttpRequest
 
 from backend.audit.models import AuditEvent
 
@@ -12,8 +13,8 @@ class AuditEventAdmin(admin.ModelAdmin):
     search_fields = ["action", "target_id", "actor__username"]
     date_hierarchy = "created_at"
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: AuditEvent | None = None) -> bool:
         return False

@@ -1,6 +1,7 @@
-"""Writes of the gold. `gold_refresh` is the only writer of `Gold`: every service that changes
-what the rule reads (a submission, a reopening, the assignees, an adjudication) calls it in
-its own transaction."""
+"""Writes of the gold. `gold_refresh` is the only writer of `Gold`: every change of what the
+rule reads (a submission, a reopening, the assignees, an adjudication) refreshes it within that
+change's transaction, the adjudication by calling it, the others through the events that
+backend/curation/receivers.py subscribes to."""
 
 from django.db import transaction
 from django.utils import timezone
@@ -9,7 +10,6 @@ from backend.curation.models import Gold
 from backend.curation.rule import GoldDecision, accepted_without_review
 from backend.curation.selectors import gold_decision
 from backend.documents.models import Document
-from backend.iterations.models import Iteration
 
 
 @transaction.atomic
@@ -39,10 +39,4 @@ def gold_refresh(*, document: Document) -> GoldDecision:
 
 
 def _in_closed_iteration(document: Document) -> bool:
-    iteration_id = (
-        Document.objects.filter(pk=document.pk).values_list("iteration_id", flat=True).first()
-    )
-    return (
-        iteration_id is not None
-        and Iteration.objects.filter(pk=iteration_id, closed_at__isnull=False).exists()
-    )
+    return Document.objects.filter(pk=document.pk, iteration__closed_at__isnull=False).exists()

@@ -14,13 +14,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.alignments.serializers import ReadingPositionSerializer
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.core.parsers import JSONParser
 from backend.core.ranges import Unsatisfiable, requested_range
 from backend.core.serializers import IdField
 from backend.documents.models import Document, OriginalFile
 from backend.documents.selectors import audio_path, document_audio, document_get, document_list
+from backend.documents.serializers import ReadingPositionSerializer
 from backend.documents.services import (
     UNCHANGED,
     document_audio_delete,
@@ -101,13 +101,19 @@ class DocumentOutputSerializer(serializers.Serializer):
 
     @extend_schema_field(CallersAnnotationSerializer(allow_null=True))
     def get_my_annotation(self, document: Document) -> dict | None:
-        mine = getattr(document, "callers_annotations", None)
-        return CallersAnnotationSerializer(mine[0]).data if mine else None
+        version = getattr(document, "my_annotation_version", None)
+        if version is None:
+            return None
+        submitted_at = getattr(document, "my_annotation_submitted_at", None)
+        return CallersAnnotationSerializer({"version": version, "submitted_at": submitted_at}).data
 
     @extend_schema_field(ReadingPositionSerializer(allow_null=True))
     def get_my_position(self, document: Document) -> dict | None:
-        mine = getattr(document, "callers_positions", None)
-        return ReadingPositionSerializer(mine[0]).data if mine else None
+        turn = getattr(document, "my_position_turn", None)
+        if turn is None:
+            return None
+        updated_at = getattr(document, "my_position_updated_at", None)
+        return ReadingPositionSerializer({"turn": turn, "updated_at": updated_at}).data
 
     @extend_schema_field(AudioOutputSerializer(allow_null=True))
     def get_audio(self, document: Document) -> dict | None:

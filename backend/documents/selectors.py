@@ -1,10 +1,9 @@
 from collections.abc import Sequence
 
 import numpy as np
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Exists, F, FilteredRelation, OuterRef, Prefetch, Q, QuerySet
 from django.urls import reverse
 
-from backend.alignments.models import Annotation, ReadingPosition
 from backend.core.errors import InvalidInput, NotFound
 from backend.core.ids import parse_id
 from backend.documents.models import Document, OriginalFile, ReportSegment, TranscriptTurn
@@ -134,22 +133,23 @@ def with_recording(documents: QuerySet[Document]) -> QuerySet[Document]:
 
 
 def with_callers_annotation(documents: QuerySet[Document], user) -> QuerySet[Document]:
-    """Each document's `callers_annotations` and `callers_positions` (empty when the caller
-    has none): an annotator's list says where *they* are, not whether anyone submitted, and
-    where they left off on the server, so that any browser shows it."""
-    return documents.prefetch_related(
-        Prefetch(
-            "annotations",
-            queryset=Annotation.objects.filter(annotator_id=user.pk).only(
-                "document_id", "version", "submitted_at"
-            ),
-            to_attr="callers_annotations",
+    """Each document's `my_annotation_version`, `my_annotation_submitted_at`,
+    `my_position_turn` and `my_position_updated_at` (None when the caller has none): an
+    annotator's list says where *they* are, not whether anyone submitted, and where they left
+    off on the server, so that any browser shows it. Read through the relations that the
+    alignments' models declare to a document (one annotation and one reading position per
+    document and person), so that documents import nothing above them."""
+    return documents.annotate(
+        callers_annotation=FilteredRelation(
+            "annotations", condition=Q(annotations__annotator_id=user.pk)
         ),
-        Prefetch(
-            "reading_positions",
-            queryset=ReadingPosition.objects.filter(user_id=user.pk),
-            to_attr="callers_positions",
+        callers_position=FilteredRelation(
+            "reading_positions", condition=Q(reading_positions__user_id=user.pk)
         ),
+        my_annotation_version=F("callers_annotation__version"),
+        my_annotation_submitted_at=F("callers_annotation__submitted_at"),
+        my_position_turn=F("callers_position__turn"),
+        my_position_updated_at=F("callers_position__updated_at"),
     )
 
 

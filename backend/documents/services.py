@@ -12,11 +12,10 @@ from django.db import IntegrityError, transaction
 
 from backend.audit.services import record_event
 from backend.core.errors import Conflict, InvalidInput, NotFound
-from backend.curation.services import gold_refresh
+from backend.core.events import publish
+from backend.documents.events import DocumentBatchChanged, DocumentTextsStored
 from backend.documents.models import Document, OriginalFile, ReportSegment, TranscriptTurn
 from backend.documents.uploads import CheckedAudio, CheckedFile, CheckedUpload, archive_limits
-from backend.exports.unit_counts import unit_counts_reset
-from backend.iterations.models import Iteration
 from backend.jobs.models import Job
 from backend.jobs.services import (
     job_begin,
@@ -31,7 +30,6 @@ from backend.jobs.services import (
 from backend.projects.models import Project
 from backend.projects.podcasts import is_podcast, window_config
 from backend.projects.talks import is_talk, report_unit
-from backend.vectors.services import vectors_refresh_soon
 from workers.align.model import Paper, ReaderError, Report, Segment, Transcript
 from workers.align.readers import (
     SEGMENTATION_RULES,
@@ -218,8 +216,7 @@ def document_store_parsed(
     document.status = Document.Status.IMPORTED
     document.import_error = ""
     document.save()
-    unit_counts_reset(document_id=document.pk)
-    transaction.on_commit(partial(vectors_refresh_soon, project_id=document.project_id))
+    publish(DocumentTextsStored(document_id=document.pk, project_id=document.project_id))
 
 
 @transaction.atomic
@@ -238,8 +235,8 @@ def document_update(
     if iteration_id is not UNCHANGED:
         if (
             iteration_id is not None
-            and not Iteration.objects.filter(
-                pk=cast(int, iteration_id), project=document.project_id
+            and not Project.objects.filter(
+                pk=document.project_id, iterations=cast(int, iteration_id)
             ).exists()
         ):
             raise InvalidInput(
@@ -255,7 +252,7 @@ def document_update(
         document_assign(document=document, users=_members(document.project_id, assignee_ids))
         changed.append("assignees")
     elif "iteration" in changed:
-        gold_refresh(document=document)
+        publish(DocumentBatchChanged(document=document))
     record_event(
         actor=actor,
         action="document.update",
@@ -270,7 +267,7 @@ def document_update(
 def document_assign(*, document: Document, users: Iterable) -> None:
     """Whose submissions count towards the gold changes with the assignees."""
     document.assignees.set(users)
-    gold_refresh(document=document)
+    publish(DocumentBatchChanged(document=document))
 
 
 @transaction.atomic
@@ -305,8 +302,8 @@ def _check_leaves_no_closed_iteration(document: Document, iteration_id) -> None:
     """A closed iteration's records and tuning rest on its batch, so the batch stays whole."""
     if document.iteration_id is None or document.iteration_id == iteration_id:
         return
-    current = Iteration.objects.only("number", "closed_at").get(pk=document.iteration_id)
-    if current.closed_at is not None:
+    current = document.iteration
+    if current is not None and current.closed_at is not None:
         raise Conflict(
             f"Document {document.name!r} belongs to iteration {current.number}, which is "
             "closed: its accuracy records and tuning rest on it."

@@ -8,7 +8,6 @@ from copy import copy
 from dataclasses import dataclass
 from typing import Literal
 
-from backend.alignments.models import PreAlignment
 from backend.documents.models import Document, ReportSegment
 from backend.projects.models import Project
 from backend.projects.podcasts import (
@@ -87,8 +86,7 @@ def _excluded_sections_effect(project: Project, proposed: Project, documents) ->
             changed_documents.add(document_id)
             changed_segments += 1
     pre_aligned = (
-        PreAlignment.objects.filter(document__in=changed_documents)
-        .values("document")
+        Document.objects.filter(pk__in=changed_documents, pre_alignments__isnull=False)
         .distinct()
         .count()
     )

@@ -16,9 +16,9 @@ from backend.alignments.services.pre_alignments import (
     pre_alignment_record,
 )
 from backend.audit.services import record_event
+from backend.curation.public_meetings import INITIAL_PARAMETER_SET
 from backend.curation.services import gold_refresh
 from backend.documents.models import Document
-from backend.documents.public_meetings import INITIAL_PARAMETER_SET
 from backend.documents.services import document_store_parsed
 from backend.projects.models import Project
 from workers.align.model import UNALIGNED

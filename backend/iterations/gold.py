@@ -15,12 +15,9 @@ from backend.alignments.selectors import current_pre_alignment_ids
 from backend.core.ids import batches
 from backend.documents.models import Document
 from backend.iterations.models import AccuracyRecord
+from backend.projects.defaults import DEFAULT_TRUSTED_CONFIDENCE
 from workers.align.model import UNALIGNED
 from workers.align.pairs.shape import pairs_reaching
-
-DEFAULT_TRUSTED_CONFIDENCE = 0.8
-"""A pre-aligned report segment counts as a trusted automatic pair when every turn assigned
-to it is at least this confident; a project overrides it with settings.trusted_confidence."""
 
 
 @dataclass(frozen=True)

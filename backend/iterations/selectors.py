@@ -21,22 +21,6 @@ RECORD_METRICS = (
 )
 
 
-def parameters_in_use(*, project) -> ParameterSet | None:
-    """What pre-aligns the project's next batch and what a tuning run must beat: the promoted
-    parameter set, else the one the latest iteration (not cancelled) was pre-aligned with;
-    None before the first iteration, when the lead chooses."""
-    if project.promoted_parameter_set_id is not None:
-        return project.promoted_parameter_set
-    latest = (
-        Iteration.objects.filter(project=project, cancelled_at__isnull=True)
-        .exclude(parameter_set=None)
-        .select_related("parameter_set")
-        .order_by("-number")
-        .first()
-    )
-    return latest.parameter_set if latest else None
-
-
 def iteration_list(*, project_id: int) -> QuerySet[Iteration]:
     return (
         Iteration.objects.filter(project_id=project_id)

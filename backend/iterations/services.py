@@ -38,12 +38,12 @@ from backend.iterations.gold import corpus_counts, gold_documents
 from backend.iterations.models import Iteration, IterationStatus, StartingParameters
 from backend.iterations.proposals import READY_FOR_BATCH
 from backend.iterations.records import accuracy_record_write
-from backend.iterations.selectors import parameters_in_use
 from backend.jobs.models import Job
 from backend.jobs.services import job_cancel
 from backend.projects.models import Membership, Project, Role
 from backend.projects.services import parameter_set_promote
 from backend.tuning.models import TuningCandidate
+from backend.tuning.selectors import parameters_in_use
 from backend.tuning.services import tuning_candidate_parameter_set, tuning_start
 from workers.align.settings import in_words
 
@@ -61,7 +61,7 @@ def iteration_open(
     """Number the next iteration, put the batch in it, assign annotators (`assignments`:
     document id -> user ids; other documents keep theirs), give the documents `double` draws
     a second annotator, and queue the batch's pre-alignment with the parameters in use
-    (iterations.selectors.parameters_in_use); before any, with `starting`: the shipped
+    (tuning.selectors.parameters_in_use); before any, with `starting`: the shipped
     defaults, or the diagonal as in the paper's first iteration."""
     assignments = assignments or {}
     with transaction.atomic():

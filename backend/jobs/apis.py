@@ -1,123 +1,20 @@
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.alignments.serializers import (
-    AlignmentParamsSerializer,
-    PreAlignmentWarningSerializer,
-)
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.jobs.models import Job
 from backend.jobs.selectors import job_get, job_list
 from backend.jobs.services import job_cancel
 from backend.projects.permissions import LEAD_OR_ADMIN
-from backend.tuning.models import PROPOSAL_REASONS, LearningRefusal
-from backend.tuning.serializers import LearnedResultSerializer
 
 
-class IncumbentResultSerializer(serializers.Serializer):
-    name = serializers.CharField()
-    objective = serializers.FloatField(allow_null=True)
-
-
-class LearningRefusalResultSerializer(serializers.Serializer):
-    code = serializers.ChoiceField(choices=LearningRefusal.values)
-    reason = serializers.CharField()
-
-
-class ProposalResultSerializer(serializers.Serializer):
-    reason = serializers.ChoiceField(
-        choices=PROPOSAL_REASONS,
-        help_text="Why nothing is proposed; empty with a proposal.",
-    )
-    note = serializers.CharField(help_text="The verdict in a sentence.")
-    ties = serializers.IntegerField(
-        help_text="Candidates scoring as the proposal (or best candidate) on every document."
-    )
-
-
-class DocumentWarningSerializer(PreAlignmentWarningSerializer):
-    document = serializers.IntegerField(help_text="The document whose pre-alignment it is.")
-
-
-class JobResultSerializer(serializers.Serializer):
-    """What a finished job produced, by kind; empty until it succeeds. The schema of
-    `JobResultField`: results are shown as stored, and the API tests fail on a key this
-    does not list."""
-
-    document = serializers.IntegerField(required=False, help_text="Import: the document.")
-    segments = serializers.IntegerField(required=False, help_text="Import: report segments.")
-    turns = serializers.IntegerField(required=False, help_text="Import: transcript turns.")
-    words = serializers.IntegerField(required=False, help_text="Import: transcript words.")
-    pre_alignments = serializers.ListField(
-        child=serializers.IntegerField(),
-        required=False,
-        help_text="Pre-alignment: the pre-alignments stored.",
-    )
-    resumed = serializers.ListField(
-        child=serializers.IntegerField(),
-        required=False,
-        help_text="Pre-alignment: documents an earlier delivery had already stored.",
-    )
-    parameter_set = serializers.IntegerField(required=False, help_text="Pre-alignment.")
-    warnings = DocumentWarningSerializer(
-        many=True,
-        required=False,
-        help_text="Pre-alignment: what the engine found degenerate in each document's result.",
-    )
-    word_vectors = serializers.IntegerField(required=False, help_text="Word vectors: their id.")
-    vocabulary_size = serializers.IntegerField(required=False, help_text="Word vectors.")
-    sentences = serializers.IntegerField(required=False, help_text="Word vectors: trained on.")
-    segmented_by = serializers.ChoiceField(
-        choices=["speakers", "paragraphs", "sentences", "sections"],
-        required=False,
-        help_text="Import: how the report was cut into segments.",
-    )
-    documents = serializers.IntegerField(
-        required=False, help_text="Word vectors: documents read; tuning: gold documents."
-    )
-    tuning_run = serializers.IntegerField(required=False, help_text="Tuning: the run.")
-    best_candidate = serializers.IntegerField(
-        required=False,
-        allow_null=True,
-        help_text="Tuning: the proposal; null when no candidate beats the incumbent by more "
-        "than the bootstrap interval over the gold documents.",
-    )
-    params = AlignmentParamsSerializer(
-        required=False, help_text="Tuning: the best settings other than the incumbent."
-    )
-    segment_accuracy = serializers.FloatField(required=False, allow_null=True)
-    word_accuracy = serializers.FloatField(required=False, allow_null=True)
-    window_diff = serializers.FloatField(required=False, allow_null=True)
-    objective = serializers.FloatField(required=False, allow_null=True)
-    ranked_by = serializers.CharField(required=False, help_text="Tuning: the objective.")
-    incumbent = IncumbentResultSerializer(
-        required=False,
-        allow_null=True,
-        help_text="Tuning: the parameters in use when the run started, and their objective.",
-    )
-    learned = LearnedResultSerializer(
-        required=False,
-        allow_null=True,
-        help_text="Tuning: the learned decision fitted for the proposal (else the best "
-        "candidate) on the gold (null for an aligner other than the turn path, and when the "
-        "run refused to learn).",
-    )
-    learning_refusal = LearningRefusalResultSerializer(
-        required=False,
-        allow_null=True,
-        help_text="Tuning: why no learned decision was fitted or kept; null when one was.",
-    )
-    proposal = ProposalResultSerializer(
-        required=False, help_text="Tuning: what the run proposes, or why nothing."
-    )
-
-
-@extend_schema_field(JobResultSerializer)
 class JobResultField(serializers.JSONField):
-    pass
+    """What a finished job produced, by kind (empty until it succeeds), shown as stored. Its
+    schema names the results of every kind of job, which the apps above define: the app that
+    may import them all describes it (backend/tuning/schema.py)."""
 
 
 class JobOutputSerializer(serializers.Serializer):

@@ -1,14 +1,18 @@
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.alignments.selectors import DEFAULT_LOW_CONFIDENCE
+from backend.audit.selectors import audit_event_list
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.core.serializers import IdField
-from backend.iterations.gold import DEFAULT_TRUSTED_CONFIDENCE
+from backend.projects.defaults import (
+    DEFAULT_LEARNED_DECISION,
+    DEFAULT_LOW_CONFIDENCE,
+    DEFAULT_TRUSTED_CONFIDENCE,
+)
 from backend.projects.models import Project, Role
 from backend.projects.permissions import LEAD_OR_ADMIN, MEMBER_OR_ADMIN, MayCreateProjectsOrReads
 from backend.projects.podcasts import MAX_WINDOW_SECONDS, MIN_WINDOW_SECONDS, TRANSCRIPT_UNITS
@@ -27,7 +31,6 @@ from backend.projects.services import (
     project_update,
 )
 from backend.projects.talks import DEFAULT_REPORT_UNIT, REPORT_UNITS
-from backend.tuning.selectors import DEFAULT_LEARNED_DECISION
 from workers.align.salience import SalienceConfig
 from workers.align.windows import WindowConfig
 
@@ -303,3 +306,26 @@ class MembershipDetailApi(APIView):
             membership=membership_get(project_id=project_id, membership_id=membership_id),
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class AuditEventListApi(PaginatedApi):
+    permission_classes = LEAD_OR_ADMIN
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        actor = serializers.CharField(source="actor.username", allow_null=True, default=None)
+        action = serializers.CharField()
+        target_type = serializers.CharField()
+        target_id = serializers.CharField()
+        details = serializers.JSONField()
+        created_at = serializers.DateTimeField()
+
+    @extend_schema(
+        parameters=[OpenApiParameter("action", str, description="Prefix, e.g. `document.`")],
+        responses=OutputSerializer(many=True),
+    )
+    def get(self, request: Request, project_id: int) -> Response:
+        events = audit_event_list(project_id=project_id, action=request.query_params.get("action"))
+        return paginated_response(
+            queryset=events, serializer_class=self.OutputSerializer, request=request, view=self
+        )

@@ -50,3 +50,7 @@ def report_kind(project: Project) -> str:
     """What the project's reports are, as the upload checks name them."""
     kinds = {Project.Kind.TALK: "paper", Project.Kind.PODCAST: "description"}
     return kinds.get(Project.Kind(project.kind), "report")
+
+
+def no_such_parameter_set(project_id: int, parameter_set_id: int) -> str:
+    return f"Project {project_id} has no parameter set {parameter_set_id}."

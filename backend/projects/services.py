@@ -4,11 +4,12 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from backend.alignments.selectors import no_such_parameter_set, parameter_set_named
-from backend.alignments.services.pre_alignments import talk_parameter_set
 from backend.audit.services import record_event
 from backend.core.errors import Conflict, InvalidInput
+from backend.core.events import publish
+from backend.projects.events import ProjectCreated
 from backend.projects.models import Membership, Project, Role
+from backend.projects.selectors import no_such_parameter_set
 
 PROJECT_FIELDS = ("name", "description", "language", "settings")
 
@@ -17,17 +18,13 @@ PROJECT_FIELDS = ("name", "description", "language", "settings")
 def project_create(
     *, creator, name: str, kind: str = Project.Kind.MEETING, **fields: Any
 ) -> Project:
-    """The creator becomes the project's first lead, so that nobody is locked out of it. A
-    talk project starts with TalkSumm's HMM promoted, so that its first pre-alignment (and
-    every one until the lead promotes another set) uses it."""
+    """The creator becomes the project's first lead, so that nobody is locked out of it. The
+    apps above set the project up in the same transaction (a talk project starts with
+    TalkSumm's HMM promoted: backend/alignments/receivers.py)."""
     project = Project.objects.create(name=name, kind=kind, created_by=creator, **_known(fields))
     Membership.objects.create(project=project, user=creator, role=Role.LEAD)
     record_event(actor=creator, action="project.create", target=project, project=project, kind=kind)
-    if kind == Project.Kind.TALK:
-        parameter_set_promote(
-            actor=creator, project=project, parameter_set=talk_parameter_set(project)
-        )
-        project.refresh_from_db(fields=["promoted_parameter_set"])
+    publish(ProjectCreated(project=project, creator=creator))
     return project
 
 
@@ -43,9 +40,7 @@ def project_update(*, actor, project: Project, **fields: Any) -> Project:
             project=project,
             parameter_set=None
             if chosen is None
-            else parameter_set_named(
-                project_id=project.pk, parameter_set_id=chosen, field="promoted_parameter_set"
-            ),
+            else _parameter_set_of(project, chosen, field="promoted_parameter_set"),
         )
     changes = _known(fields)
     if not changes and "promoted_parameter_set" in fields:
@@ -87,6 +82,13 @@ def parameter_set_promote(
         name=parameter_set.name if parameter_set is not None else None,
     )
     return project
+
+
+def _parameter_set_of(project: Project, parameter_set_id: int, field: str):
+    parameter_set = project.parameter_sets.filter(pk=parameter_set_id).first()
+    if parameter_set is None:
+        raise InvalidInput(no_such_parameter_set(project.pk, parameter_set_id), field=field)
+    return parameter_set
 
 
 @transaction.atomic

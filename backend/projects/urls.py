@@ -1,6 +1,7 @@
 from django.urls import path
 
 from backend.projects.apis import (
+    AuditEventListApi,
     MembershipDetailApi,
     MembershipListApi,
     ProjectDetailApi,
@@ -19,5 +20,10 @@ urlpatterns = [
         "projects/<id:project_id>/members/<id:membership_id>/",
         MembershipDetailApi.as_view(),
         name="membership-detail",
+    ),
+    path(
+        "projects/<id:project_id>/audit-events/",
+        AuditEventListApi.as_view(),
+        name="audit-event-list",
     ),
 ]

@@ -1,7 +1,7 @@
 """Writes of rating studies: drawing one (sample, controls, raters, orders, all from its
 recorded seed, so a study can be drawn again identically), a rater's answer, and undoing it.
 
-Pairs are the export's own (`backend.exports.selectors.aligned_documents` and the engine's
+Pairs are the export's own (`backend.agreement.aligned.aligned_documents` and the engine's
 `candidates`), with the export's default filters at min_confidence 0: the study judges
 exactly the pairs an export with automatic pairs would write.
 """
@@ -13,9 +13,9 @@ import numpy as np
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from backend.agreement.aligned import aligned_documents
 from backend.audit.services import record_event
 from backend.core.errors import Conflict, InvalidInput, NotFound
-from backend.exports.selectors import aligned_documents
 from backend.projects.models import Membership, Project
 from backend.ratings.models import (
     Origin,

@@ -11,9 +11,9 @@ unit to some report segment.
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from backend.agreement.aligned import DocumentHead, head_batches, turn_rows
 from backend.curation.selectors import gold_by_document
 from backend.documents.models import Document, ReportSegment
-from backend.exports.selectors import DocumentHead, head_batches, turn_rows
 from backend.projects.models import Project
 from backend.projects.podcasts import cleans_descriptions, salience_config
 from workers.align.descriptions import (

@@ -1,5 +1,7 @@
 from rest_framework import serializers
 
+from backend.salience.selectors import SalienceSummary
+
 
 class LabelAgreementSerializer(serializers.Serializer):
     precision = serializers.FloatField(allow_null=True)
@@ -21,8 +23,8 @@ class SalienceSummarySerializer(serializers.Serializer):
     positive_ratio = serializers.SerializerMethodField()
     candidate_positive_ratio = serializers.SerializerMethodField()
 
-    def get_positive_ratio(self, summary) -> float | None:
+    def get_positive_ratio(self, summary: SalienceSummary) -> float | None:
         return summary.automatic_positive / summary.units if summary.units else None
 
-    def get_candidate_positive_ratio(self, summary) -> float | None:
+    def get_candidate_positive_ratio(self, summary: SalienceSummary) -> float | None:
         return summary.candidate_positive / summary.candidates if summary.candidates else None

@@ -27,15 +27,15 @@ from backend.alignments.selectors import annotation_state, current_pre_alignment
 from backend.alignments.services.annotations import annotation_apply, annotation_submit
 from backend.curation.adjudication import adjudication_apply, adjudication_complete
 from backend.curation.models import GoldState
-from backend.curation.selectors import adjudication_state, gold_by_document, gold_decision
-from backend.dashboards.selectors import NO_RELIABILITY, reliability_by_iteration
-from backend.documents.models import Document
-from backend.documents.public_meetings import (
+from backend.curation.public_meetings import (
     corpus_meeting_import,
     load_public_meetings,
     meeting_ids,
     source_of,
 )
+from backend.curation.selectors import adjudication_state, gold_by_document, gold_decision
+from backend.dashboards.selectors import NO_RELIABILITY, reliability_by_iteration
+from backend.documents.models import Document
 from backend.iterations.double_annotation import DoubleAnnotation
 from backend.iterations.models import Iteration, StartingParameters
 from backend.iterations.services import iteration_close, iteration_open, iteration_promote

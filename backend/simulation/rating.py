@@ -19,13 +19,13 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from backend.alignments.services.pre_alignments import pre_align_start, shipped_parameter_set
-from backend.documents.models import Document
-from backend.documents.public_meetings import (
+from backend.curation.public_meetings import (
     corpus_meeting_import,
     load_public_meetings,
     meeting_ids,
     public_meeting_gold_import,
 )
+from backend.documents.models import Document
 from backend.projects.models import Membership, Project, Role
 from backend.projects.services import project_create
 from backend.ratings.models import Answer, RatingAssignment, RatingStudy

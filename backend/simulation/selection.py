@@ -21,8 +21,8 @@ from typing import Any
 
 from backend.alignments.selectors import current_pre_alignments
 from backend.alignments.services.pre_alignments import diagonal_parameter_set, pre_align_start
+from backend.curation.public_meetings import source_of
 from backend.documents.models import Document
-from backend.documents.public_meetings import source_of
 from backend.iterations.accuracy import score_correction
 from backend.iterations.models import Iteration
 from backend.iterations.proposals import batch_proposal

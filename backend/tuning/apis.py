@@ -8,13 +8,17 @@ from backend.core.errors import InvalidInput
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.core.serializers import IdField
 from backend.documents.selectors import documents_by_ids
-from backend.iterations.selectors import parameters_in_use
 from backend.jobs.apis import JobOutputSerializer
 from backend.jobs.models import Job
 from backend.projects.permissions import LEAD_OR_ADMIN
 from backend.projects.selectors import project_get
 from backend.tuning.models import TuningRun
-from backend.tuning.selectors import tuning_candidates, tuning_run_get, tuning_run_list
+from backend.tuning.selectors import (
+    parameters_in_use,
+    tuning_candidates,
+    tuning_run_get,
+    tuning_run_list,
+)
 from backend.tuning.serializers import (
     CANDIDATE_ORDERING_PARAMETER,
     CandidateOutputSerializer,

@@ -5,3 +5,6 @@ class TuningConfig(AppConfig):
     name = "backend.tuning"
     label = "tuning"
     verbose_name = "Tuning runs"
+
+    def ready(self) -> None:
+        from backend.tuning import schema  # noqa: F401 (registers the job result's schema)

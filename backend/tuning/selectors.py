@@ -4,7 +4,9 @@ from typing import Any
 import numpy as np
 from django.db.models import F, QuerySet
 
+from backend.alignments.models import ParameterSet
 from backend.core.errors import InvalidInput, NotFound
+from backend.projects.defaults import DEFAULT_LEARNED_DECISION
 from backend.tuning.models import TuningCandidate, TuningRun, TuningSlice
 from workers.align.metrics import MeetingScores
 
@@ -23,11 +25,6 @@ number of documents scored are better high; rank, grid position and WindowDiff b
 CANDIDATE_ORDERINGS = [*HIGHER_IS_BETTER, *(f"-{name}" for name in HIGHER_IS_BETTER)]
 """`?ordering=<name>` lists the best first for that figure, `-<name>` the worst first, on
 every endpoint that lists candidates."""
-
-DEFAULT_LEARNED_DECISION = True
-"""A tuning run fits the engine's learned decision (corrections kept only when they beat the
-path on held-out gold, and a calibrated confidence) unless the project switches it off, for
-example to compare the loop with and without it."""
 
 
 def learns_decision(project_settings: dict[str, Any]) -> bool:
@@ -97,3 +94,21 @@ def _spread(scores: list[MeetingScores]) -> dict[str, float | None]:
         name: float(np.std(values, ddof=1)) if len(values) > 1 else None
         for name, values in figures.items()
     }
+
+
+def parameters_in_use(*, project) -> ParameterSet | None:
+    """What pre-aligns the project's next batch and what a tuning run must beat: the promoted
+    parameter set, else the one the latest iteration (not cancelled) was pre-aligned with;
+    None before the first iteration, when the lead chooses. The iterations are read through
+    the project's relation to them: tuning sits below the iterations app, which starts the
+    runs and then promotes their proposals."""
+    if project.promoted_parameter_set_id is not None:
+        return project.promoted_parameter_set
+    latest = (
+        project.iterations.filter(cancelled_at__isnull=True)
+        .exclude(parameter_set=None)
+        .select_related("parameter_set")
+        .order_by("-number")
+        .first()
+    )
+    return latest.parameter_set if latest else None

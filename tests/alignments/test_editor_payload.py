@@ -1,7 +1,7 @@
 import pytest
 from rest_framework.test import APIClient
 
-from backend.documents.public_meetings import import_public_meeting
+from backend.curation.public_meetings import import_public_meeting
 from backend.projects.models import Membership, Project, Role
 from tests.domain import make_user
 

@@ -9,8 +9,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from backend.alignments.models import Annotation
+from backend.curation.public_meetings import import_public_meeting
 from backend.documents.models import Document
-from backend.documents.public_meetings import import_public_meeting
 from backend.projects.models import Membership, Project, Role
 
 PASSWORD = "correct horse battery staple"

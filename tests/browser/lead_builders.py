@@ -7,8 +7,8 @@ from backend.alignments.services.annotations import (
     annotation_apply,
     annotation_submit,
 )
+from backend.curation.public_meetings import import_public_meeting
 from backend.documents.models import Document
-from backend.documents.public_meetings import import_public_meeting
 from backend.iterations.models import Iteration, StartingParameters
 from backend.iterations.services import iteration_close, iteration_open
 from backend.jobs.models import Job

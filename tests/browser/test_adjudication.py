@@ -18,7 +18,7 @@ from backend.alignments.services.annotations import (
     annotation_submit,
 )
 from backend.curation.models import Adjudication, Gold, GoldRule
-from backend.documents.public_meetings import import_public_meeting
+from backend.curation.public_meetings import import_public_meeting
 from backend.iterations.models import AccuracyRecord
 from backend.projects.models import Membership, Role
 from tests.browser.accessibility import assert_accessible

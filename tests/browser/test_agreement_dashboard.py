@@ -13,7 +13,7 @@ from backend.alignments.services.annotations import (
     annotation_submit,
 )
 from backend.curation.adjudication import adjudication_complete
-from backend.documents.public_meetings import import_public_meeting
+from backend.curation.public_meetings import import_public_meeting
 from backend.projects.models import Membership, Role
 from tests.browser.accessibility import assert_accessible
 from tests.browser.conftest import PASSWORD, sign_in

@@ -17,7 +17,7 @@ from backend.alignments.services.pre_alignments import (
     parameter_set_get_or_create,
     pre_alignment_record,
 )
-from backend.documents.public_meetings import corpus_meeting_import
+from backend.curation.public_meetings import corpus_meeting_import
 from tests.browser.conftest import (
     LARGEST_MEETING,
     Team,

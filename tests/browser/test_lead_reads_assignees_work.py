@@ -17,8 +17,8 @@ from backend.alignments.services.annotations import (
     annotation_submit,
 )
 from backend.curation.models import Gold, GoldRule
+from backend.curation.public_meetings import import_public_meeting
 from backend.documents.models import Document
-from backend.documents.public_meetings import import_public_meeting
 from backend.iterations.models import AccuracyRecord
 from backend.projects.models import Membership, Role
 from tests.browser.conftest import (

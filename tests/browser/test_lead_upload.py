@@ -7,8 +7,8 @@ import re
 
 import pytest
 
+from backend.curation.public_meetings import raw_files
 from backend.documents.models import Document
-from backend.documents.public_meetings import raw_files
 from tests.browser.conftest import sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]

@@ -7,7 +7,7 @@ it fits none and proposes nothing, and the page says why."""
 import pytest
 
 from backend.alignments.services.pre_alignments import ENGINE_VERSION, parameter_set_get_or_create
-from backend.documents.public_meetings import public_meeting_gold_import
+from backend.curation.public_meetings import public_meeting_gold_import
 from backend.iterations.models import Iteration
 from backend.jobs.models import Job
 from backend.projects.services import parameter_set_promote

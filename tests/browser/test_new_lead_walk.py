@@ -19,7 +19,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from backend.alignments.models import Annotation
-from backend.documents.public_meetings import raw_files
+from backend.curation.public_meetings import raw_files
 from backend.iterations.models import Iteration
 from tests.browser.accessibility import assert_accessible
 from tests.browser.conftest import PASSWORD, expect_turn_assigned, sign_in, wait_until_saved

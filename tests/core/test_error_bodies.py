@@ -13,8 +13,8 @@ from django.urls import get_resolver
 
 from backend.celery import app as celery_app
 from backend.core.database_outage import RETRY_AFTER_SECONDS
+from backend.curation.public_meetings import raw_files
 from backend.documents.models import Document
-from backend.documents.public_meetings import raw_files
 from backend.documents.services import document_import_run
 from backend.jobs.models import Job
 from tests.documents.test_import_job import SMALL_MEETING, upload

@@ -4,8 +4,8 @@ stored; the limits come from the settings (TANDEM_ARCHIVE_*)."""
 import pytest
 from django.test import override_settings
 
+from backend.curation.public_meetings import raw_files
 from backend.documents.models import Document
-from backend.documents.public_meetings import raw_files
 from backend.documents.services import document_import_run
 from backend.jobs.models import Job
 from tests.align.test_archive_limits import REAL_REPORT, paragraph_bomb, whitespace_bomb

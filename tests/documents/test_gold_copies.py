@@ -3,8 +3,8 @@ importing copies of them; each copy is a document of its own with the meeting's 
 
 import pytest
 
+from backend.curation.public_meetings import public_meeting_gold_import, source_of
 from backend.curation.selectors import document_gold
-from backend.documents.public_meetings import public_meeting_gold_import, source_of
 from backend.projects.models import Project
 from tests.domain import make_user
 

@@ -7,8 +7,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
+from backend.curation.public_meetings import raw_files
 from backend.documents.models import Document, ReportSegment, TranscriptTurn
-from backend.documents.public_meetings import raw_files
 from backend.documents.services import document_import_run
 from backend.jobs.models import Job
 from backend.projects.models import Membership, Project, Role

@@ -15,8 +15,8 @@ from backend.alignments.services.annotations import (
     annotation_apply,
     annotation_submit,
 )
+from backend.curation.public_meetings import import_public_meeting, public_meeting_labels
 from backend.documents.models import Document
-from backend.documents.public_meetings import import_public_meeting, public_meeting_labels
 from backend.projects.models import Membership, Project, Role
 from tests.domain import make_user
 from workers.align.corpus import load_public_meetings

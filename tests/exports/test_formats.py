@@ -8,7 +8,7 @@ import zipfile
 
 import pytest
 
-from backend.documents.public_meetings import raw_files
+from backend.curation.public_meetings import raw_files
 from tests.exports.conftest import NO_LENGTH_FILTER, body, records
 from workers.align.corpus import load_public_meetings
 from workers.align.pairs.shape import FIELDS

@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 
+from backend.agreement.aligned import aligned_documents
 from backend.curation.models import GoldState
 from backend.curation.selectors import gold_decision
 from backend.documents.models import Document
@@ -15,7 +16,6 @@ from backend.documents.services import document_store_parsed
 from backend.exports.models import UnitCounts
 from backend.exports.selectors import (
     PairOutcome,
-    aligned_documents,
     export_preview,
     preview_summary,
 )

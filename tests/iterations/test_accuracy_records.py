@@ -10,7 +10,7 @@ from backend.alignments.services.annotations import (
     annotation_submit,
 )
 from backend.core.errors import Conflict
-from backend.documents.public_meetings import import_public_meeting
+from backend.curation.public_meetings import import_public_meeting
 from backend.iterations.models import AccuracyRecord, IterationStatus
 from backend.iterations.services import iteration_close
 from tests.iterations.builders import annotating_iteration

@@ -6,7 +6,7 @@ import pytest
 
 from backend.alignments.models import Annotation
 from backend.curation.models import Gold
-from backend.documents.public_meetings import load_public_meetings, source_of
+from backend.curation.public_meetings import load_public_meetings, source_of
 from backend.iterations.models import Iteration
 from backend.simulation.annotator import reachable_gold
 from backend.simulation.bootstrap import Simulation

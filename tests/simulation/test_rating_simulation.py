@@ -5,7 +5,7 @@ only, and the results count every rating."""
 import pytest
 
 from backend.alignments.models import PreAlignment
-from backend.documents.public_meetings import load_public_meetings, meeting_ids
+from backend.curation.public_meetings import load_public_meetings, meeting_ids
 from backend.ratings.models import Rating
 from backend.simulation.rating import RatingSimulation, simulated_answer
 from workers.align.folds import folds

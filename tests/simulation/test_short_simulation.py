@@ -6,7 +6,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from backend.alignments.models import PreAlignment
-from backend.documents.public_meetings import source_of
+from backend.curation.public_meetings import source_of
 from backend.iterations.models import AccuracyRecord, Iteration
 from backend.simulation.annotator import reachable_gold
 from backend.simulation.bootstrap import Simulation

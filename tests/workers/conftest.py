@@ -2,7 +2,7 @@ import time
 
 import pytest
 
-from backend.documents.public_meetings import public_meeting_gold_import
+from backend.curation.public_meetings import public_meeting_gold_import
 from backend.jobs.models import Job
 from backend.projects.models import Membership, Project, Role
 from tests.conftest import fail_if_every_worker_died

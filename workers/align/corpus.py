@@ -4,7 +4,7 @@ Meeting objects, its raw files, and its layout's names (item ids `0_<position>_<
 
 Texts come from the corpus's `final` side (not from re-reading the raw files) so that the
 reference labels refer to exactly the turns and segments the metrics expect. The backend
-reaches this module through `backend.documents.public_meetings` only.
+reaches this module through `backend.curation.public_meetings` only.
 
 The package is imported when its data is first needed: importing it takes most of a second,
 which the metrics, which only need the id layout, should not pay.

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q
 from django.utils import timezone
 
+from backend.alignments.events import SubmissionsChanged
 from backend.alignments.models import Annotation
 from backend.alignments.selectors import (
     annotation_state,
@@ -22,7 +23,7 @@ from backend.alignments.selectors import (
 )
 from backend.audit.services import record_event
 from backend.core.errors import Conflict, Forbidden, InvalidInput
-from backend.curation.services import gold_refresh
+from backend.core.events import publish
 from backend.documents.models import Document
 from workers.align.model import UNALIGNED
 from workers.align.report_order import first_order_break
@@ -122,7 +123,7 @@ def annotation_submit(
         _stale(annotator, document)
     Document.objects.filter(pk=document.pk).update(status=Document.Status.SUBMITTED)
     annotation.refresh_from_db()
-    gold_refresh(document=document)
+    publish(SubmissionsChanged(document=document))
     record_event(
         actor=annotator,
         action="annotation.submit",
@@ -162,7 +163,7 @@ def annotation_reopen(*, annotator, document: Document, version: int) -> Annotat
     )
     if not Annotation.objects.filter(document=document, submitted_at__isnull=False).exists():
         Document.objects.filter(pk=document.pk).update(status=Document.Status.IN_ANNOTATION)
-    gold_refresh(document=document)
+    publish(SubmissionsChanged(document=document))
     record_event(
         actor=annotator,
         action="annotation.reopen",

@@ -20,7 +20,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from backend.documents.public_meetings import meeting_of_source
+from backend.curation.public_meetings import meeting_of_source
 from backend.exports.selectors import DocumentDump, document_dumps
 from workers.align.model import UNALIGNED
 from workers.align.public_meetings_layout import layout_side

@@ -14,12 +14,12 @@ from typing import Any
 
 import numpy as np
 
+from backend.agreement.aligned import head_batches
 from backend.alignments.models import PreAlignment
 from backend.alignments.selectors import current_pre_alignments
 from backend.curation.models import Gold
 from backend.curation.selectors import gold_by_document
 from backend.documents.models import ReportSegment, TranscriptTurn
-from backend.exports.selectors import head_batches
 from backend.projects.models import Project
 from backend.projects.talks import section_is_excluded
 from workers.align.pairs.options import ExportOptions

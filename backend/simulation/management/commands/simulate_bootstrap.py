@@ -8,7 +8,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from backend.documents.public_meetings import CORPUS_SOURCE, load_public_meetings
+from backend.curation.public_meetings import CORPUS_SOURCE, load_public_meetings
 from backend.simulation.bootstrap import Simulation, SimulationError
 from backend.simulation.management.commands._worker import worker_for_the_run
 from backend.simulation.review import AUTO, ReviewThreshold

@@ -15,12 +15,12 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from backend.documents.models import Document
-from backend.documents.public_meetings import (
+from backend.curation.public_meetings import (
     import_public_meeting,
     public_meeting_documents,
     smallest_meetings,
 )
+from backend.documents.models import Document
 from backend.projects.models import Membership, Project, Role
 from backend.projects.services import project_create
 
