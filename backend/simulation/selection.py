@@ -26,9 +26,9 @@ from backend.documents.models import Document
 from backend.iterations.accuracy import score_correction
 from backend.iterations.models import Iteration
 from backend.iterations.proposals import batch_proposal
-from backend.iterations.selectors import parameters_in_use
 from backend.projects.models import Project
 from backend.simulation.annotator import reachable_gold
+from backend.tuning.selectors import parameters_in_use
 from workers.align.model import Meeting
 from workers.align.selection import SelectionPolicy
 
