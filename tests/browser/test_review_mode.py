@@ -68,6 +68,9 @@ def test_reviewing_by_keyboard_then_accepting_the_rest(live_server, page, team, 
     expect(dialog).to_be_visible()
     unread = sorted(set(range(60)) - {0, first, second, third})
     expect(dialog).to_contain_text(f"The {len(unread)} turns you have not reviewed")
+    # Enter on the button focused first keeps reviewing: accepting is one deliberate step more.
+    expect(dialog.get_by_role("button", name="Keep reviewing")).to_be_focused()
+    page.keyboard.press("Shift+Tab")
     expect(dialog.get_by_role("button", name="Accept the rest and submit")).to_be_focused()
     page.keyboard.press("Enter")
     expect(

@@ -13,7 +13,8 @@ interface ConfirmDialogProps {
   children: ReactNode;
 }
 
-/** Asks before an action that changes what others are working on; Escape keeps things. */
+/** Asks before an action that changes what others are working on; Escape, or Enter on the
+ * button focused first, keeps things. */
 export function ConfirmDialog({
   open,
   title,
@@ -37,7 +38,7 @@ export function ConfirmDialog({
         >
           {confirmLabel}
         </button>
-        <button type="button" onClick={onClose} autoFocus>
+        <button type="button" onClick={onClose} data-autofocus>
           {keepLabel}
         </button>
       </div>

@@ -10,7 +10,9 @@ interface DialogProps {
 
 /**
  * A modal built on <dialog>: the browser traps focus, closes on Escape and restores focus
- * afterwards, and screen readers announce it with its title.
+ * afterwards, and screen readers announce it with its title. The button marked
+ * `data-autofocus` takes the focus once the dialog shows: React's autoFocus fires at mount,
+ * before showModal(), which then moves the focus to the first button, often the one that acts.
  */
 export function Dialog({ open, title, onClose, children, className }: DialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -18,7 +20,10 @@ export function Dialog({ open, title, onClose, children, className }: DialogProp
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
-    if (open && !element.open) element.showModal();
+    if (open && !element.open) {
+      element.showModal();
+      element.querySelector<HTMLElement>("[data-autofocus]")?.focus();
+    }
     if (!open && element.open) element.close();
   }, [open]);
 

@@ -96,11 +96,11 @@ function ConflictChoice({
       )}
       <div className="dialog-actions">
         {!submitted && (
-          <button type="button" className="primary" onClick={onKeepMine} autoFocus>
+          <button type="button" className="primary" onClick={onKeepMine} data-autofocus>
             Keep mine
           </button>
         )}
-        <button type="button" onClick={onTakeTheirs} autoFocus={submitted}>
+        <button type="button" onClick={onTakeTheirs} data-autofocus={submitted || undefined}>
           {submitted ? "Show the submitted version" : "Take theirs"}
         </button>
       </div>

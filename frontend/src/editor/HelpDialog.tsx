@@ -34,7 +34,7 @@ export function HelpDialog({ open, onClose }: { open: boolean; onClose: () => vo
         </tbody>
       </table>
       <form method="dialog">
-        <button type="submit" autoFocus>
+        <button type="submit" data-autofocus>
           Close
         </button>
       </form>

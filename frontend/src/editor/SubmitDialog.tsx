@@ -58,7 +58,7 @@ export function SubmitDialog({
         </p>
       )}
       <div className="dialog-actions">
-        <button type="button" className="primary" onClick={submit} disabled={busy} autoFocus>
+        <button type="button" className="primary" onClick={submit} disabled={busy} data-autofocus>
           {busy ? "Saving…" : submitWord}
         </button>
         <button type="button" onClick={onClose} disabled={busy}>
