@@ -164,6 +164,7 @@ class DocumentAlignment:
     confidences: Sequence[float]
     gold_rule: str | None
     coding: GoldCoding | None
+    accepted_without_review: Sequence[bool] = ()
 
 
 def alignment_batches(
@@ -200,6 +201,7 @@ def alignment_batches(
                     confidences=confidences,
                     gold_rule=rule,
                     coding=codings.get(head.id),
+                    accepted_without_review=gold.accepted_without_review if gold else (),
                 )
             )
         yield batch
@@ -229,4 +231,5 @@ def aligned_documents(
                 gold_rule=alignment.gold_rule,
                 agreement=coding.agreement if coding else None,
                 annotator_labels=coding.coded.labels if coding else {},
+                accepted_without_review=alignment.accepted_without_review,
             )

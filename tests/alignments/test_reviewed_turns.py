@@ -178,3 +178,26 @@ def test_reviewed_turns_alone_add_no_version_so_another_windows_copy_stays_curre
     assert from_an_older_window.status_code == 200
     assert edited.status_code == 200, edited.json()
     assert reviewed_turns(Annotation.objects.get()) == [3, 4, 8, 9]
+
+
+def test_the_pair_exports_say_per_turn_whether_it_was_accepted_unread(world, annotator):
+    annotator.post(url(world), {"version": 0, "reviewed_turns": [0, 1]}, format="json")
+    annotator.post(url(world, "submit/"), {"version": 1, "accept_unreviewed": True}, format="json")
+
+    response = world.client("lead").get(
+        f"/api/v1/projects/{world.project.pk}/exports/pairs.jsonl",
+        {"min_words": 0, "min_sentences": 0},
+    )
+
+    assert response.status_code == 200
+    records = [json.loads(line) for line in b"".join(response.streaming_content).splitlines()]
+    flags = {
+        turn: flag
+        for record in records
+        if record["document_id"] == world.document.pk
+        for turn, flag in zip(
+            record["turn_positions"], record["turns_accepted_without_review"], strict=True
+        )
+    }
+    assert flags, "the submitted document exported no pair"
+    assert all(flags[turn] == (turn >= 2) for turn in flags)

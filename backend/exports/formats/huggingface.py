@@ -39,6 +39,7 @@ FEATURES = (
     ("turn_positions", ["int64"]),
     ("turn_keys", ["string"]),
     ("turn_speakers", ["string"]),
+    ("turns_accepted_without_review", ["bool"]),
     ("start", "float64"),
     ("end", "float64"),
     ("source", "string"),
@@ -68,6 +69,10 @@ FIELD_MEANINGS = (
     ),
     ("segment_position, segment_key, segment_speaker", "the report segment"),
     ("turn_positions, turn_keys, turn_speakers", "its transcript turns, in order"),
+    (
+        "turns_accepted_without_review",
+        "per turn, true when its annotators accepted it unread in the editor's review mode",
+    ),
     ("start, end", "seconds: first turn's start, last turn's end (null when unknown)"),
     ("source", "the turns' texts, cleaned, joined by a space: the summarizer's input"),
     ("target", "the report segment's text, cleaned: the summary"),

@@ -38,6 +38,7 @@ FIELDS = (
     "turn_positions",
     "turn_keys",
     "turn_speakers",
+    "turns_accepted_without_review",
     "start",
     "end",
     "source",
@@ -98,6 +99,9 @@ class AlignedDocument:
     """Observed agreement by turns among the gold's annotators (percent); None with one."""
     annotator_labels: Mapping[str, Sequence[int]] = field(default_factory=dict)
     """Each annotator's submitted labels of every turn, by username (gold documents)."""
+    accepted_without_review: Sequence[bool] = ()
+    """Per turn, whether the gold's annotators accepted it unread in the editor's review mode;
+    empty when every turn was read (and for automatic alignments)."""
 
 
 @dataclass(frozen=True)
@@ -208,6 +212,12 @@ def _record(
         "turn_positions": [turn.position for turn in turns],
         "turn_keys": [turn.key for turn in turns],
         "turn_speakers": [turn.speaker for turn in turns],
+        "turns_accepted_without_review": [
+            bool(
+                document.accepted_without_review and document.accepted_without_review[turn.position]
+            )
+            for turn in turns
+        ],
         "start": turns[0].start,
         "end": turns[-1].end,
         "source": source.text,
