@@ -12,7 +12,7 @@ from backend.documents.models import Document
 from backend.iterations.models import Iteration, StartingParameters
 from backend.iterations.services import iteration_close, iteration_open
 from backend.jobs.models import Job
-from tests.workers.conftest import wait_for_job
+from tests.tasks.conftest import wait_for_job
 
 JOB_TIMEOUT_SECONDS = 180
 TINY_GRID = {

@@ -13,7 +13,7 @@ from backend.jobs.models import Job
 from backend.projects.services import parameter_set_promote
 from backend.tuning.services import tuning_start
 from tests.browser.conftest import sign_in
-from tests.workers.conftest import FIVE_GOLD_MEETINGS, wait_for_job
+from tests.tasks.conftest import FIVE_GOLD_MEETINGS, wait_for_job
 from workers.align.params import AlignmentParams
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]

@@ -10,7 +10,7 @@ from backend.alignments.services.pre_alignments import pre_align_start, shipped_
 from tests.align.off_topic_pair import TURNS
 from tests.browser.conftest import open_editor, sign_in
 from tests.browser.lead_builders import wait_for_success
-from tests.workers.off_topic import off_topic_document
+from tests.tasks.off_topic import off_topic_document
 from workers.align.diagnosis import ALL_UNALIGNED
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 from tests.align.cli_refusal import refusal
 from tests.domain import make_document
 from tests.exports.conftest import body
-from tests.workers.conftest import SMALL_MEETINGS, gold_project
+from tests.tasks.conftest import SMALL_MEETINGS, gold_project
 from workers.align.cli import main
 from workers.align.cli_commands import evaluation_report
 from workers.align.folds import cv_folds

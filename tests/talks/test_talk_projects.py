@@ -19,7 +19,7 @@ from tests.documents.test_import_job import wait_for
 from tests.domain import make_user
 from tests.exports.conftest import NO_LENGTH_FILTER, records
 from tests.openapi import assert_matches_schema
-from tests.workers.conftest import wait_for_job
+from tests.tasks.conftest import wait_for_job
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import align_meeting
 from workers.align.readers import read_paper, read_transcript

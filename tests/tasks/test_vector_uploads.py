@@ -18,8 +18,8 @@ from backend.vectors.models import WordVectors
 from backend.vectors.selectors import project_sentences
 from backend.vectors.services import server_vectors_file, vectors_for, vectors_load
 from tests.openapi import assert_matches_schema
-from tests.workers.conftest import gold_project, wait_for_job
-from tests.workers.test_pre_align import start
+from tests.tasks.conftest import gold_project, wait_for_job
+from tests.tasks.test_pre_align import start
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import align_meeting
 from workers.align.scoring.tokens import lexical_tokens

@@ -17,7 +17,7 @@ from backend.jobs.services import job_cancel
 from backend.vectors.models import WordVectors
 from backend.vectors.services import vectors_load
 from tests.openapi import assert_matches_schema
-from tests.workers.conftest import gold_project, wait_for_job
+from tests.tasks.conftest import gold_project, wait_for_job
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import align_meeting
 

@@ -20,7 +20,7 @@ from backend.alignments.services.pre_alignments import (
 from backend.jobs.models import Job
 from backend.vectors.services import vectors_for
 from tests.conftest import test_database_url
-from tests.workers.conftest import BIG_MEETINGS, gold_project, wait_for_job
+from tests.tasks.conftest import BIG_MEETINGS, gold_project, wait_for_job
 from workers.align.params import AlignmentParams
 
 VISIBILITY_TIMEOUT = "5"

@@ -20,7 +20,7 @@ from backend.tuning.models import TuningCandidate, TuningRun, TuningSlice
 from backend.tuning.services import tuning_candidate_parameter_set, tuning_start
 from backend.vectors.services import vectors_load
 from tests.openapi import assert_matches_schema
-from tests.workers.conftest import FIVE_GOLD_MEETINGS, gold_project, wait_for_job
+from tests.tasks.conftest import FIVE_GOLD_MEETINGS, gold_project, wait_for_job
 from workers.align import tune
 from workers.align.corpus import load_public_meetings
 from workers.align.learned import (

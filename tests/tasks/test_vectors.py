@@ -9,7 +9,7 @@ from backend.vectors.models import WordVectors
 from backend.vectors.selectors import project_sentences
 from backend.vectors.services import vectors_load
 from tests.openapi import assert_matches_schema
-from tests.workers.conftest import gold_project, wait_for_job
+from tests.tasks.conftest import gold_project, wait_for_job
 from workers.align.scoring.lexical import lexical_vectors, sentence_words
 
 

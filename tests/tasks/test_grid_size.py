@@ -12,8 +12,8 @@ from backend.tuning.plan import MAX_SETTINGS
 from backend.tuning.serializers import MAX_GRID_ENTRIES
 from tests.domain import build_world
 from tests.iterations.builders import annotating_iteration
-from tests.workers.conftest import gold_project
-from tests.workers.test_start_apis import lead_client
+from tests.tasks.conftest import gold_project
+from tests.tasks.test_start_apis import lead_client
 
 VALID_NAMES = [
     "turns.match_offset",

@@ -14,9 +14,9 @@ from backend.projects.models import Membership, Project, Role
 from tests.align.off_topic_pair import TURNS
 from tests.domain import make_user
 from tests.openapi import assert_matches_schema
-from tests.workers.conftest import gold_project, wait_for_job
-from tests.workers.off_topic import off_topic_document
-from tests.workers.test_pre_align import start
+from tests.tasks.conftest import gold_project, wait_for_job
+from tests.tasks.off_topic import off_topic_document
+from tests.tasks.test_pre_align import start
 from workers.align.diagnosis import ALL_UNALIGNED
 
 

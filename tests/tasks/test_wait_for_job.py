@@ -7,7 +7,7 @@ import pytest
 
 import tests.conftest as fixtures
 from backend.jobs.models import Job
-from tests.workers.conftest import wait_for_job
+from tests.tasks.conftest import wait_for_job
 
 
 @pytest.mark.worker
