@@ -38,7 +38,7 @@ The stacks, each in a fresh temporary folder (never the shared services):
 
 `setup_s` (migrations, imports, workers started) and each scenario's `wall_s` say where a
 run's time goes. Liveness settings are the defaults unless the environment sets
-TANDEM_JOB_HEARTBEAT_SECONDS and TANDEM_JOB_LOST_AFTER_SECONDS (tests/workers/test_faults.py
+TANDEM_JOB_HEARTBEAT_SECONDS and TANDEM_JOB_LOST_AFTER_SECONDS (tests/tasks/test_faults.py
 shortens them).
 """
 
