@@ -71,6 +71,11 @@ class PublicMeetingsTurnSerializer(PublicMeetingsSegmentSerializer):
     end = serializers.FloatField(allow_null=True)
     aligned = serializers.CharField(help_text="The segment's id, or empty when unaligned.")
     confidence = serializers.FloatField(required=False, help_text="Initial side only.")
+    accepted_without_review = serializers.BooleanField(
+        required=False,
+        help_text="Final side only: its annotators accepted the turn unread in the editor's "
+        "review mode.",
+    )
 
 
 class PublicMeetingsSideSerializer(serializers.Serializer):

@@ -3142,6 +3142,8 @@ export interface components {
        * @description Initial side only.
        */
       confidence?: number;
+      /** @description Final side only: its annotators accepted the turn unread in the editor's review mode. */
+      accepted_without_review?: boolean;
     };
     /**
      * @description * `turns` - share of turns aligned right
