@@ -192,8 +192,12 @@ def job_report_progress(*, job_id: int, progress: float, message: str = "") -> N
 
 
 def job_note_retry(*, job_id: int, error: str) -> None:
+    """Queued again, not running: the retry's own message is then taken, not dropped as a
+    second delivery of a job a live worker runs (`job_begin`)."""
     Job.objects.filter(pk=job_id).exclude(status__in=Job.FINISHED).update(
-        retries=F("retries") + 1, message=f"retrying after a transient error: {error}"[:200]
+        status=Job.Status.QUEUED,
+        retries=F("retries") + 1,
+        message=f"retrying after a transient error: {error}"[:200],
     )
 
 

@@ -33,15 +33,21 @@ class JobTask(Task):
         return args[0] if args else None
 
     def retry(self, *args, **kwargs):
-        """The result backend records the retry in the database, through the connection that
-        may have just died: replace a broken one first, or the retry itself fails."""
+        """The job goes back to `queued` before the retry's message is sent: a job still
+        `running` with a fresh heartbeat reads as one a live worker runs, and `job_begin` would
+        drop the retry as a second delivery, leaving the job to the liveness rule's re-send.
+        The result backend also records the retry through the connection that may have just
+        died: a broken one is replaced first. With the database still down nothing can be
+        noted; the retry is sent anyway, and the liveness rule covers it if it is dropped."""
         close_old_connections()
-        return super().retry(*args, **kwargs)
-
-    def on_retry(self, exc, task_id, args, kwargs, einfo) -> None:
-        job_id = self.job_id_of(tuple(args))
+        job_id = self.job_id_of(tuple(self.request.args or ()))
+        error = kwargs.get("exc")
         if job_id is not None:
-            job_note_retry(job_id=job_id, error=f"{type(exc).__name__}: {exc}")
+            try:
+                job_note_retry(job_id=job_id, error=f"{type(error).__name__}: {error}")
+            except TRANSIENT_ERRORS:
+                close_old_connections()
+        return super().retry(*args, **kwargs)
 
     def on_failure(self, exc, task_id, args, kwargs, einfo) -> None:
         close_old_connections()

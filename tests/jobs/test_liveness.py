@@ -1,6 +1,6 @@
 """The liveness rule without a worker: which running jobs count as lost, what happens to them,
 the stamps a worker records, and that no job runs twice at once. The end-to-end case, a whole
-worker killed with -9 on the embedded default, is in tests/tasks/test_reliability.py."""
+worker killed with -9 on the suite's stack, is in tests/tasks/test_faults.py."""
 
 from datetime import timedelta
 

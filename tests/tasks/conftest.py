@@ -46,11 +46,12 @@ def gold_project(meetings: int | list[str] = 4) -> tuple[Project, object, list]:
     return project, lead, documents
 
 
-BIG_MEETINGS = [
-    "199073d27fc61f6a76cb1f9c1d977aa6",  # 842 turns
-    "398ab01c54479bcd841b467dadca1222",  # 752
-    "78ea37f9bf10bee29355e823669c8133",  # 764
+MEETINGS_TO_INTERRUPT = [
+    "686239f069621dada25c3408f1867d66",  # 33 turns: stored at once, so the fault lands
+    "199073d27fc61f6a76cb1f9c1d977aa6",  # 842 turns: in the middle of this one
 ]
+"""A job for fault tests: its first document is stored within a second and its second takes
+seconds more, so a test that waits for the first and then strikes hits a job half done."""
 
 
 @pytest.fixture

@@ -21,12 +21,9 @@ import pytest
 from django.conf import settings
 
 from bench.faults import can_run_postgres_stack
+from tests.tasks.conftest import MEETINGS_TO_INTERRUPT
 
 ROOT = Path(__file__).resolve().parents[2]
-MEETINGS = [
-    "686239f069621dada25c3408f1867d66",  # 33 turns: stored at once, so the fault lands
-    "199073d27fc61f6a76cb1f9c1d977aa6",  # 842 turns: in the middle of this one
-]
 SHORT_LIVENESS = {"TANDEM_JOB_HEARTBEAT_SECONDS": "1", "TANDEM_JOB_LOST_AFTER_SECONDS": "4"}
 OUTAGE_SECONDS = "6"
 
@@ -44,7 +41,7 @@ def run_bench(stack: str) -> dict:
     completed = subprocess.run(
         [
             *(sys.executable, "-m", "bench.faults", "--stack", stack, "--runs", "1"),
-            *("--outage", OUTAGE_SECONDS, "--meetings", ",".join(MEETINGS)),
+            *("--outage", OUTAGE_SECONDS, "--meetings", ",".join(MEETINGS_TO_INTERRUPT)),
         ],
         cwd=ROOT,
         env={**environment, **SHORT_LIVENESS},
