@@ -18,30 +18,43 @@ export type AgreementMeasure = keyof Schema<"AgreementSummary">;
 export type DocumentAgreement = Schema<"DocumentAgreement">;
 export type IterationAgreement = Schema<"AgreementIteration">;
 
-const dashboard = (projectId: number, chart: string) => `projects/${projectId}/dashboard/${chart}/`;
+const project = (projectId: number) => ({ project_id: projectId });
 
 export const fetchAccuracy = (projectId: number, signal?: AbortSignal) =>
-  apiRequest<Schema<"AccuracyDashboardApiOutput">>("GET", dashboard(projectId, "accuracy"), {
+  apiRequest("GET", "projects/{project_id}/dashboard/accuracy/", {
+    path: project(projectId),
     signal,
   });
 
 export const fetchEffort = (projectId: number, signal?: AbortSignal) =>
-  apiRequest<Schema<"EffortDashboardApiOutput">>("GET", dashboard(projectId, "effort"), { signal });
+  apiRequest("GET", "projects/{project_id}/dashboard/effort/", {
+    path: project(projectId),
+    signal,
+  });
 
 export const fetchCorpus = (projectId: number, signal?: AbortSignal) =>
-  apiRequest<CorpusGrowth>("GET", dashboard(projectId, "corpus"), { signal });
+  apiRequest("GET", "projects/{project_id}/dashboard/corpus/", {
+    path: project(projectId),
+    signal,
+  });
 
 export const fetchActiveJobs = (projectId: number, signal?: AbortSignal) =>
-  apiRequest<Schema<"JobsDashboardApiOutput">>("GET", dashboard(projectId, "jobs"), { signal });
+  apiRequest("GET", "projects/{project_id}/dashboard/jobs/", { path: project(projectId), signal });
 
 export const fetchAgreement = (projectId: number, signal?: AbortSignal) =>
-  apiRequest<Schema<"AgreementDashboardApiOutput">>("GET", dashboard(projectId, "agreement"), {
+  apiRequest("GET", "projects/{project_id}/dashboard/agreement/", {
+    path: project(projectId),
     signal,
   });
 
 export const fetchAnnotatorQuality = (projectId: number, signal?: AbortSignal) =>
-  apiRequest<Schema<"AnnotatorQualityDashboardApiOutput">>(
-    "GET",
-    dashboard(projectId, "annotators"),
-    { signal },
-  );
+  apiRequest("GET", "projects/{project_id}/dashboard/annotators/", {
+    path: project(projectId),
+    signal,
+  });
+
+export const fetchSalience = (projectId: number, signal?: AbortSignal) =>
+  apiRequest("GET", "projects/{project_id}/dashboard/salience/", {
+    path: project(projectId),
+    signal,
+  });
