@@ -1,6 +1,6 @@
 import type { Schema } from "../api/schema";
-import { useLoad } from "../lead/useLoad";
-import { fetchSalience } from "./api";
+import { useLoad } from "../components/useLoad";
+import { fetchSalience } from "../api/dashboards";
 
 type SalienceDashboard = Schema<"SalienceDashboardApiOutput">;
 type LabelAgreement = Schema<"LabelAgreement">;

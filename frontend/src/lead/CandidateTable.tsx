@@ -9,8 +9,8 @@ import {
   type CandidateSort,
 } from "./api";
 import { differences, differenceText, tiedGroups } from "./candidates";
-import { percent } from "./format";
-import { useLoad } from "./useLoad";
+import { percent } from "../text/format";
+import { useLoad } from "../components/useLoad";
 
 const PAGE_SIZE = 50;
 

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { apiRequest } from "../api/client";
 import type { Schema } from "../api/schema";
 import { useProject } from "./ProjectContext";
-import { useLoad } from "./useLoad";
+import { useLoad } from "../components/useLoad";
 
 type ExportPreview = Schema<"ExportPreview">;
 

@@ -3,7 +3,7 @@ import { apiRequest } from "../api/client";
 import { useProject } from "./ProjectContext";
 import { SettingsPreview } from "./SettingsPreview";
 import { useSettingsSave } from "./useSettingsSave";
-import { useLoad } from "./useLoad";
+import { useLoad } from "../components/useLoad";
 
 /** Documents whose cleaning the page shows: enough to judge the rule, few enough to read. */
 const PREVIEWED_DOCUMENTS = 20;

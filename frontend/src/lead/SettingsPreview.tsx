@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { apiRequest } from "../api/client";
 import type { ProjectDetail } from "./api";
 import { useProject } from "./ProjectContext";
-import { useLoad } from "./useLoad";
+import { useLoad } from "../components/useLoad";
 
 type Settings = ProjectDetail["settings"];
 

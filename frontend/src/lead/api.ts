@@ -33,7 +33,6 @@ export type Candidate = Schema<"CandidateOutput">;
 /** The engine's AlignmentParams as stored: nested sections of plain values. */
 export type AlignmentParams = Schema<"AlignmentParams">;
 export type TuningBrief = Schema<"TuningBrief">;
-export type Distribution = Schema<"Distribution">;
 export type AccuracyMetric = Schema<"AccuracyMetricEnum">;
 
 /** The metrics in the order the pages show them. */

@@ -2,8 +2,8 @@ import { ConfirmDialog } from "../components/ConfirmDialog";
 import { useState, type FormEvent } from "react";
 import { apiRequest } from "../api/client";
 import type { Schema } from "../api/schema";
-import { dateTime } from "../lead/format";
-import { messageOf, useLoad } from "../lead/useLoad";
+import { dateTime } from "../text/format";
+import { messageOf, useLoad } from "../components/useLoad";
 
 type ApiToken = Schema<"ApiTokenOutput">;
 type CreatedToken = Schema<"ApiTokenListApiCreatedOutput">;

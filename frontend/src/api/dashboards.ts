@@ -1,6 +1,6 @@
 /** The dashboards' endpoints: one chart's data each (docs/bootstrap.md, "Dashboards"). */
-import { apiRequest } from "../api/client";
-import type { Schema } from "../api/schema";
+import { apiRequest } from "./client";
+import type { Schema } from "./schema";
 
 export type DocumentAccuracy = Schema<"DocumentAccuracy">;
 export type IterationAccuracy = Schema<"AccuracyDashboardApiOutputIteration">;
