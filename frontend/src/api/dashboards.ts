@@ -18,43 +18,46 @@ export type AgreementMeasure = keyof Schema<"AgreementSummary">;
 export type DocumentAgreement = Schema<"DocumentAgreement">;
 export type IterationAgreement = Schema<"AgreementIteration">;
 
-const project = (projectId: number) => ({ project_id: projectId });
+const projectIds = (projectId: number) => ({ project_id: projectId });
 
 export const fetchAccuracy = (projectId: number, signal?: AbortSignal) =>
   apiRequest("GET", "projects/{project_id}/dashboard/accuracy/", {
-    path: project(projectId),
+    path: projectIds(projectId),
     signal,
   });
 
 export const fetchEffort = (projectId: number, signal?: AbortSignal) =>
   apiRequest("GET", "projects/{project_id}/dashboard/effort/", {
-    path: project(projectId),
+    path: projectIds(projectId),
     signal,
   });
 
 export const fetchCorpus = (projectId: number, signal?: AbortSignal) =>
   apiRequest("GET", "projects/{project_id}/dashboard/corpus/", {
-    path: project(projectId),
+    path: projectIds(projectId),
     signal,
   });
 
 export const fetchActiveJobs = (projectId: number, signal?: AbortSignal) =>
-  apiRequest("GET", "projects/{project_id}/dashboard/jobs/", { path: project(projectId), signal });
+  apiRequest("GET", "projects/{project_id}/dashboard/jobs/", {
+    path: projectIds(projectId),
+    signal,
+  });
 
 export const fetchAgreement = (projectId: number, signal?: AbortSignal) =>
   apiRequest("GET", "projects/{project_id}/dashboard/agreement/", {
-    path: project(projectId),
+    path: projectIds(projectId),
     signal,
   });
 
 export const fetchAnnotatorQuality = (projectId: number, signal?: AbortSignal) =>
   apiRequest("GET", "projects/{project_id}/dashboard/annotators/", {
-    path: project(projectId),
+    path: projectIds(projectId),
     signal,
   });
 
 export const fetchSalience = (projectId: number, signal?: AbortSignal) =>
   apiRequest("GET", "projects/{project_id}/dashboard/salience/", {
-    path: project(projectId),
+    path: projectIds(projectId),
     signal,
   });

@@ -2,6 +2,7 @@
  * The lead's side of the REST API: projects and members, uploads and their import jobs,
  * iterations, tuning candidates, promotion. Shapes follow docs/bootstrap.md.
  */
+import { documentIds } from "../api/annotation";
 import { apiRequest, fetchAllPages } from "../api/client";
 import type { ProjectRole } from "../api/documents";
 import type { Schema } from "../api/schema";
@@ -50,18 +51,14 @@ export type BatchAnnotation = Schema<"BatchAnnotation">;
 export type BatchDocument = Schema<"BatchDocument">;
 export type IterationDetail = Schema<"IterationDetail">;
 
-const project = (projectId: number) => ({ project_id: projectId });
-const document = (projectId: number, documentId: number) => ({
-  project_id: projectId,
-  document_id: documentId,
-});
-const iteration = (projectId: number, iterationId: number) => ({
+const projectIds = (projectId: number) => ({ project_id: projectId });
+const iterationIds = (projectId: number, iterationId: number) => ({
   project_id: projectId,
   iteration_id: iterationId,
 });
 
 export const fetchProject = (projectId: number, signal?: AbortSignal) =>
-  apiRequest("GET", "projects/{project_id}/", { path: project(projectId), signal });
+  apiRequest("GET", "projects/{project_id}/", { path: projectIds(projectId), signal });
 
 export const createProject = (fields: Schema<"ProjectInput">) =>
   apiRequest("POST", "projects/", { body: fields });
@@ -69,14 +66,14 @@ export const createProject = (fields: Schema<"ProjectInput">) =>
 export const updateProject = (
   projectId: number,
   fields: Schema<"PatchedProjectDetailApiUpdateInput">,
-) => apiRequest("PATCH", "projects/{project_id}/", { path: project(projectId), body: fields });
+) => apiRequest("PATCH", "projects/{project_id}/", { path: projectIds(projectId), body: fields });
 
 export const fetchMembers = (projectId: number, signal?: AbortSignal) =>
-  fetchAllPages("projects/{project_id}/members/", { path: project(projectId), signal });
+  fetchAllPages("projects/{project_id}/members/", { path: projectIds(projectId), signal });
 
 export const addMember = (projectId: number, username: string, role: ProjectRole) =>
   apiRequest("POST", "projects/{project_id}/members/", {
-    path: project(projectId),
+    path: projectIds(projectId),
     body: { username, role },
   });
 
@@ -93,7 +90,7 @@ export const removeMember = (projectId: number, membershipId: number) =>
 
 export const fetchDocuments = (projectId: number, signal?: AbortSignal) =>
   fetchAllPages("projects/{project_id}/documents/", {
-    path: project(projectId),
+    path: projectIds(projectId),
     query: { page_size: 500 },
     signal,
   });
@@ -103,7 +100,7 @@ export const fetchNeedsAdjudication = async (projectId: number, signal?: AbortSi
   new Set(
     (
       await apiRequest("GET", "projects/{project_id}/needs-adjudication/", {
-        path: project(projectId),
+        path: projectIds(projectId),
         signal,
       })
     ).documents,
@@ -111,19 +108,19 @@ export const fetchNeedsAdjudication = async (projectId: number, signal?: AbortSi
 
 export const assignDocument = (projectId: number, documentId: number, assignees: number[]) =>
   apiRequest("PATCH", "projects/{project_id}/documents/{document_id}/", {
-    path: document(projectId, documentId),
+    path: documentIds(projectId, documentId),
     body: { assignees },
   });
 
 /** Out of its iteration: the way to close an iteration without a document nobody submits. */
 export const deleteDocument = (projectId: number, documentId: number) =>
   apiRequest("DELETE", "projects/{project_id}/documents/{document_id}/", {
-    path: document(projectId, documentId),
+    path: documentIds(projectId, documentId),
   });
 
 export const removeFromIteration = (projectId: number, documentId: number) =>
   apiRequest("PATCH", "projects/{project_id}/documents/{document_id}/", {
-    path: document(projectId, documentId),
+    path: documentIds(projectId, documentId),
     body: { iteration: null },
   });
 
@@ -138,7 +135,7 @@ export function uploadDocument(
   for (const part of upload.transcripts) form.append("transcript", part);
   if (upload.audio) form.append("audio", upload.audio);
   return apiRequest("POST", "projects/{project_id}/documents/", {
-    path: project(projectId),
+    path: projectIds(projectId),
     body: form,
   });
 }
@@ -148,14 +145,14 @@ export function putAudio(projectId: number, documentId: number, audio: File) {
   const form = new FormData();
   form.append("audio", audio);
   return apiRequest("PUT", "projects/{project_id}/documents/{document_id}/audio/", {
-    path: document(projectId, documentId),
+    path: documentIds(projectId, documentId),
     body: form,
   });
 }
 
 export const deleteAudio = (projectId: number, documentId: number) =>
   apiRequest("DELETE", "projects/{project_id}/documents/{document_id}/audio/", {
-    path: document(projectId, documentId),
+    path: documentIds(projectId, documentId),
   });
 
 export const fetchJob = (projectId: number, jobId: number, signal?: AbortSignal) =>
@@ -170,16 +167,16 @@ export const cancelJob = (projectId: number, jobId: number) =>
   });
 
 export const fetchIterations = (projectId: number, signal?: AbortSignal) =>
-  fetchAllPages("projects/{project_id}/iterations/", { path: project(projectId), signal });
+  fetchAllPages("projects/{project_id}/iterations/", { path: projectIds(projectId), signal });
 
 export const fetchIteration = (projectId: number, iterationId: number, signal?: AbortSignal) =>
   apiRequest("GET", "projects/{project_id}/iterations/{iteration_id}/", {
-    path: iteration(projectId, iterationId),
+    path: iterationIds(projectId, iterationId),
     signal,
   });
 
 export const openIteration = (projectId: number, body: Schema<"IterationListApiInput">) =>
-  apiRequest("POST", "projects/{project_id}/iterations/", { path: project(projectId), body });
+  apiRequest("POST", "projects/{project_id}/iterations/", { path: projectIds(projectId), body });
 
 export type BatchProposal = Schema<"BatchProposalApiOutput">;
 export type SelectionPolicy = Schema<"PolicyEnum">;
@@ -187,7 +184,7 @@ export type SelectionPolicy = Schema<"PolicyEnum">;
 /** Tandem's proposal of the next batch by `policy`: the documents and why each. */
 export const proposeBatch = (projectId: number, policy: SelectionPolicy, size: number) =>
   apiRequest("GET", "projects/{project_id}/iterations/proposal/", {
-    path: project(projectId),
+    path: projectIds(projectId),
     query: { policy, size },
   });
 
@@ -197,13 +194,13 @@ export const closeIteration = (
   options: Schema<"IterationCloseApiInput">,
 ) =>
   apiRequest("POST", "projects/{project_id}/iterations/{iteration_id}/close/", {
-    path: iteration(projectId, iterationId),
+    path: iterationIds(projectId, iterationId),
     body: options,
   });
 
 export const cancelIteration = (projectId: number, iterationId: number) =>
   apiRequest("POST", "projects/{project_id}/iterations/{iteration_id}/cancel/", {
-    path: iteration(projectId, iterationId),
+    path: iterationIds(projectId, iterationId),
   });
 
 export const addToIteration = (
@@ -212,18 +209,18 @@ export const addToIteration = (
   body: Schema<"IterationDocumentsApiInput">,
 ) =>
   apiRequest("POST", "projects/{project_id}/iterations/{iteration_id}/documents/", {
-    path: iteration(projectId, iterationId),
+    path: iterationIds(projectId, iterationId),
     body,
   });
 
 export const restartPreAlignment = (projectId: number, iterationId: number) =>
   apiRequest("POST", "projects/{project_id}/iterations/{iteration_id}/pre-align/", {
-    path: iteration(projectId, iterationId),
+    path: iterationIds(projectId, iterationId),
   });
 
 export const restartTuning = (projectId: number, iterationId: number) =>
   apiRequest("POST", "projects/{project_id}/iterations/{iteration_id}/tune/", {
-    path: iteration(projectId, iterationId),
+    path: iterationIds(projectId, iterationId),
     body: {},
   });
 
@@ -234,12 +231,12 @@ export const promote = (
   choice: { candidate: number } | { parameter_set: number } | Record<string, never>,
 ) =>
   apiRequest("POST", "projects/{project_id}/iterations/{iteration_id}/promote/", {
-    path: iteration(projectId, iterationId),
+    path: iterationIds(projectId, iterationId),
     body: choice,
   });
 
 export const fetchParameterSets = (projectId: number, signal?: AbortSignal) =>
-  fetchAllPages("projects/{project_id}/parameter-sets/", { path: project(projectId), signal });
+  fetchAllPages("projects/{project_id}/parameter-sets/", { path: projectIds(projectId), signal });
 
 /** An aligner and each setting a parameter set for it may hold, from the engine. */
 export type Aligner = Schema<"AlignerOutput">;
@@ -265,7 +262,7 @@ export function fetchCandidates(
   signal?: AbortSignal,
 ): Promise<CandidatePage> {
   return apiRequest("GET", "projects/{project_id}/dashboard/tuning/", {
-    path: project(projectId),
+    path: projectIds(projectId),
     query,
     signal,
   });
@@ -280,7 +277,7 @@ export const fetchIterationReview = (
   signal?: AbortSignal,
 ) =>
   apiRequest("GET", "projects/{project_id}/iterations/{iteration_id}/review/", {
-    path: iteration(projectId, iterationId),
+    path: iterationIds(projectId, iterationId),
     query: { threshold: preview ?? undefined },
     signal,
   });
@@ -292,6 +289,6 @@ export const setReviewThreshold = (
   threshold: number | null,
 ) =>
   apiRequest("PUT", "projects/{project_id}/iterations/{iteration_id}/review/", {
-    path: iteration(projectId, iterationId),
+    path: iterationIds(projectId, iterationId),
     body: { threshold },
   });

@@ -7,15 +7,15 @@ export type RaterNext = Schema<"RaterNext">;
 export type StudyResults = Schema<"StudyResults">;
 export type StudyOutput = Schema<"StudyOutput">;
 
-const project = (projectId: number) => ({ project_id: projectId });
-const study = (projectId: number, studyId: number) => ({
+const projectIds = (projectId: number) => ({ project_id: projectId });
+const studyIds = (projectId: number, studyId: number) => ({
   project_id: projectId,
   study_id: studyId,
 });
 
 export const fetchNext = (projectId: number, studyId: number, signal?: AbortSignal) =>
   apiRequest("GET", "projects/{project_id}/rating-studies/{study_id}/next/", {
-    path: study(projectId, studyId),
+    path: studyIds(projectId, studyId),
     signal,
   });
 
@@ -27,27 +27,30 @@ export const rate = (
   note: string,
 ) =>
   apiRequest("POST", "projects/{project_id}/rating-studies/{study_id}/ratings/", {
-    path: study(projectId, studyId),
+    path: studyIds(projectId, studyId),
     body: { assignment, answer, note },
   });
 
 export const undoLast = (projectId: number, studyId: number) =>
   apiRequest("POST", "projects/{project_id}/rating-studies/{study_id}/undo/", {
-    path: study(projectId, studyId),
+    path: studyIds(projectId, studyId),
   });
 
 export const fetchStudies = (projectId: number, signal?: AbortSignal) =>
-  apiRequest("GET", "projects/{project_id}/rating-studies/", { path: project(projectId), signal });
+  apiRequest("GET", "projects/{project_id}/rating-studies/", {
+    path: projectIds(projectId),
+    signal,
+  });
 
 export const fetchResults = (projectId: number, studyId: number, signal?: AbortSignal) =>
   apiRequest("GET", "projects/{project_id}/rating-studies/{study_id}/results/", {
-    path: study(projectId, studyId),
+    path: studyIds(projectId, studyId),
     signal,
   });
 
 export const fetchAssigned = (projectId: number, signal?: AbortSignal) =>
   apiRequest("GET", "projects/{project_id}/rating-studies/assigned/", {
-    path: project(projectId),
+    path: projectIds(projectId),
     signal,
   });
 
@@ -55,7 +58,7 @@ export type StudyCreateInput = Schema<"StudyCreateInput">;
 
 export const fetchStudy = (projectId: number, studyId: number, signal?: AbortSignal) =>
   apiRequest("GET", "projects/{project_id}/rating-studies/{study_id}/", {
-    path: study(projectId, studyId),
+    path: studyIds(projectId, studyId),
     signal,
   });
 
@@ -63,6 +66,6 @@ export const fetchStudy = (projectId: number, studyId: number, signal?: AbortSig
  * filled in and shows the server's messages by field, hence the cast. */
 export const createStudy = (projectId: number, input: Partial<StudyCreateInput>) =>
   apiRequest("POST", "projects/{project_id}/rating-studies/", {
-    path: project(projectId),
+    path: projectIds(projectId),
     body: input as StudyCreateInput,
   });
