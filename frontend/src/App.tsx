@@ -1,10 +1,11 @@
 import { useSession, SessionProvider } from "./app/session";
-import { parseRoute, usePathname, Link } from "./app/router";
+import { usePathname, Link } from "./app/router";
+import { parseRoute } from "./routes";
 import { AdjudicationPage } from "./editor/AdjudicationPage";
 import { EditorPage } from "./editor/EditorPage";
 import { HelpPage } from "./help/HelpPage";
 import { LeadNavLink } from "./lead/LeadNavLink";
-import { LeadPages } from "./lead/LeadPages";
+import { LeadPages } from "./pages/LeadPages";
 import { TokensPage } from "./pages/TokensPage";
 import { RatingPage } from "./rating/RatingPage";
 import { DocumentListPage } from "./pages/DocumentListPage";

@@ -2,7 +2,7 @@
  * completion and reopening as an annotation, under `documents/{id}/adjudication/`. */
 import {
   ConflictError,
-  documentPath,
+  documentIds,
   withConflicts,
   type AnnotationData,
   type Operation,
@@ -14,19 +14,14 @@ import type { Schema } from "./schema";
 /** `id` is null until the first save: version 0 is then a copy of the first submission. */
 export type AdjudicationData = Schema<"AdjudicationOutput">;
 export type AdjudicationPayload = Schema<"AdjudicationPayload">;
-export type GoldStateName = Schema<"GoldStateEnum">;
-export type GoldRule = Schema<"GoldRuleEnum">;
-
-function adjudicationPath(projectId: number, documentId: number): string {
-  return `${documentPath(projectId, documentId)}adjudication/`;
-}
 
 export function fetchAdjudicationPayload(
   projectId: number,
   documentId: number,
   signal?: AbortSignal,
 ): Promise<AdjudicationPayload> {
-  return apiRequest<AdjudicationPayload>("GET", adjudicationPath(projectId, documentId), {
+  return apiRequest("GET", "projects/{project_id}/documents/{document_id}/adjudication/", {
+    path: documentIds(projectId, documentId),
     signal,
   });
 }
@@ -47,14 +42,12 @@ export function asAnnotation(adjudication: AdjudicationData): AnnotationData {
   };
 }
 
+/** Answers as an annotation, and turns a conflict's stored adjudication into one too. */
 async function adjudicationRequest(
-  path: string,
-  body: Record<string, unknown>,
+  request: () => Promise<AdjudicationData>,
 ): Promise<AnnotationData> {
   try {
-    return asAnnotation(
-      await withConflicts(() => apiRequest<AdjudicationData>("POST", path, { body })),
-    );
+    return asAnnotation(await withConflicts(request));
   } catch (error) {
     if (error instanceof ConflictError) {
       // `current` is the adjudication as stored, in the adjudication's own shape.
@@ -66,14 +59,30 @@ async function adjudicationRequest(
 }
 
 export function adjudicationTarget(projectId: number, documentId: number): SaveTarget {
-  const path = adjudicationPath(projectId, documentId);
+  const path = documentIds(projectId, documentId);
   return {
     draftScope: `adjudication:${documentId}`,
     recordsReview: false,
     save: (version: number, operations: Operation[], secondsSpent: number) =>
-      adjudicationRequest(path, { version, operations, seconds_spent: secondsSpent }),
+      adjudicationRequest(() =>
+        apiRequest("POST", "projects/{project_id}/documents/{document_id}/adjudication/", {
+          path,
+          body: { version, operations, seconds_spent: secondsSpent },
+        }),
+      ),
     submit: (version: number, secondsSpent: number) =>
-      adjudicationRequest(`${path}complete/`, { version, seconds_spent: secondsSpent }),
-    reopen: (version: number) => adjudicationRequest(`${path}reopen/`, { version }),
+      adjudicationRequest(() =>
+        apiRequest("POST", "projects/{project_id}/documents/{document_id}/adjudication/complete/", {
+          path,
+          body: { version, seconds_spent: secondsSpent },
+        }),
+      ),
+    reopen: (version: number) =>
+      adjudicationRequest(() =>
+        apiRequest("POST", "projects/{project_id}/documents/{document_id}/adjudication/reopen/", {
+          path,
+          body: { version },
+        }),
+      ),
   };
 }

@@ -3,25 +3,22 @@ import { ApiError, apiRequest } from "./client";
 import type { Schema } from "./schema";
 
 export type DocumentStatus = Schema<"DocumentStatusEnum">;
-export type EditorDocumentInfo = Schema<"EditorDocument">;
-export type SegmentData = Schema<"EditorSegment">;
-export type TurnData = Schema<"EditorTurn">;
-export type PreAlignmentData = Schema<"EditorPreAlignment">;
 /** `id` is null until the annotator's first save; the version is then 0. */
 export type AnnotationData = Schema<"AnnotationOutput">;
 export type EditorPayload = Schema<"EditorPayload">;
-/** Someone's annotation, as a lead or curator who is not assigned reads it. */
-export type NamedAnnotationData = Schema<"NamedAnnotation">;
 /** The turns the editor's review mode shows, at the document's iteration's threshold. */
 export type DocumentReview = Schema<"DocumentReviewApiOutput">;
 
+/** An edit as the editor makes it: narrower than the schema's `Operation`, which cannot say
+ * that `assign` (and only `assign`) needs a segment; tsc checks it still fits where it is sent. */
 export type Operation =
   | { action: "assign"; first_turn: number; last_turn: number; segment: number }
   | { action: "unalign"; first_turn: number; last_turn: number }
   | { action: "reset"; first_turn: number; last_turn: number };
 
-export function documentPath(projectId: number, documentId: number): string {
-  return `projects/${projectId}/documents/${documentId}/`;
+/** The path parameters of every `projects/{project_id}/documents/{document_id}/...` call. */
+export function documentIds(projectId: number, documentId: number) {
+  return { project_id: projectId, document_id: documentId };
 }
 
 export function fetchEditorPayload(
@@ -29,7 +26,8 @@ export function fetchEditorPayload(
   documentId: number,
   signal?: AbortSignal,
 ): Promise<EditorPayload> {
-  return apiRequest<EditorPayload>("GET", `${documentPath(projectId, documentId)}editor/`, {
+  return apiRequest("GET", "projects/{project_id}/documents/{document_id}/editor/", {
+    path: documentIds(projectId, documentId),
     signal,
   });
 }
@@ -39,7 +37,8 @@ export function fetchDocumentReview(
   documentId: number,
   signal?: AbortSignal,
 ): Promise<DocumentReview> {
-  return apiRequest<DocumentReview>("GET", `${documentPath(projectId, documentId)}review/`, {
+  return apiRequest("GET", "projects/{project_id}/documents/{document_id}/review/", {
+    path: documentIds(projectId, documentId),
     signal,
   });
 }
@@ -55,8 +54,14 @@ export async function saveOperations(
   reviewedTurns: readonly number[] = [],
 ): Promise<AnnotationData> {
   return withConflicts(() =>
-    apiRequest<AnnotationData>("POST", `${documentPath(projectId, documentId)}annotation/`, {
-      body: { version, operations, seconds_spent: secondsSpent, reviewed_turns: reviewedTurns },
+    apiRequest("POST", "projects/{project_id}/documents/{document_id}/annotation/", {
+      path: documentIds(projectId, documentId),
+      body: {
+        version,
+        operations,
+        seconds_spent: secondsSpent,
+        reviewed_turns: [...reviewedTurns],
+      },
     }),
   );
 }
@@ -76,11 +81,12 @@ export function submitAnnotation(
   { reviewedTurns = [], acceptUnreviewed = false }: SubmitOptions = {},
 ): Promise<AnnotationData> {
   return withConflicts(() =>
-    apiRequest<AnnotationData>("POST", `${documentPath(projectId, documentId)}annotation/submit/`, {
+    apiRequest("POST", "projects/{project_id}/documents/{document_id}/annotation/submit/", {
+      path: documentIds(projectId, documentId),
       body: {
         version,
         seconds_spent: secondsSpent,
-        reviewed_turns: reviewedTurns,
+        reviewed_turns: [...reviewedTurns],
         accept_unreviewed: acceptUnreviewed,
       },
     }),
@@ -94,13 +100,10 @@ export function reopenAnnotation(
   documentId: number,
   version: number,
 ): Promise<AnnotationData> {
-  return apiRequest<AnnotationData>(
-    "POST",
-    `${documentPath(projectId, documentId)}annotation/reopen/`,
-    {
-      body: { version },
-    },
-  );
+  return apiRequest("POST", "projects/{project_id}/documents/{document_id}/annotation/reopen/", {
+    path: documentIds(projectId, documentId),
+    body: { version },
+  });
 }
 
 /** Where the editor saves: the caller's annotation, or a document's adjudication. */

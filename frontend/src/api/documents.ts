@@ -6,7 +6,7 @@ export type Project = Schema<"ProjectOutput">;
 export type DocumentSummary = Schema<"DocumentOutput">;
 
 export function fetchProjects(signal?: AbortSignal): Promise<Project[]> {
-  return fetchAllPages<Project>("projects/", signal);
+  return fetchAllPages("projects/", { signal });
 }
 
 /** The documents assigned to the caller in one project. */
@@ -14,5 +14,9 @@ export function fetchMyDocuments(
   projectId: number,
   signal?: AbortSignal,
 ): Promise<DocumentSummary[]> {
-  return fetchAllPages<DocumentSummary>(`projects/${projectId}/documents/?assignee=me`, signal);
+  return fetchAllPages("projects/{project_id}/documents/", {
+    path: { project_id: projectId },
+    query: { assignee: "me" },
+    signal,
+  });
 }

@@ -6,5 +6,5 @@ export type Health = Schema<"HealthOutput">;
 export type ServiceCheck = Schema<"ServiceCheck">;
 
 export function fetchHealth(signal?: AbortSignal): Promise<Health> {
-  return apiRequest<Health>("GET", "health/", { signal });
+  return apiRequest("GET", "health/", { signal });
 }

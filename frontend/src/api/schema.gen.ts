@@ -1553,7 +1553,7 @@ export interface components {
     AnnotationEditInput: {
       version: number;
       /** @default 0 */
-      seconds_spent: number;
+      seconds_spent?: number;
       /** @description Turns (from 0) the annotator visited or confirmed since the last write. */
       reviewed_turns?: number[];
       operations?: components["schemas"]["Operation"][];
@@ -1578,14 +1578,14 @@ export interface components {
     AnnotationSubmitInput: {
       version: number;
       /** @default 0 */
-      seconds_spent: number;
+      seconds_spent?: number;
       /** @description Turns (from 0) the annotator visited or confirmed since the last write. */
       reviewed_turns?: number[];
       /**
        * @description The review mode's "accept the rest": every turn neither reviewed nor changed is recorded as accepted without review, in the gold and the exports.
        * @default false
        */
-      accept_unreviewed: boolean;
+      accept_unreviewed?: boolean;
     };
     AnnotatorQualityDashboardApiOutput: {
       rows: components["schemas"]["AnnotatorQualityRow"][];
@@ -2041,7 +2041,7 @@ export interface components {
     EditBatchInput: {
       version: number;
       /** @default 0 */
-      seconds_spent: number;
+      seconds_spent?: number;
       operations: components["schemas"]["Operation"][];
     };
     EditorDocument: {
@@ -2324,7 +2324,7 @@ export interface components {
     };
     IterationCloseApiInput: {
       /** @default true */
-      tune: boolean;
+      tune?: boolean;
       grid?: {
         [key: string]: ((string | number | boolean | (string | number | boolean)[]) | null)[];
       };
@@ -2371,7 +2371,7 @@ export interface components {
        *     * `diagonal` - the diagonal aligner, as in the paper's first iteration
        * @default shipped
        */
-      starting_parameters: components["schemas"]["StartingParametersEnum"];
+      starting_parameters?: components["schemas"]["StartingParametersEnum"];
       documents: number[];
       assignments?: components["schemas"]["Assignment"][];
       /** @description Give a share of the batch (drawn with a recorded seed) or the documents named a second annotator, from `annotators` or the project's annotators. */
@@ -2882,7 +2882,7 @@ export interface components {
         [key: string]: unknown;
       };
       /** @default  */
-      engine_version: string;
+      engine_version?: string;
     };
     ParameterSetListApiOutput: {
       id: number;
@@ -3156,7 +3156,7 @@ export interface components {
       assignment: number;
       answer: components["schemas"]["AnswerEnum"];
       /** @default  */
-      note: string;
+      note?: string;
     };
     RaterNext: {
       study: number;
@@ -3548,7 +3548,7 @@ export interface components {
        * @description Gold pairs mixed in.
        * @default 0
        */
-      controls: number;
+      controls?: number;
       /** @description User ids of project members. */
       raters: number[];
       raters_per_pair: number;
@@ -3556,9 +3556,9 @@ export interface components {
        * Format: double
        * @default 0.9
        */
-      target_yes_share: number;
+      target_yes_share?: number;
       /** @default 5 */
-      bins: number;
+      bins?: number;
       /** @description Drawn when omitted. */
       seed?: number;
     };
@@ -3618,7 +3618,7 @@ export interface components {
     TimedVersionInput: {
       version: number;
       /** @default 0 */
-      seconds_spent: number;
+      seconds_spent?: number;
     };
     TrainingSettings: {
       kind?: components["schemas"]["TrainingSettingsKindEnum"];
@@ -3762,7 +3762,7 @@ export interface components {
         [key: string]: unknown;
       }[];
       /** @default turns */
-      ranked_by: components["schemas"]["RankedByEnum"];
+      ranked_by?: components["schemas"]["RankedByEnum"];
     };
     TurnSettings: {
       /** Format: double */

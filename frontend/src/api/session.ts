@@ -5,13 +5,13 @@ export type SessionUser = Schema<"SessionUser">;
 export type Session = Schema<"SessionOutput">;
 
 export async function fetchSession(signal?: AbortSignal): Promise<Session> {
-  const session = await apiRequest<Session>("GET", "auth/session/", { signal });
+  const session = await apiRequest("GET", "auth/session/", { signal });
   rememberCsrfToken(session.csrf_token);
   return session;
 }
 
 export async function signIn(username: string, password: string): Promise<Session> {
-  const session = await apiRequest<Session>("POST", "auth/session/", {
+  const session = await apiRequest("POST", "auth/session/", {
     body: { username, password },
   });
   // Django rotates the token when a user signs in.
@@ -20,5 +20,5 @@ export async function signIn(username: string, password: string): Promise<Sessio
 }
 
 export async function signOut(): Promise<void> {
-  await apiRequest<null>("DELETE", "auth/session/");
+  await apiRequest("DELETE", "auth/session/");
 }

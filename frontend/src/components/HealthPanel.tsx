@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { fetchHealth, type Health } from "../api/health";
-import { describeHealth } from "../health";
+import { describeHealth } from "./health";
 
 /** Whether Tandem can do work now: database, task broker, workers. */
 export function HealthPanel() {

@@ -1,9 +1,9 @@
 import { useState } from "react";
 import type { AccuracyMetric } from "../lead/api";
-import { percent } from "../lead/format";
-import type { IterationAccuracy } from "./api";
-import { BoxPlot } from "./charts/BoxPlot";
-import { DistributionTable } from "./charts/DistributionTable";
+import { percent } from "../text/format";
+import type { IterationAccuracy } from "../api/dashboards";
+import { BoxPlot } from "../components/charts/BoxPlot";
+import { DistributionTable } from "../components/charts/DistributionTable";
 
 export const METRIC_LABELS: Record<AccuracyMetric, string> = {
   human_turn_accuracy: "Human-evaluated accuracy, turns",

@@ -1,14 +1,14 @@
 import { useState } from "react";
-import { duration, percent } from "../lead/format";
+import { duration, percent } from "../text/format";
 import type {
   AgreementMeasure,
   AgreementMeasures,
   AnnotatorQuality,
   IterationAgreement,
-} from "./api";
-import { BoxPlot } from "./charts/BoxPlot";
-import { DistributionTable } from "./charts/DistributionTable";
-import { coefficientDomain } from "./charts/scale";
+} from "../api/dashboards";
+import { BoxPlot } from "../components/charts/BoxPlot";
+import { DistributionTable } from "../components/charts/DistributionTable";
+import { coefficientDomain } from "../components/charts/scale";
 
 export const MEASURE_LABELS: Record<AgreementMeasure, string> = {
   turn_agreement: "Observed agreement, turns",

@@ -1,5 +1,5 @@
-import type { CorpusGrowth } from "./api";
-import { LineChart } from "./charts/LineChart";
+import type { CorpusGrowth } from "../api/dashboards";
+import { LineChart } from "../components/charts/LineChart";
 
 /** Gold pairs and trusted automatic pairs as each iteration closed, and now. */
 export function CorpusPanel({ growth }: { growth: CorpusGrowth }) {

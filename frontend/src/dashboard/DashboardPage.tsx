@@ -1,6 +1,6 @@
 import { CandidateTable } from "../lead/CandidateTable";
 import { useProject } from "../lead/ProjectContext";
-import { useLoad } from "../lead/useLoad";
+import { useLoad } from "../components/useLoad";
 import { RatingPanel } from "../rating/RatingPanel";
 import { AccuracyPanel } from "./AccuracyPanel";
 import { AgreementPanel } from "./AgreementPanel";
@@ -10,7 +10,7 @@ import {
   fetchAnnotatorQuality,
   fetchCorpus,
   fetchEffort,
-} from "./api";
+} from "../api/dashboards";
 import { CorpusPanel } from "./CorpusPanel";
 import { EffortPanel } from "./EffortPanel";
 import { JobsPanel } from "./JobsPanel";

@@ -1,6 +1,6 @@
-import { duration } from "../lead/format";
-import type { EffortRow, IterationAccuracy } from "./api";
-import { BarChart, type BarGroup } from "./charts/BarChart";
+import { duration } from "../text/format";
+import type { EffortRow, IterationAccuracy } from "../api/dashboards";
+import { BarChart, type BarGroup } from "../components/charts/BarChart";
 import {
   effortByIteration,
   effortTrend,

@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { cancelJob } from "../lead/api";
 import { JobProgress } from "../lead/JobProgress";
-import { messageOf, useLoad } from "../lead/useLoad";
-import { fetchActiveJobs } from "./api";
+import { messageOf, useLoad } from "../components/useLoad";
+import { fetchActiveJobs } from "../api/dashboards";
 
 const POLL_MS = 3000;
 

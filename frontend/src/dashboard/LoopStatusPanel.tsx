@@ -2,7 +2,7 @@ import { Link } from "../app/router";
 import { fetchIteration, fetchIterations, fetchParameterSets, type Iteration } from "../lead/api";
 import { usernameOf, useProject } from "../lead/ProjectContext";
 import { iterationPath } from "../lead/routes";
-import { useLoad } from "../lead/useLoad";
+import { useLoad } from "../components/useLoad";
 import { submissionsByAnnotator } from "./progress";
 import { counted } from "../text/plural";
 

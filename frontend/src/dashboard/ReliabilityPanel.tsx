@@ -1,5 +1,6 @@
-import type { IterationAccuracy } from "./api";
-import { colourOf } from "./charts/palette";
+import type { IterationAccuracy } from "../api/dashboards";
+import { colourOf } from "../components/charts/palette";
+import "../components/charts/charts.css";
 
 const SIZE = 240;
 const MARGIN = 28;

@@ -1,6 +1,6 @@
-import { apiRequest } from "../api/client";
 import type { Schema } from "../api/schema";
-import { useLoad } from "../lead/useLoad";
+import { useLoad } from "../components/useLoad";
+import { fetchSalience } from "../api/dashboards";
 
 type SalienceDashboard = Schema<"SalienceDashboardApiOutput">;
 type LabelAgreement = Schema<"LabelAgreement">;
@@ -10,13 +10,7 @@ const share = (value: number | null) => (value === null ? "—" : value.toFixed(
 /** Can the podcast paper's cheap rule (ROUGE-2 recall above a threshold) stand in for the
  * annotators on this project's data? Its labels against the gold's, per iteration. */
 export function SaliencePanel({ projectId }: { projectId: number }) {
-  const [loaded] = useLoad(
-    (signal) =>
-      apiRequest<SalienceDashboard>("GET", `projects/${projectId}/dashboard/salience/`, {
-        signal,
-      }),
-    [projectId],
-  );
+  const [loaded] = useLoad((signal) => fetchSalience(projectId, signal), [projectId]);
   return (
     <section aria-labelledby="salience-heading" className="dashboard-panel">
       <h2 id="salience-heading">Salience labels: the ROUGE rule against gold</h2>

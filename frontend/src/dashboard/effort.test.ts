@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EffortRow } from "./api";
+import type { EffortRow } from "../api/dashboards";
 import { effortByIteration, effortTrend } from "./effort";
 
 function row(number: number, turns: number, changed: number, reviewed: number, seconds: number) {

@@ -1,4 +1,4 @@
-import type { EffortRow } from "./api";
+import type { EffortRow } from "../api/dashboards";
 
 /** One iteration's effort over all its annotators, as shares of the turns they had. */
 export interface IterationEffort {

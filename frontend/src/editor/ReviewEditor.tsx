@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { EditorPayload, SaveTarget } from "../api/annotation";
-import { Link } from "../app/router";
+import { adjudicationPath, Link } from "../app/router";
 import { leadProjectPath } from "../lead/routes";
 import { Editor } from "./Editor";
 
@@ -8,10 +8,6 @@ interface ReviewEditorProps {
   payload: EditorPayload;
   userId: number;
   target: SaveTarget;
-}
-
-export function adjudicationPath(projectId: number, documentId: number): string {
-  return `/projects/${projectId}/documents/${documentId}/adjudication`;
 }
 
 /**

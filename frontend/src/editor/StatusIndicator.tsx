@@ -1,4 +1,4 @@
-import { dateTime } from "../lead/format";
+import { dateTime } from "../text/format";
 import type { SaveStatus } from "./useAutosave";
 
 const MESSAGES: Record<SaveStatus, string> = {

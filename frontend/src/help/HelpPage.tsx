@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from "react";
 import { Link, navigate } from "../app/router";
-import { useLoad } from "../lead/useLoad";
+import { useLoad } from "../components/useLoad";
 import {
   fetchHelpIndex,
   fetchHelpPage,

@@ -6,14 +6,13 @@ export type HelpIndex = Schema<"HelpIndex">;
 export type HelpPage = Schema<"HelpPage">;
 export type HelpSearch = Schema<"HelpSearch">;
 
-export const fetchHelpIndex = (signal?: AbortSignal) =>
-  apiRequest<HelpIndex>("GET", "help/", { signal });
+export const fetchHelpIndex = (signal?: AbortSignal) => apiRequest("GET", "help/", { signal });
 
 export const fetchHelpPage = (name: string, signal?: AbortSignal) =>
-  apiRequest<HelpPage>("GET", `help/${encodeURIComponent(name)}/`, { signal });
+  apiRequest("GET", "help/{name}/", { path: { name }, signal });
 
 export const searchHelp = (query: string, signal?: AbortSignal) =>
-  apiRequest<HelpSearch>("GET", `help/search/?q=${encodeURIComponent(query)}`, { signal });
+  apiRequest("GET", "help/search/", { query: { q: query }, signal });
 
 export const HELP_HOME = "/help";
 

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { addToIteration, BATCHABLE_STATUSES, fetchDocuments } from "./api";
 import { useProject } from "./ProjectContext";
-import { messageOf, useLoad } from "./useLoad";
+import { messageOf, useLoad } from "../components/useLoad";
 
 /** Documents in no iteration, to add to this open one; each keeps its assignees. */
 export function AddDocumentsForm({

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { proposeBatch, type BatchProposal, type SelectionPolicy } from "./api";
-import { messageOf } from "./useLoad";
+import { messageOf } from "../components/useLoad";
 import { counted } from "../text/plural";
 
 const POLICIES: { value: SelectionPolicy; label: string }[] = [

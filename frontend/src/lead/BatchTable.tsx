@@ -6,12 +6,11 @@ import {
   type BatchDocument,
   type IterationDetail,
 } from "./api";
-import { Link, editorPath } from "../app/router";
-import { adjudicationPath } from "../editor/ReviewEditor";
+import { adjudicationPath, Link, editorPath } from "../app/router";
 import { AssigneePicker, DOCUMENT_STATUS_TEXT } from "./DocumentsSection";
-import { duration, percent } from "./format";
+import { duration, percent } from "../text/format";
 import { usernameOf, useProject } from "./ProjectContext";
-import { messageOf } from "./useLoad";
+import { messageOf } from "../components/useLoad";
 import { counted, transcriptUnit } from "../text/plural";
 
 /** The batch as the lead follows it: who corrects what, how far along, and once closed, how

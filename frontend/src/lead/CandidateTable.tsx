@@ -1,10 +1,16 @@
 import { useState } from "react";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { counted } from "../text/plural";
-import { fetchCandidates, type Candidate, type CandidateOrdering, type CandidatePage } from "./api";
+import {
+  fetchCandidates,
+  type Candidate,
+  type CandidateOrdering,
+  type CandidatePage,
+  type CandidateSort,
+} from "./api";
 import { differences, differenceText, tiedGroups } from "./candidates";
-import { percent } from "./format";
-import { useLoad } from "./useLoad";
+import { percent } from "../text/format";
+import { useLoad } from "../components/useLoad";
 
 const PAGE_SIZE = 50;
 
@@ -66,14 +72,14 @@ export function CandidateTable({
   /** Changes when the run may have new scores. */
   refreshKey?: unknown;
 }) {
-  const [ordering, setOrdering] = useState("rank");
+  const [ordering, setOrdering] = useState<CandidateSort>("rank");
   const [page, setPage] = useState(1);
   const [confirming, setConfirming] = useState<Candidate | null>(null);
   const [loaded] = useLoad(
     (signal) =>
       fetchCandidates(
         projectId,
-        { iteration: iterationId, ordering, page, pageSize: PAGE_SIZE },
+        { iteration: iterationId, ordering, page, page_size: PAGE_SIZE },
         signal,
       ),
     [projectId, iterationId, ordering, page, refreshKey],

@@ -1,7 +1,6 @@
 import { useState } from "react";
 import type { DocumentStatus } from "../api/annotation";
-import { Link, editorPath } from "../app/router";
-import { adjudicationPath } from "../editor/ReviewEditor";
+import { adjudicationPath, Link, editorPath } from "../app/router";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import {
   assignDocument,
@@ -18,7 +17,7 @@ import { AUDIO_EXTENSIONS } from "./pairing";
 import { annotatorsOf, usernameOf, useProject } from "./ProjectContext";
 import { iterationPath } from "./routes";
 import { UploadPanel } from "./UploadPanel";
-import { messageOf, useLoad } from "./useLoad";
+import { messageOf, useLoad } from "../components/useLoad";
 import { counted, transcriptUnit } from "../text/plural";
 
 /** Statuses whose documents open in the editor (the lead reads the assignees' work there). */

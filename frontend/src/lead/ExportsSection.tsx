@@ -2,7 +2,7 @@ import { useState } from "react";
 import { apiRequest } from "../api/client";
 import type { Schema } from "../api/schema";
 import { useProject } from "./ProjectContext";
-import { useLoad } from "./useLoad";
+import { useLoad } from "../components/useLoad";
 
 type ExportPreview = Schema<"ExportPreview">;
 
@@ -47,10 +47,19 @@ interface Filters {
   min_confidence: string;
 }
 
+/** The filters as the export endpoints read them (the field is empty while being typed). */
+function exportQuery(filters: Filters) {
+  return {
+    include_automatic: filters.include_automatic,
+    min_confidence: Number(filters.min_confidence || "0"),
+  };
+}
+
 function query(filters: Filters): string {
+  const { include_automatic, min_confidence } = exportQuery(filters);
   const params = new URLSearchParams({
-    include_automatic: String(filters.include_automatic),
-    min_confidence: filters.min_confidence || "0",
+    include_automatic: String(include_automatic),
+    min_confidence: String(min_confidence),
   });
   return params.toString();
 }
@@ -66,13 +75,11 @@ export function ExportsSection() {
   const base = `/api/v1/projects/${project.id}/exports/`;
   const [loaded] = useLoad(
     (signal) =>
-      apiRequest<ExportPreview>(
-        "GET",
-        `projects/${project.id}/exports/preview/?${query(filters)}`,
-        {
-          signal,
-        },
-      ),
+      apiRequest("GET", "projects/{project_id}/exports/preview/", {
+        path: { project_id: project.id },
+        query: exportQuery(filters),
+        signal,
+      }),
     [project.id, filters.include_automatic, filters.min_confidence],
   );
 

@@ -16,7 +16,8 @@ import {
 import { BatchTable } from "./BatchTable";
 import { CandidateTable } from "./CandidateTable";
 import { CloseIterationForm } from "./CloseIterationForm";
-import { dateTime, describeParams, percent } from "./format";
+import { dateTime, percent } from "../text/format";
+import { describeParams } from "./format";
 import { ITERATION_STATUS_TEXT } from "./IterationsSection";
 import { JobProgress } from "./JobProgress";
 import { learnedVerdict } from "./learned";
@@ -24,7 +25,7 @@ import { PromoteParameterSet } from "./PromoteParameterSet";
 import { ReviewThresholdForm } from "./ReviewThresholdForm";
 import { useProject } from "./ProjectContext";
 import { leadProjectPath } from "./routes";
-import { messageOf, useLoad } from "./useLoad";
+import { messageOf, useLoad } from "../components/useLoad";
 import { counted, noun } from "../text/plural";
 
 /** Followed until closed or cancelled: jobs while they run, annotators' progress meanwhile. */

@@ -1,11 +1,11 @@
 import { Link } from "../app/router";
-import { fetchAccuracy } from "../dashboard/api";
+import { fetchAccuracy } from "../api/dashboards";
 import { fetchDocuments, fetchIterations, fetchParameterSets, type Iteration } from "./api";
-import { percent } from "./format";
+import { percent } from "../text/format";
 import { OpenIterationForm } from "./OpenIterationForm";
 import { useProject } from "./ProjectContext";
 import { iterationPath } from "./routes";
-import { useLoad } from "./useLoad";
+import { useLoad } from "../components/useLoad";
 
 export const ITERATION_STATUS_TEXT = {
   open: "Pre-aligning",

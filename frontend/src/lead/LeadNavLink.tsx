@@ -1,7 +1,7 @@
 import { fetchProjects } from "../api/documents";
 import { Link } from "../app/router";
 import { LEAD_HOME } from "./routes";
-import { useLoad } from "./useLoad";
+import { useLoad } from "../components/useLoad";
 
 /** Shown to leads, administrators, and newcomers in no project (who may start one);
  * annotators never see a way into lead pages. */

@@ -9,7 +9,7 @@ import {
 import { BatchProposalPanel } from "./BatchProposalPanel";
 import { annotatorsOf, usernameOf, useProject } from "./ProjectContext";
 import { iterationPath } from "./routes";
-import { messageOf } from "./useLoad";
+import { messageOf } from "../components/useLoad";
 import { counted, noun } from "../text/plural";
 
 /** Documents in no iteration yet, each with its annotators: keep, or choose one. */

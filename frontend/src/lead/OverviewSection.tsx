@@ -5,7 +5,7 @@ import { addMember, changeMemberRole, removeMember, updateProject, type Member }
 import { PodcastSettings } from "./PodcastSettings";
 import { useProject } from "./ProjectContext";
 import { TalkSettings } from "./TalkSettings";
-import { messageOf } from "./useLoad";
+import { messageOf } from "../components/useLoad";
 
 export function OverviewSection() {
   const { project } = useProject();

@@ -1,12 +1,9 @@
 import { useState } from "react";
 import { apiRequest } from "../api/client";
-import type { Schema } from "../api/schema";
 import { useProject } from "./ProjectContext";
 import { SettingsPreview } from "./SettingsPreview";
 import { useSettingsSave } from "./useSettingsSave";
-import { useLoad } from "./useLoad";
-
-type CleaningPage = Schema<"PaginatedDescriptionCleaningApiOutputList">;
+import { useLoad } from "../components/useLoad";
 
 /** Documents whose cleaning the page shows: enough to judge the rule, few enough to read. */
 const PREVIEWED_DOCUMENTS = 20;
@@ -85,11 +82,11 @@ export function PodcastSettings() {
 function CleaningPreview({ projectId }: { projectId: number }) {
   const [loaded] = useLoad(
     (signal) =>
-      apiRequest<CleaningPage>(
-        "GET",
-        `projects/${projectId}/description-cleaning/?page_size=${PREVIEWED_DOCUMENTS}`,
-        { signal },
-      ),
+      apiRequest("GET", "projects/{project_id}/description-cleaning/", {
+        path: { project_id: projectId },
+        query: { page_size: PREVIEWED_DOCUMENTS },
+        signal,
+      }),
     [projectId],
   );
   if (loaded.state === "loading") return <p aria-busy="true">Scoring the descriptions…</p>;

@@ -3,7 +3,7 @@ import { Link } from "../app/router";
 import { fetchMembers, fetchProject } from "./api";
 import { ProjectContext } from "./ProjectContext";
 import { LEAD_HOME, leadProjectPath, type LeadSection } from "./routes";
-import { useLoad } from "./useLoad";
+import { useLoad } from "../components/useLoad";
 import "./lead.css";
 
 const SECTIONS: { section: LeadSection; label: string }[] = [

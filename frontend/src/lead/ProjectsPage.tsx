@@ -4,7 +4,7 @@ import { Link, navigate } from "../app/router";
 import { HealthPanel } from "../components/HealthPanel";
 import { createProject, type ProjectKind } from "./api";
 import { leadProjectPath } from "./routes";
-import { messageOf, useLoad } from "./useLoad";
+import { messageOf, useLoad } from "../components/useLoad";
 import "./lead.css";
 
 /** The projects the caller leads (all of them for an administrator), and a new one. */

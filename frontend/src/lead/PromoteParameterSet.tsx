@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { fetchParameterSets } from "./api";
 import { useProject } from "./ProjectContext";
-import { useLoad } from "./useLoad";
+import { useLoad } from "../components/useLoad";
 
 /** Any parameter set of the project may be promoted, tuned or not: the lead decides. */
 export function PromoteParameterSet({

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { fetchIterationReview, setReviewThreshold, type ReviewPlan } from "./api";
-import { messageOf, useLoad } from "./useLoad";
+import { messageOf, useLoad } from "../components/useLoad";
 import { counted } from "../text/plural";
 
 function share(value: number): string {

@@ -1,18 +1,17 @@
 import { useEffect, useState } from "react";
 import { apiRequest } from "../api/client";
-import type { Schema } from "../api/schema";
 import type { ProjectDetail } from "./api";
 import { useProject } from "./ProjectContext";
-import { useLoad } from "./useLoad";
+import { useLoad } from "../components/useLoad";
 
 type Settings = ProjectDetail["settings"];
-export type SettingsPreviewAnswer = Schema<"SettingsPreview">;
 
 /** Typing pauses this long before the server is asked again. */
 const SETTLE_MS = 400;
 
 export const previewSettings = (projectId: number, settings: Settings, signal?: AbortSignal) =>
-  apiRequest<SettingsPreviewAnswer>("POST", `projects/${projectId}/settings-preview/`, {
+  apiRequest("POST", "projects/{project_id}/settings-preview/", {
+    path: { project_id: projectId },
     body: { settings },
     signal,
   });

@@ -10,7 +10,7 @@ import {
   type PlannedUpload,
 } from "./pairing";
 import { UploadProgress, type UploadTask } from "./UploadProgress";
-import { messageOf } from "./useLoad";
+import { messageOf } from "../components/useLoad";
 
 const HEADINGS: Record<ProjectKind, string> = {
   meeting: "Upload document pairs",

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { fetchJob, FINISHED_JOB_STATUSES } from "./api";
 import { JobProgress } from "./JobProgress";
-import { useLoad } from "./useLoad";
+import { useLoad } from "../components/useLoad";
 
 export interface UploadTask {
   id: string;

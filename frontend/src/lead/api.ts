@@ -2,6 +2,7 @@
  * The lead's side of the REST API: projects and members, uploads and their import jobs,
  * iterations, tuning candidates, promotion. Shapes follow docs/bootstrap.md.
  */
+import { documentIds } from "../api/annotation";
 import { apiRequest, fetchAllPages } from "../api/client";
 import type { ProjectRole } from "../api/documents";
 import type { Schema } from "../api/schema";
@@ -33,7 +34,6 @@ export type Candidate = Schema<"CandidateOutput">;
 /** The engine's AlignmentParams as stored: nested sections of plain values. */
 export type AlignmentParams = Schema<"AlignmentParams">;
 export type TuningBrief = Schema<"TuningBrief">;
-export type Distribution = Schema<"Distribution">;
 export type AccuracyMetric = Schema<"AccuracyMetricEnum">;
 
 /** The metrics in the order the pages show them. */
@@ -45,72 +45,82 @@ export const ACCURACY_METRICS = [
   "windowdiff",
 ] as const satisfies readonly AccuracyMetric[];
 
-export type IterationStatus = Schema<"IterationStatusEnum">;
 export type StartingParameters = Schema<"StartingParametersEnum">;
 export type Iteration = Schema<"IterationOutput">;
 export type BatchAnnotation = Schema<"BatchAnnotation">;
-export type AccuracyRecord = Schema<"Record">;
 export type BatchDocument = Schema<"BatchDocument">;
 export type IterationDetail = Schema<"IterationDetail">;
-export type ParameterSet = Schema<"ParameterSetListApiOutput">;
 
-const project = (projectId: number) => `projects/${projectId}/`;
+const projectIds = (projectId: number) => ({ project_id: projectId });
+const iterationIds = (projectId: number, iterationId: number) => ({
+  project_id: projectId,
+  iteration_id: iterationId,
+});
 
 export const fetchProject = (projectId: number, signal?: AbortSignal) =>
-  apiRequest<ProjectDetail>("GET", project(projectId), { signal });
+  apiRequest("GET", "projects/{project_id}/", { path: projectIds(projectId), signal });
 
-export const createProject = (fields: {
-  name: string;
-  description: string;
-  kind: ProjectKind;
-  language?: string;
-}) => apiRequest<ProjectDetail>("POST", "projects/", { body: fields });
+export const createProject = (fields: Schema<"ProjectInput">) =>
+  apiRequest("POST", "projects/", { body: fields });
 
 export const updateProject = (
   projectId: number,
-  fields: { name: string; description: string; settings?: ProjectDetail["settings"] },
-) => apiRequest<ProjectDetail>("PATCH", project(projectId), { body: fields });
+  fields: Schema<"PatchedProjectDetailApiUpdateInput">,
+) => apiRequest("PATCH", "projects/{project_id}/", { path: projectIds(projectId), body: fields });
 
 export const fetchMembers = (projectId: number, signal?: AbortSignal) =>
-  fetchAllPages<Member>(`${project(projectId)}members/`, signal);
+  fetchAllPages("projects/{project_id}/members/", { path: projectIds(projectId), signal });
 
 export const addMember = (projectId: number, username: string, role: ProjectRole) =>
-  apiRequest<Member>("POST", `${project(projectId)}members/`, { body: { username, role } });
+  apiRequest("POST", "projects/{project_id}/members/", {
+    path: projectIds(projectId),
+    body: { username, role },
+  });
 
 export const changeMemberRole = (projectId: number, membershipId: number, role: ProjectRole) =>
-  apiRequest<Member>("PATCH", `${project(projectId)}members/${membershipId}/`, {
+  apiRequest("PATCH", "projects/{project_id}/members/{membership_id}/", {
+    path: { project_id: projectId, membership_id: membershipId },
     body: { role },
   });
 
 export const removeMember = (projectId: number, membershipId: number) =>
-  apiRequest<null>("DELETE", `${project(projectId)}members/${membershipId}/`);
+  apiRequest("DELETE", "projects/{project_id}/members/{membership_id}/", {
+    path: { project_id: projectId, membership_id: membershipId },
+  });
 
 export const fetchDocuments = (projectId: number, signal?: AbortSignal) =>
-  fetchAllPages<LeadDocument>(`${project(projectId)}documents/?page_size=500`, signal);
+  fetchAllPages("projects/{project_id}/documents/", {
+    path: projectIds(projectId),
+    query: { page_size: 500 },
+    signal,
+  });
 
 /** The documents whose annotators disagree and that wait for a lead or curator to adjudicate. */
 export const fetchNeedsAdjudication = async (projectId: number, signal?: AbortSignal) =>
   new Set(
     (
-      await apiRequest<Schema<"NeedsAdjudicationOutput">>(
-        "GET",
-        `${project(projectId)}needs-adjudication/`,
-        { signal },
-      )
+      await apiRequest("GET", "projects/{project_id}/needs-adjudication/", {
+        path: projectIds(projectId),
+        signal,
+      })
     ).documents,
   );
 
 export const assignDocument = (projectId: number, documentId: number, assignees: number[]) =>
-  apiRequest<LeadDocument>("PATCH", `${project(projectId)}documents/${documentId}/`, {
+  apiRequest("PATCH", "projects/{project_id}/documents/{document_id}/", {
+    path: documentIds(projectId, documentId),
     body: { assignees },
   });
 
 /** Out of its iteration: the way to close an iteration without a document nobody submits. */
 export const deleteDocument = (projectId: number, documentId: number) =>
-  apiRequest<void>("DELETE", `${project(projectId)}documents/${documentId}/`);
+  apiRequest("DELETE", "projects/{project_id}/documents/{document_id}/", {
+    path: documentIds(projectId, documentId),
+  });
 
 export const removeFromIteration = (projectId: number, documentId: number) =>
-  apiRequest<LeadDocument>("PATCH", `${project(projectId)}documents/${documentId}/`, {
+  apiRequest("PATCH", "projects/{project_id}/documents/{document_id}/", {
+    path: documentIds(projectId, documentId),
     body: { iteration: null },
   });
 
@@ -124,76 +134,93 @@ export function uploadDocument(
   form.append("report", upload.report);
   for (const part of upload.transcripts) form.append("transcript", part);
   if (upload.audio) form.append("audio", upload.audio);
-  return apiRequest<Job>("POST", `${project(projectId)}documents/`, { body: form });
+  return apiRequest("POST", "projects/{project_id}/documents/", {
+    path: projectIds(projectId),
+    body: form,
+  });
 }
 
 /** Adds or replaces the document's recording. */
 export function putAudio(projectId: number, documentId: number, audio: File) {
   const form = new FormData();
   form.append("audio", audio);
-  return apiRequest<Schema<"AudioOutput">>(
-    "PUT",
-    `${project(projectId)}documents/${documentId}/audio/`,
-    { body: form },
-  );
+  return apiRequest("PUT", "projects/{project_id}/documents/{document_id}/audio/", {
+    path: documentIds(projectId, documentId),
+    body: form,
+  });
 }
 
 export const deleteAudio = (projectId: number, documentId: number) =>
-  apiRequest<void>("DELETE", `${project(projectId)}documents/${documentId}/audio/`);
+  apiRequest("DELETE", "projects/{project_id}/documents/{document_id}/audio/", {
+    path: documentIds(projectId, documentId),
+  });
 
 export const fetchJob = (projectId: number, jobId: number, signal?: AbortSignal) =>
-  apiRequest<Job>("GET", `${project(projectId)}jobs/${jobId}/`, { signal });
+  apiRequest("GET", "projects/{project_id}/jobs/{job_id}/", {
+    path: { project_id: projectId, job_id: jobId },
+    signal,
+  });
 
 export const cancelJob = (projectId: number, jobId: number) =>
-  apiRequest<Job>("POST", `${project(projectId)}jobs/${jobId}/cancel/`);
+  apiRequest("POST", "projects/{project_id}/jobs/{job_id}/cancel/", {
+    path: { project_id: projectId, job_id: jobId },
+  });
 
 export const fetchIterations = (projectId: number, signal?: AbortSignal) =>
-  fetchAllPages<Iteration>(`${project(projectId)}iterations/`, signal);
+  fetchAllPages("projects/{project_id}/iterations/", { path: projectIds(projectId), signal });
 
 export const fetchIteration = (projectId: number, iterationId: number, signal?: AbortSignal) =>
-  apiRequest<IterationDetail>("GET", `${project(projectId)}iterations/${iterationId}/`, {
+  apiRequest("GET", "projects/{project_id}/iterations/{iteration_id}/", {
+    path: iterationIds(projectId, iterationId),
     signal,
   });
 
 export const openIteration = (projectId: number, body: Schema<"IterationListApiInput">) =>
-  apiRequest<IterationDetail>("POST", `${project(projectId)}iterations/`, { body });
+  apiRequest("POST", "projects/{project_id}/iterations/", { path: projectIds(projectId), body });
 
 export type BatchProposal = Schema<"BatchProposalApiOutput">;
 export type SelectionPolicy = Schema<"PolicyEnum">;
 
 /** Tandem's proposal of the next batch by `policy`: the documents and why each. */
 export const proposeBatch = (projectId: number, policy: SelectionPolicy, size: number) =>
-  apiRequest<BatchProposal>(
-    "GET",
-    `${project(projectId)}iterations/proposal/?${new URLSearchParams({ policy, size: String(size) })}`,
-  );
+  apiRequest("GET", "projects/{project_id}/iterations/proposal/", {
+    path: projectIds(projectId),
+    query: { policy, size },
+  });
 
 export const closeIteration = (
   projectId: number,
   iterationId: number,
   options: Schema<"IterationCloseApiInput">,
 ) =>
-  apiRequest<IterationDetail>("POST", `${project(projectId)}iterations/${iterationId}/close/`, {
+  apiRequest("POST", "projects/{project_id}/iterations/{iteration_id}/close/", {
+    path: iterationIds(projectId, iterationId),
     body: options,
   });
 
 export const cancelIteration = (projectId: number, iterationId: number) =>
-  apiRequest<IterationDetail>("POST", `${project(projectId)}iterations/${iterationId}/cancel/`);
+  apiRequest("POST", "projects/{project_id}/iterations/{iteration_id}/cancel/", {
+    path: iterationIds(projectId, iterationId),
+  });
 
 export const addToIteration = (
   projectId: number,
   iterationId: number,
   body: Schema<"IterationDocumentsApiInput">,
 ) =>
-  apiRequest<IterationDetail>("POST", `${project(projectId)}iterations/${iterationId}/documents/`, {
+  apiRequest("POST", "projects/{project_id}/iterations/{iteration_id}/documents/", {
+    path: iterationIds(projectId, iterationId),
     body,
   });
 
 export const restartPreAlignment = (projectId: number, iterationId: number) =>
-  apiRequest<IterationDetail>("POST", `${project(projectId)}iterations/${iterationId}/pre-align/`);
+  apiRequest("POST", "projects/{project_id}/iterations/{iteration_id}/pre-align/", {
+    path: iterationIds(projectId, iterationId),
+  });
 
 export const restartTuning = (projectId: number, iterationId: number) =>
-  apiRequest<IterationDetail>("POST", `${project(projectId)}iterations/${iterationId}/tune/`, {
+  apiRequest("POST", "projects/{project_id}/iterations/{iteration_id}/tune/", {
+    path: iterationIds(projectId, iterationId),
     body: {},
   });
 
@@ -203,51 +230,44 @@ export const promote = (
   iterationId: number,
   choice: { candidate: number } | { parameter_set: number } | Record<string, never>,
 ) =>
-  apiRequest<Schema<"IterationPromoteApiOutput">>(
-    "POST",
-    `${project(projectId)}iterations/${iterationId}/promote/`,
-    { body: choice },
-  );
+  apiRequest("POST", "projects/{project_id}/iterations/{iteration_id}/promote/", {
+    path: iterationIds(projectId, iterationId),
+    body: choice,
+  });
 
 export const fetchParameterSets = (projectId: number, signal?: AbortSignal) =>
-  fetchAllPages<ParameterSet>(`${project(projectId)}parameter-sets/`, signal);
+  fetchAllPages("projects/{project_id}/parameter-sets/", { path: projectIds(projectId), signal });
 
 /** An aligner and each setting a parameter set for it may hold, from the engine. */
 export type Aligner = Schema<"AlignerOutput">;
 export type AlignerSetting = Schema<"AlignerSettingOutput">;
 
-export const fetchAligners = (signal?: AbortSignal): Promise<Aligner[]> =>
-  apiRequest<Aligner[]>("GET", "aligners/", { signal });
+export const fetchAligners = (signal?: AbortSignal) => apiRequest("GET", "aligners/", { signal });
 
-/** The scores the candidate table sorts by (the API also takes each with `-`). */
-export type CandidateOrdering = Exclude<
-  NonNullable<
-    NonNullable<operations["projects_dashboard_tuning_retrieve"]["parameters"]["query"]>["ordering"]
-  >,
-  `-${string}`
+type CandidateQuery = NonNullable<
+  operations["projects_dashboard_tuning_retrieve"]["parameters"]["query"]
 >;
+
+/** A score to sort the candidates by, best first (`-score`: worst first). */
+export type CandidateSort = NonNullable<CandidateQuery["ordering"]>;
+/** The scores the candidate table sorts by. */
+export type CandidateOrdering = Exclude<CandidateSort, `-${string}`>;
 
 export type CandidatePage = Schema<"TuningDashboardApiOutput">;
 
 /** A page of a tuning run's candidates: the iteration's, or the project's latest run. */
 export function fetchCandidates(
   projectId: number,
-  query: { iteration?: number; ordering: string; page: number; pageSize: number },
+  query: CandidateQuery,
   signal?: AbortSignal,
 ): Promise<CandidatePage> {
-  const params = new URLSearchParams({
-    ordering: query.ordering,
-    page: String(query.page),
-    page_size: String(query.pageSize),
-  });
-  if (query.iteration !== undefined) params.set("iteration", String(query.iteration));
-  return apiRequest<CandidatePage>("GET", `${project(projectId)}dashboard/tuning/?${params}`, {
+  return apiRequest("GET", "projects/{project_id}/dashboard/tuning/", {
+    path: projectIds(projectId),
+    query,
     signal,
   });
 }
 
-/** An iteration's review threshold and what it, auto and a previewed one imply. */
-export type IterationReview = Schema<"IterationReviewApiOutput">;
 export type ReviewPlan = Schema<"ReviewPlan">;
 
 export const fetchIterationReview = (
@@ -256,11 +276,11 @@ export const fetchIterationReview = (
   preview: number | null,
   signal?: AbortSignal,
 ) =>
-  apiRequest<IterationReview>(
-    "GET",
-    `${project(projectId)}iterations/${iterationId}/review/${preview === null ? "" : `?threshold=${preview}`}`,
-    { signal },
-  );
+  apiRequest("GET", "projects/{project_id}/iterations/{iteration_id}/review/", {
+    path: iterationIds(projectId, iterationId),
+    query: { threshold: preview ?? undefined },
+    signal,
+  });
 
 /** Sets the threshold; null is auto. */
 export const setReviewThreshold = (
@@ -268,6 +288,7 @@ export const setReviewThreshold = (
   iterationId: number,
   threshold: number | null,
 ) =>
-  apiRequest<IterationReview>("PUT", `${project(projectId)}iterations/${iterationId}/review/`, {
+  apiRequest("PUT", "projects/{project_id}/iterations/{iteration_id}/review/", {
+    path: iterationIds(projectId, iterationId),
     body: { threshold },
   });

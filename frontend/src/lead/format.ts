@@ -1,17 +1,6 @@
-/** Numbers as the pages print them: percentages with one decimal, durations in words. */
+/** The lead's values in words: file sizes, refused recordings, alignment parameters. */
 import { ApiError } from "../api/client";
 import type { Aligner } from "./api";
-
-export function percent(value: number | null | undefined): string {
-  return value === null || value === undefined ? "—" : `${value.toFixed(1)}%`;
-}
-
-export function duration(seconds: number): string {
-  if (seconds < 60) return `${Math.round(seconds)} s`;
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
 
 /** A file size in words: "840 KB", "12.5 MB". */
 export function fileSize(bytes: number): string {
@@ -99,12 +88,4 @@ export function variedOf(params: Params, varied: string[], aligners: Aligner[]):
     return value === undefined ? [] : [`${key} ${valueText(value)}`];
   });
   return fields.join(", ") || "—";
-}
-
-/** A moment as the reader's browser writes dates, in its own language and order. */
-export function dateTime(iso: string): string {
-  return new Intl.DateTimeFormat(navigator.languages, {
-    dateStyle: "medium",
-    timeStyle: "short",
-  }).format(new Date(iso));
 }

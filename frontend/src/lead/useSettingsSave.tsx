@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { updateProject, type ProjectDetail } from "./api";
 import { useProject } from "./ProjectContext";
-import { messageOf } from "./useLoad";
+import { messageOf } from "../components/useLoad";
 
 interface Notice {
   error: boolean;

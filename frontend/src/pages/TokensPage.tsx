@@ -2,8 +2,8 @@ import { ConfirmDialog } from "../components/ConfirmDialog";
 import { useState, type FormEvent } from "react";
 import { apiRequest } from "../api/client";
 import type { Schema } from "../api/schema";
-import { dateTime } from "../lead/format";
-import { messageOf, useLoad } from "../lead/useLoad";
+import { dateTime } from "../text/format";
+import { messageOf, useLoad } from "../components/useLoad";
 
 type ApiToken = Schema<"ApiTokenOutput">;
 type CreatedToken = Schema<"ApiTokenListApiCreatedOutput">;
@@ -11,10 +11,7 @@ type CreatedToken = Schema<"ApiTokenListApiCreatedOutput">;
 /** The caller's API tokens, for REST clients (exports, scripts): create one (its key is shown
  * once), see when each was last used, revoke. */
 export function TokensPage() {
-  const [loaded, reload] = useLoad(
-    (signal) => apiRequest<ApiToken[]>("GET", "auth/tokens/", { signal }),
-    [],
-  );
+  const [loaded, reload] = useLoad((signal) => apiRequest("GET", "auth/tokens/", { signal }), []);
   const [name, setName] = useState("");
   const [created, setCreated] = useState<CreatedToken | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -23,9 +20,7 @@ export function TokensPage() {
     event.preventDefault();
     setError(null);
     try {
-      setCreated(
-        await apiRequest<CreatedToken>("POST", "auth/tokens/", { body: { name: name.trim() } }),
-      );
+      setCreated(await apiRequest("POST", "auth/tokens/", { body: { name: name.trim() } }));
       setName("");
       reload();
     } catch (reason) {
@@ -36,7 +31,7 @@ export function TokensPage() {
   const revoke = async (token: ApiToken) => {
     setError(null);
     try {
-      await apiRequest("DELETE", `auth/tokens/${token.id}/`);
+      await apiRequest("DELETE", "auth/tokens/{token_id}/", { path: { token_id: token.id } });
       reload();
     } catch (reason) {
       setError(messageOf(reason));

@@ -1,6 +1,6 @@
 import { fetchProjects } from "../api/documents";
 import { Link } from "../app/router";
-import { useLoad } from "../lead/useLoad";
+import { useLoad } from "../components/useLoad";
 import { fetchAssigned } from "./api";
 import { progressText, ratingPath } from "./model";
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { parseBlocks, parseTranscript } from "../editor/markup";
-import { messageOf } from "../lead/useLoad";
+import { messageOf } from "../components/useLoad";
 import { fetchNext, rate, undoLast, type RaterNext } from "./api";
 import { commandOf, progressText, type RatingAnswer } from "./model";
 import "./rating.css";

@@ -1,5 +1,5 @@
-import { LineChart } from "../dashboard/charts/LineChart";
-import { useLoad } from "../lead/useLoad";
+import { LineChart } from "../components/charts/LineChart";
+import { useLoad } from "../components/useLoad";
 import { fetchResults, fetchStudies, fetchStudy, type StudyResults } from "./api";
 import { counted } from "../text/plural";
 import { percent } from "./model";

@@ -3,7 +3,7 @@ import { fieldErrors, type FieldErrors } from "../api/fieldErrors";
 import { Link, navigate } from "../app/router";
 import { useProject } from "../lead/ProjectContext";
 import { studyResultsPath } from "../lead/routes";
-import { messageOf, useLoad } from "../lead/useLoad";
+import { messageOf, useLoad } from "../components/useLoad";
 import { createStudy, fetchStudies, type StudyCreateInput } from "./api";
 import "./rating.css";
 

@@ -1,7 +1,7 @@
 import { Link } from "../app/router";
 import { useProject } from "../lead/ProjectContext";
 import { leadProjectPath } from "../lead/routes";
-import { useLoad } from "../lead/useLoad";
+import { useLoad } from "../components/useLoad";
 import { fetchStudy } from "./api";
 import { percent } from "./model";
 import { RatingPanel } from "./RatingPanel";

@@ -7,11 +7,17 @@ export type RaterNext = Schema<"RaterNext">;
 export type StudyResults = Schema<"StudyResults">;
 export type StudyOutput = Schema<"StudyOutput">;
 
-const studies = (projectId: number) => `projects/${projectId}/rating-studies/`;
-const study = (projectId: number, studyId: number) => `${studies(projectId)}${studyId}/`;
+const projectIds = (projectId: number) => ({ project_id: projectId });
+const studyIds = (projectId: number, studyId: number) => ({
+  project_id: projectId,
+  study_id: studyId,
+});
 
 export const fetchNext = (projectId: number, studyId: number, signal?: AbortSignal) =>
-  apiRequest<RaterNext>("GET", `${study(projectId, studyId)}next/`, { signal });
+  apiRequest("GET", "projects/{project_id}/rating-studies/{study_id}/next/", {
+    path: studyIds(projectId, studyId),
+    signal,
+  });
 
 export const rate = (
   projectId: number,
@@ -20,29 +26,46 @@ export const rate = (
   answer: RatingAnswer,
   note: string,
 ) =>
-  apiRequest<RaterNext>("POST", `${study(projectId, studyId)}ratings/`, {
+  apiRequest("POST", "projects/{project_id}/rating-studies/{study_id}/ratings/", {
+    path: studyIds(projectId, studyId),
     body: { assignment, answer, note },
   });
 
 export const undoLast = (projectId: number, studyId: number) =>
-  apiRequest<RaterNext>("POST", `${study(projectId, studyId)}undo/`);
+  apiRequest("POST", "projects/{project_id}/rating-studies/{study_id}/undo/", {
+    path: studyIds(projectId, studyId),
+  });
 
 export const fetchStudies = (projectId: number, signal?: AbortSignal) =>
-  apiRequest<Schema<"PaginatedStudyOutputList">>("GET", studies(projectId), { signal });
+  apiRequest("GET", "projects/{project_id}/rating-studies/", {
+    path: projectIds(projectId),
+    signal,
+  });
 
 export const fetchResults = (projectId: number, studyId: number, signal?: AbortSignal) =>
-  apiRequest<StudyResults>("GET", `${study(projectId, studyId)}results/`, { signal });
+  apiRequest("GET", "projects/{project_id}/rating-studies/{study_id}/results/", {
+    path: studyIds(projectId, studyId),
+    signal,
+  });
 
 export const fetchAssigned = (projectId: number, signal?: AbortSignal) =>
-  apiRequest<Schema<"PaginatedRaterStudyList">>("GET", `${studies(projectId)}assigned/`, {
+  apiRequest("GET", "projects/{project_id}/rating-studies/assigned/", {
+    path: projectIds(projectId),
     signal,
   });
 
 export type StudyCreateInput = Schema<"StudyCreateInput">;
 
 export const fetchStudy = (projectId: number, studyId: number, signal?: AbortSignal) =>
-  apiRequest<StudyOutput>("GET", study(projectId, studyId), { signal });
+  apiRequest("GET", "projects/{project_id}/rating-studies/{study_id}/", {
+    path: studyIds(projectId, studyId),
+    signal,
+  });
 
-/** Fields left out get the server's default, or its 400 naming them. */
+/** Fields left out get the server's default, or its 400 naming them: the form sends what was
+ * filled in and shows the server's messages by field, hence the cast. */
 export const createStudy = (projectId: number, input: Partial<StudyCreateInput>) =>
-  apiRequest<StudyOutput>("POST", studies(projectId), { body: input });
+  apiRequest("POST", "projects/{project_id}/rating-studies/", {
+    path: projectIds(projectId),
+    body: input as StudyCreateInput,
+  });

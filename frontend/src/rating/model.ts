@@ -1,6 +1,7 @@
 /** The rating page's keyboard and figures, as pure functions the unit tests read. */
+import type { Schema } from "../api/schema";
 
-export type RatingAnswer = "yes" | "partly" | "no";
+export type RatingAnswer = Schema<"AnswerEnum">;
 
 export type RatingCommand =
   { kind: "answer"; answer: RatingAnswer } | { kind: "note" } | { kind: "undo" };

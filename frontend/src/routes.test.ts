@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { editorPath, parseRoute } from "./router";
+import { editorPath } from "./app/router";
+import { parseRoute } from "./routes";
 
 describe("parseRoute", () => {
   it("knows the document list, a project's documents and the editor", () => {

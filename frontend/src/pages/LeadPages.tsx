@@ -1,14 +1,14 @@
 import { DashboardPage } from "../dashboard/DashboardPage";
 import { StudiesSection } from "../rating/StudiesSection";
 import { StudyResultsPage } from "../rating/StudyResultsPage";
-import { DocumentsSection } from "./DocumentsSection";
-import { ExportsSection } from "./ExportsSection";
-import { IterationPage } from "./IterationPage";
-import { IterationsSection } from "./IterationsSection";
-import { OverviewSection } from "./OverviewSection";
-import { ProjectShell } from "./ProjectShell";
-import { ProjectsPage } from "./ProjectsPage";
-import type { LeadRoute } from "./routes";
+import { DocumentsSection } from "../lead/DocumentsSection";
+import { ExportsSection } from "../lead/ExportsSection";
+import { IterationPage } from "../lead/IterationPage";
+import { IterationsSection } from "../lead/IterationsSection";
+import { OverviewSection } from "../lead/OverviewSection";
+import { ProjectShell } from "../lead/ProjectShell";
+import { ProjectsPage } from "../lead/ProjectsPage";
+import type { LeadRoute } from "../lead/routes";
 
 export function LeadPages({
   route,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Health } from "./api/health";
+import type { Health } from "../api/health";
 import { describeHealth } from "./health";
 
 const healthy: Health = {

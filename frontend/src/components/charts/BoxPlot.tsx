@@ -1,12 +1,13 @@
-import type { Distribution } from "../../lead/api";
+import type { Schema } from "../../api/schema";
 import { linearScale, percentDomain } from "./scale";
 import { YGrid } from "./YGrid";
 import { counted } from "../../text/plural";
+import "./charts.css";
 
 export interface BoxGroup {
   label: string;
   values: number[];
-  summary: Distribution;
+  summary: Schema<"Distribution">;
 }
 
 const WIDTH = 640;

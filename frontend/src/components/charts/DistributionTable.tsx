@@ -1,9 +1,9 @@
-import type { Distribution } from "../../lead/api";
+import type { Schema } from "../../api/schema";
 
 export interface DistributionRow {
   key: string | number;
   label: string;
-  summary: Distribution;
+  summary: Schema<"Distribution">;
   /** The extra column's cell, when the table has one. */
   extra?: string;
 }

@@ -1,5 +1,5 @@
-import type { Health } from "./api/health";
-import { counted } from "./text/plural";
+import type { Health } from "../api/health";
+import { counted } from "../text/plural";
 
 /** One line per service, worded for a person deciding whether Tandem can do work now. */
 export function describeHealth(health: Health): string[] {

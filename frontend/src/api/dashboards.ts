@@ -1,6 +1,6 @@
 /** The dashboards' endpoints: one chart's data each (docs/bootstrap.md, "Dashboards"). */
-import { apiRequest } from "../api/client";
-import type { Schema } from "../api/schema";
+import { apiRequest } from "./client";
+import type { Schema } from "./schema";
 
 export type DocumentAccuracy = Schema<"DocumentAccuracy">;
 export type IterationAccuracy = Schema<"AccuracyDashboardApiOutputIteration">;
@@ -18,30 +18,46 @@ export type AgreementMeasure = keyof Schema<"AgreementSummary">;
 export type DocumentAgreement = Schema<"DocumentAgreement">;
 export type IterationAgreement = Schema<"AgreementIteration">;
 
-const dashboard = (projectId: number, chart: string) => `projects/${projectId}/dashboard/${chart}/`;
+const projectIds = (projectId: number) => ({ project_id: projectId });
 
 export const fetchAccuracy = (projectId: number, signal?: AbortSignal) =>
-  apiRequest<Schema<"AccuracyDashboardApiOutput">>("GET", dashboard(projectId, "accuracy"), {
+  apiRequest("GET", "projects/{project_id}/dashboard/accuracy/", {
+    path: projectIds(projectId),
     signal,
   });
 
 export const fetchEffort = (projectId: number, signal?: AbortSignal) =>
-  apiRequest<Schema<"EffortDashboardApiOutput">>("GET", dashboard(projectId, "effort"), { signal });
+  apiRequest("GET", "projects/{project_id}/dashboard/effort/", {
+    path: projectIds(projectId),
+    signal,
+  });
 
 export const fetchCorpus = (projectId: number, signal?: AbortSignal) =>
-  apiRequest<CorpusGrowth>("GET", dashboard(projectId, "corpus"), { signal });
+  apiRequest("GET", "projects/{project_id}/dashboard/corpus/", {
+    path: projectIds(projectId),
+    signal,
+  });
 
 export const fetchActiveJobs = (projectId: number, signal?: AbortSignal) =>
-  apiRequest<Schema<"JobsDashboardApiOutput">>("GET", dashboard(projectId, "jobs"), { signal });
+  apiRequest("GET", "projects/{project_id}/dashboard/jobs/", {
+    path: projectIds(projectId),
+    signal,
+  });
 
 export const fetchAgreement = (projectId: number, signal?: AbortSignal) =>
-  apiRequest<Schema<"AgreementDashboardApiOutput">>("GET", dashboard(projectId, "agreement"), {
+  apiRequest("GET", "projects/{project_id}/dashboard/agreement/", {
+    path: projectIds(projectId),
     signal,
   });
 
 export const fetchAnnotatorQuality = (projectId: number, signal?: AbortSignal) =>
-  apiRequest<Schema<"AnnotatorQualityDashboardApiOutput">>(
-    "GET",
-    dashboard(projectId, "annotators"),
-    { signal },
-  );
+  apiRequest("GET", "projects/{project_id}/dashboard/annotators/", {
+    path: projectIds(projectId),
+    signal,
+  });
+
+export const fetchSalience = (projectId: number, signal?: AbortSignal) =>
+  apiRequest("GET", "projects/{project_id}/dashboard/salience/", {
+    path: projectIds(projectId),
+    signal,
+  });

@@ -2,6 +2,7 @@ import { Legend } from "./BarChart";
 import { colourOf } from "./palette";
 import { countDomain, linearScale } from "./scale";
 import { YGrid } from "./YGrid";
+import "./charts.css";
 
 const WIDTH = 640;
 const HEIGHT = 220;

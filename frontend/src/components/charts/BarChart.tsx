@@ -1,6 +1,7 @@
 import { colourOf } from "./palette";
 import { countDomain, linearScale } from "./scale";
 import { YGrid } from "./YGrid";
+import "./charts.css";
 
 export interface BarGroup {
   label: string;
