@@ -14,9 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from workers.align import progress
-from workers.align.cli_errors import UsageError, vectors_option
-from workers.align.cli_gold import (
+from workers.align.cli import progress
+from workers.align.cli.align_own_files import (
+    command_align_own,
+    diagnosed,
+    wants_own_files,
+    warning_rows,
+    write_results,
+)
+from workers.align.cli.errors import UsageError, vectors_option
+from workers.align.cli.gold_evaluation import (
     base_params,
     cross_validation,
     evaluate_gold,
@@ -24,13 +31,6 @@ from workers.align.cli_gold import (
     gold_vectors,
     require_folds,
     tuning_for,
-)
-from workers.align.cli_own import (
-    command_align_own,
-    diagnosed,
-    wants_own_files,
-    warning_rows,
-    write_results,
 )
 from workers.align.corpus import load_public_meetings, meeting_ids
 from workers.align.excerpts import excerpts

@@ -11,7 +11,7 @@ from pathlib import Path
 import docx
 import pytest
 
-from workers.align.cli import main
+from workers.align.cli.main import main
 from workers.align.corpus import load_public_meetings
 from workers.align.readers import read_transcript
 from workers.align.windows import window_transcript

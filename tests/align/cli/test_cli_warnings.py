@@ -11,10 +11,10 @@ from pathlib import Path
 from tests.align.off_topic_pair import TURNS, write_off_topic_pair
 from tests.align.topic_vectors import write_topic_vectors
 from workers.align import align_texts
-from workers.align.cli import main
+from workers.align.cli.main import main
 from workers.align.diagnosis import ALL_UNALIGNED
 
-ROOT = Path(__file__).parents[2]
+ROOT = Path(__file__).parents[3]
 
 
 def run_align(*arguments: str) -> subprocess.CompletedProcess:
@@ -51,7 +51,7 @@ def test_an_off_topic_pair_is_aligned_with_a_warning_on_stderr_and_in_the_json(t
 
 
 def test_a_pair_of_its_own_topic_gets_no_warning(tmp_path) -> None:
-    english = Path(__file__).parent / "fixtures" / "english"
+    english = Path(__file__).parents[1] / "fixtures" / "english"
     done = run_align(
         "--report", str(english / "council.md"), "--transcript", str(english / "council.srt"),
         "--language", "en", "--vectors", str(write_topic_vectors(tmp_path / "vectors.vec")),

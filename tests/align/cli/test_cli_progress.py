@@ -18,7 +18,7 @@ from tests.align.cli_refusal import refusal
 from workers.align.params import AlignmentParams, save_params
 from workers.align.scoring.vectors import TrainingSettings, train_vectors
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 ENGLISH = ROOT / "tests" / "align" / "fixtures" / "english"
 OWN_FILES = [
     "--report",

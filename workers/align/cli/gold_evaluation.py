@@ -14,8 +14,8 @@ from typing import Any
 
 from gensim.models import KeyedVectors
 
-from workers.align import progress
-from workers.align.cli_errors import DataError, UsageError, vectors_option
+from workers.align.cli import progress
+from workers.align.cli.errors import DataError, UsageError, vectors_option
 from workers.align.corpus import meeting_ids
 from workers.align.crossval import cross_validate
 from workers.align.folds import shipped_defaults, with_aligner

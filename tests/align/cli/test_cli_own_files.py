@@ -12,12 +12,12 @@ import pytest
 
 from tests.align.cli_refusal import refusal
 from tests.align.topic_vectors import write_topic_vectors
-from workers.align.cli import main
+from workers.align.cli.main import main
 from workers.align.pairs.shape import FIELDS
 
 public_meetings = pytest.importorskip("public_meetings")
 
-ENGLISH = Path(__file__).parent / "fixtures" / "english"
+ENGLISH = Path(__file__).parents[1] / "fixtures" / "english"
 DATA = Path(public_meetings.data_root)
 SMALL_MEETING = "686239f069621dada25c3408f1867d66"
 MULTI_PART_MEETING = "199073d27fc61f6a76cb1f9c1d977aa6"

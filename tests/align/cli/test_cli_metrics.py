@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from workers.align.cli import main
+from workers.align.cli.main import main
 
 WORDS = ["budget library roof", "parking meters vote", "window cold close", "session closed"]
 

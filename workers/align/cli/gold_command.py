@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from workers.align.cli_errors import DataError
+from workers.align.cli.errors import DataError
 from workers.align.gold_files import gold_documents, gold_from_csv
 from workers.align.own_files import meeting_name, read_meeting
 from workers.align.public_meetings_layout import LayoutError

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 from tests.align.cli_refusal import refusal
-from workers.align.cli import main
+from workers.align.cli.main import main
 
 MEETINGS = "0b9ec6,2f3f95,686239,5860bd"
 

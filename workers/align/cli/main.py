@@ -5,7 +5,7 @@ This module is the command line's grammar and nothing else: it imports no numpy,
 gensim or corpus, so that `--help` and a mistyped option answer at once; each command's
 module is imported when that command runs. Progress bars go to stderr so that --json output
 on stdout stays machine-readable, when stderr is a terminal; --progress forces them on (a log,
-CI), --quiet off (`workers.align.progress`).
+CI), --quiet off (`workers.align.cli.progress`).
 
 Exit status: 0 done; 2 the command line is wrong (an option's value, options that exclude
 each other, a file that does not exist, more folds than gold documents); 1 a file's content
@@ -24,13 +24,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from workers.align import progress
-from workers.align.cli_errors import DataError, UsageError
+from workers.align.cli import progress
+from workers.align.cli.errors import DataError, UsageError
 from workers.align.pairs.options import ExportOptions
 from workers.align.tokenizers import DEFAULT_LANGUAGE
 
 # Names the engine defines in modules that import numpy, numba or gensim; written out here so
-# that the parser stays light. tests/align/test_cli_start.py checks each against its source.
+# that the parser stays light. tests/align/cli/test_cli_start.py checks each against its source.
 ALIGNER_NAMES = ("turns", "gapped", "dp", "diagonal", "hmm")
 """workers.align.params.ALIGNERS"""
 OBJECTIVE_NAMES = ("balanced", "turns")
@@ -243,7 +243,7 @@ def _add_align(commands: argparse._SubParsersAction) -> None:
     _add_common(align)
     _add_own_file_arguments(align)
     align.add_argument("--out", required=True)
-    align.set_defaults(handler="cli_commands:command_align", parser=align)
+    align.set_defaults(handler="commands:command_align", parser=align)
 
 
 def _add_evaluate(commands: argparse._SubParsersAction) -> None:
@@ -252,7 +252,7 @@ def _add_evaluate(commands: argparse._SubParsersAction) -> None:
     )
     _add_common(evaluate)
     _add_gold_arguments(evaluate, tuning_options=True)
-    evaluate.set_defaults(handler="cli_commands:command_evaluate", parser=evaluate)
+    evaluate.set_defaults(handler="commands:command_evaluate", parser=evaluate)
 
 
 def _add_tune(commands: argparse._SubParsersAction) -> None:
@@ -299,7 +299,7 @@ def _add_tune(commands: argparse._SubParsersAction) -> None:
     )
     _add_gold_arguments(tune, tuning_options=False)
     tune.add_argument("--json", action="store_true")
-    tune.set_defaults(handler="cli_commands:command_tune", parser=tune)
+    tune.set_defaults(handler="commands:command_tune", parser=tune)
 
 
 def _add_summarize(commands: argparse._SubParsersAction) -> None:
@@ -349,7 +349,7 @@ def _add_summarize(commands: argparse._SubParsersAction) -> None:
         f"(default {','.join(EXCLUDED_SECTIONS)})",
     )
     summarize.add_argument("--out", type=Path, help="write the JSON here instead of stdout")
-    summarize.set_defaults(handler="cli_talk:command_summarize", parser=summarize)
+    summarize.set_defaults(handler="summarize_command:command_summarize", parser=summarize)
 
 
 def _add_salience(commands: argparse._SubParsersAction) -> None:
@@ -396,7 +396,7 @@ def _add_salience(commands: argparse._SubParsersAction) -> None:
         help="print only the paper's candidate windows (the first 33 and the last 7)",
     )
     salience.add_argument("--language", default=DEFAULT_LANGUAGE, help="tokenizer's language")
-    salience.set_defaults(handler="cli_salience:command_salience", parser=salience)
+    salience.set_defaults(handler="salience_command:command_salience", parser=salience)
 
 
 def _add_gold(commands: argparse._SubParsersAction) -> None:
@@ -410,7 +410,7 @@ def _add_gold(commands: argparse._SubParsersAction) -> None:
     )
     check.add_argument("file", type=existing_path, help="a gold file (or corpus folder)")
     check.add_argument("--json", action="store_true")
-    check.set_defaults(handler="cli_gold_files:command_gold_check", parser=check)
+    check.set_defaults(handler="gold_command:command_gold_check", parser=check)
     from_csv = actions.add_parser(
         "from-csv",
         help="add a document's gold to a gold file from a CSV of turn,segment rows",
@@ -426,7 +426,7 @@ def _add_gold(commands: argparse._SubParsersAction) -> None:
     )
     from_csv.add_argument("--name", help="the document's key (default: the report's name)")
     from_csv.add_argument("--language", default=DEFAULT_LANGUAGE)
-    from_csv.set_defaults(handler="cli_gold_files:command_gold_from_csv", parser=from_csv)
+    from_csv.set_defaults(handler="gold_command:command_gold_from_csv", parser=from_csv)
 
 
 def _add_bench(commands: argparse._SubParsersAction) -> None:
@@ -434,7 +434,7 @@ def _add_bench(commands: argparse._SubParsersAction) -> None:
     bench.add_argument("--naive-size", type=int, default=60)
     bench.add_argument("--no-tuning", action="store_true", help="skip the grid timing")
     bench.add_argument("--json", action="store_true")
-    bench.set_defaults(handler="cli_commands:command_bench", parser=bench)
+    bench.set_defaults(handler="commands:command_bench", parser=bench)
 
 
 def program_name() -> str:
@@ -489,7 +489,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _handler(reference: str) -> Callable[[argparse.Namespace], int]:
     module, _, function = reference.partition(":")
-    return getattr(importlib.import_module(f"workers.align.{module}"), function)
+    return getattr(importlib.import_module(f"workers.align.cli.{module}"), function)
 
 
 def _data_errors() -> tuple[type[BaseException], ...]:

@@ -7,8 +7,8 @@ import argparse
 import json
 import sys
 
-from workers.align import progress
-from workers.align.cli_errors import DataError, UsageError, vectors_option
+from workers.align.cli import progress
+from workers.align.cli.errors import DataError, UsageError, vectors_option
 from workers.align.own_files import choose_params
 from workers.align.paper_summary import summarize_talk, talk_vectors
 from workers.align.readers import read_paper, read_transcript

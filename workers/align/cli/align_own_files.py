@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from workers.align import progress
-from workers.align.cli_errors import DataError, UsageError, vectors_option
+from workers.align.cli import progress
+from workers.align.cli.errors import DataError, UsageError, vectors_option
 from workers.align.diagnosis import Finding, diagnose_meeting
 from workers.align.learned import load_learned
 from workers.align.model import Meeting, ReaderError

@@ -10,12 +10,12 @@ from paper_fixtures import SECTIONS, markdown_paper, pdf_paper, swift_vectors, t
 from topic_vectors import write_topic_vectors
 
 from tests.align.cli_refusal import refusal
-from workers.align.cli import main
+from workers.align.cli.main import main
 from workers.align.paper_summary import summarize_talk
 from workers.align.params import AlignmentParams
 from workers.align.readers import read_paper, transcript_from_texts
 
-ENGLISH = Path(__file__).parent / "fixtures" / "english"
+ENGLISH = Path(__file__).parents[1] / "fixtures" / "english"
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from workers.align import cli
+from workers.align.cli import main as command_line
 from workers.align.own_files import PAIR_FORMATS
 from workers.align.pairs.shape import FILTERS
 from workers.align.papers import DEFAULT_EXCLUDED
@@ -21,13 +21,13 @@ from workers.align.salience import SalienceConfig
 from workers.align.tune import GRIDS, OBJECTIVES
 from workers.align.windows import WindowConfig
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 HEAVY = ("numpy", "numba", "scipy", "gensim", "public_meetings", "docx", "lxml", "tqdm")
 FIXTURES = "tests/align/fixtures"
 
 PROBE = """
 import contextlib, io, json, sys
-from workers.align.cli import main
+from workers.align.cli.main import main
 with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
     try:
         main(sys.argv[1:])
@@ -74,12 +74,12 @@ def test_help_and_argument_errors_import_no_heavy_library(arguments, status) -> 
 
 
 def test_the_light_names_are_the_engines() -> None:
-    assert tuple(ALIGNERS) == cli.ALIGNER_NAMES
-    assert cli.OBJECTIVE_NAMES == OBJECTIVES
-    assert tuple(GRIDS) == cli.GRID_NAMES
-    assert cli.PAIR_FORMATS == PAIR_FORMATS
-    assert cli.PAIR_FILTERS == FILTERS
-    assert cli.EXCLUDED_SECTIONS == DEFAULT_EXCLUDED
-    assert cli.PAPER_EXTENSIONS == PAPER_EXTENSIONS
-    assert WindowConfig().seconds == cli.WINDOW_SECONDS
-    assert SalienceConfig().tau == cli.SALIENCE_TAU
+    assert tuple(ALIGNERS) == command_line.ALIGNER_NAMES
+    assert command_line.OBJECTIVE_NAMES == OBJECTIVES
+    assert tuple(GRIDS) == command_line.GRID_NAMES
+    assert command_line.PAIR_FORMATS == PAIR_FORMATS
+    assert command_line.PAIR_FILTERS == FILTERS
+    assert command_line.EXCLUDED_SECTIONS == DEFAULT_EXCLUDED
+    assert command_line.PAPER_EXTENSIONS == PAPER_EXTENSIONS
+    assert WindowConfig().seconds == command_line.WINDOW_SECONDS
+    assert SalienceConfig().tau == command_line.SALIENCE_TAU

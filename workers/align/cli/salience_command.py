@@ -14,7 +14,7 @@ import json
 import sys
 from typing import Any
 
-from workers.align.cli_errors import DataError, UsageError
+from workers.align.cli.errors import DataError, UsageError
 from workers.align.descriptions import (
     CleaningConfig,
     ScoredSentence,

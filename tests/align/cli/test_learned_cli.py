@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from workers.align.cli import main
+from workers.align.cli.main import main
 from workers.align.corpus import load_public_meetings
 from workers.align.learned import MIN_GOLD_DOCUMENTS, load_learned
 from workers.align.params import load_params
