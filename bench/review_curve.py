@@ -38,7 +38,7 @@ import numpy as np
 
 from workers.align.corpus import load_public_meetings, meeting_ids
 from workers.align.folds import defaults_file, folds
-from workers.align.learned import fit_decision
+from workers.align.learning.turn_decision import fit_decision
 from workers.align.params import load_params
 from workers.align.pipeline import corpus_vectors, turn_evidence
 from workers.align.review import (

@@ -23,7 +23,7 @@ from tests.openapi import assert_matches_schema
 from tests.tasks.conftest import FIVE_GOLD_MEETINGS, gold_project, wait_for_job
 from workers.align import tune
 from workers.align.corpus import load_public_meetings
-from workers.align.learned import (
+from workers.align.learning.turn_decision import (
     AUROC_FLOOR,
     MIN_GOLD_DOCUMENTS,
     LearnedDecision,

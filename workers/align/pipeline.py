@@ -24,7 +24,7 @@ from workers.align.dp import best_path
 from workers.align.gapped_dp import GapSettings, best_gapped_path, vote_segments
 from workers.align.hmm import HmmSettings
 from workers.align.layout import SentenceLayout, sentence_layout
-from workers.align.learned import (
+from workers.align.learning.turn_decision import (
     EVIDENCE_FLOOR,
     SECOND_OPINIONS,
     LearnedDecision,

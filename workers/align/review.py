@@ -1,12 +1,12 @@
 """Which turns an annotator must read, and how many wrong labels the rest leaves in the gold.
 
-A pre-alignment's calibrated confidence (`workers.align.learned`) is, per turn, the probability
-that its label is right. Confidence-guided review shows the annotator the turns below a
-threshold, plus the turn across a segment boundary from each of them (an uncertain turn next to
-a boundary means the boundary itself may be misplaced, and the error can sit on either side),
-and the annotator accepts the rest unread. If the shown turns are fixed, the wrong labels left
-in the gold are the hidden turns that were wrong, whose expected number is the sum of their
-(1 - confidence): that is the estimated residual error a lead chooses a threshold by.
+A pre-alignment's calibrated confidence (`workers.align.learning.turn_decision`) is, per turn,
+the probability that its label is right. Confidence-guided review shows the annotator the turns
+below a threshold, plus the turn across a segment boundary from each of them (an uncertain turn
+next to a boundary means the boundary itself may be misplaced, and the error can sit on either
+side), and the annotator accepts the rest unread. If the shown turns are fixed, the wrong
+labels left in the gold are the hidden turns that were wrong, whose expected number is the sum
+of their (1 - confidence): that is the estimated residual error a lead chooses a threshold by.
 
 Everything is numpy on one document's per-turn arrays; labels are segment indices, -1 for a
 turn left unaligned.

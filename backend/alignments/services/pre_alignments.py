@@ -30,7 +30,7 @@ from backend.vectors.services import vectors_for, vectors_load
 from backend.version import VERSION
 from workers.align.diagnosis import Finding, diagnose_meeting
 from workers.align.folds import new_document_defaults
-from workers.align.learned import LearnedDecision
+from workers.align.learning.turn_decision import LearnedDecision
 from workers.align.model import UNALIGNED, Meeting
 from workers.align.params import AlignmentParams, load_params
 from workers.align.pipeline import AlignmentResult, align_and_decide
@@ -61,7 +61,7 @@ def parameter_set_get_or_create(
 ) -> ParameterSet:
     """`params` as given: the engine's, or the provenance of labels from elsewhere (the
     corpus's own pre-alignment, an imported project's); `learned`, a learned decision fitted
-    with them (`workers.align.learned`)."""
+    with them (`workers.align.learning.turn_decision`)."""
     parameter_set, _ = ParameterSet.objects.get_or_create(
         project=project,
         name=name,

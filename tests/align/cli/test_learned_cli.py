@@ -10,7 +10,7 @@ import numpy as np
 
 from workers.align.cli.main import main
 from workers.align.corpus import load_public_meetings
-from workers.align.learned import MIN_GOLD_DOCUMENTS, load_learned
+from workers.align.learning.turn_decision import MIN_GOLD_DOCUMENTS, load_learned
 from workers.align.params import load_params
 from workers.align.pipeline import align_meeting, corpus_vectors, turn_evidence
 

@@ -14,7 +14,7 @@ import numpy as np
 from workers.align.cli import progress
 from workers.align.cli.errors import DataError, UsageError, vectors_option
 from workers.align.diagnosis import Finding, diagnose_meeting
-from workers.align.learned import load_learned
+from workers.align.learning.turn_decision import load_learned
 from workers.align.model import Meeting, ReaderError
 from workers.align.own_files import (
     PAIR_FORMATS,

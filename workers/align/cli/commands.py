@@ -34,11 +34,9 @@ from workers.align.cli.gold_evaluation import (
 )
 from workers.align.corpus import load_public_meetings, meeting_ids
 from workers.align.excerpts import excerpts
-from workers.align.learned import (
-    auroc,
-    expected_calibration_error,
+from workers.align.learning.statistics import auroc, expected_calibration_error, reliability
+from workers.align.learning.turn_decision import (
     load_learned,
-    reliability,
     store_learned,
     too_little_gold,
     weak_ranking,
