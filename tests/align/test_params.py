@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from workers.align.baselines.diagonal import DiagonalSettings
 from workers.align.confidence import Abstention
-from workers.align.diagonal import DiagonalSettings
 from workers.align.folds import defaults_file
 from workers.align.gapped_dp import GapSettings
 from workers.align.params import ALIGNERS, AlignmentParams, load_params, setting_keys

@@ -21,8 +21,8 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from workers.align.baselines.diagonal import DiagonalSettings
 from workers.align.confidence import Abstention
-from workers.align.diagonal import DiagonalSettings
 from workers.align.dp import DpSettings
 from workers.align.gapped_dp import GapSettings
 from workers.align.hmm import HmmSettings

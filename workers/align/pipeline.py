@@ -17,9 +17,9 @@ import numpy as np
 from gensim.models import KeyedVectors
 
 from workers.align.assign import NOT_VISITED, assign_segments, fill_unvisited, path_weights
+from workers.align.baselines.diagonal import DiagonalSettings, diagonal_path
 from workers.align.blocks import DEFAULT_BLOCKING, Blocking, ScoreRows
 from workers.align.confidence import abstain, confidence, path_share, turn_support
-from workers.align.diagonal import DiagonalSettings, diagonal_path
 from workers.align.dp import best_path
 from workers.align.gapped_dp import GapSettings, best_gapped_path, vote_segments
 from workers.align.hmm import HmmSettings

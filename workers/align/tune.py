@@ -20,9 +20,9 @@ from typing import Any, Literal
 import numpy as np
 from gensim.models import KeyedVectors
 
+from workers.align.baselines.diagonal import DiagonalSettings
 from workers.align.blocks import ScoreRows
 from workers.align.confidence import Abstention
-from workers.align.diagonal import DiagonalSettings
 from workers.align.hmm import HmmSettings
 from workers.align.layout import sentence_layout
 from workers.align.metrics import (

@@ -96,8 +96,8 @@ def _corpus_vectors(settings: TrainingSettings):
 
 def _segmentation_result(meeting: Meeting, method: str) -> AlignmentResult:
     """A linear-segmentation baseline; it has no notion of evidence, so confidence is 0."""
-    from workers.align.c99 import c99_labels
-    from workers.align.texttiling import texttiling_labels
+    from workers.align.baselines.c99 import c99_labels
+    from workers.align.baselines.texttiling import texttiling_labels
 
     labels = texttiling_labels(meeting) if method == "texttiling" else c99_labels(meeting)
     return AlignmentResult(labels, np.zeros(len(labels)))

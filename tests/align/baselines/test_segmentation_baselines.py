@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from workers.align.c99 import c99_boundaries, rank_matrix
-from workers.align.linear_segmentation import labels_from_boundaries
-from workers.align.texttiling import depth_scores, texttiling_boundaries
+from workers.align.baselines.c99 import c99_boundaries, rank_matrix
+from workers.align.baselines.linear_segmentation import labels_from_boundaries
+from workers.align.baselines.texttiling import depth_scores, texttiling_boundaries
 
 
 def _planted_topics(turns_per_topic: int, topics: int) -> np.ndarray:

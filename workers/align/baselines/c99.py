@@ -13,7 +13,11 @@ import itertools
 
 import numpy as np
 
-from workers.align.linear_segmentation import block_count, labels_from_boundaries, turn_word_counts
+from workers.align.baselines.linear_segmentation import (
+    block_count,
+    labels_from_boundaries,
+    turn_word_counts,
+)
 from workers.align.model import Meeting
 
 MASK_SIZE = 11

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from workers.align.linear_segmentation import block_count, labels_from_boundaries, turn_word_counts
+from workers.align.baselines.linear_segmentation import (
+    block_count,
+    labels_from_boundaries,
+    turn_word_counts,
+)
 from workers.align.model import Meeting
 
 BLOCK_WORDS = 120
