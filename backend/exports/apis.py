@@ -40,7 +40,7 @@ from workers.align.pairs.writers import csv_pieces, jsonl_pieces
 from workers.align.public_meetings_layout import LayoutError, ParsedMeeting, parse_public_meetings
 from workers.align.readers import parse_json
 from workers.align.salience import SalienceConfig
-from workers.align.summaries import SummaryLengths
+from workers.align.talks.importance import SummaryLengths
 
 
 class ExportQuerySerializer(serializers.Serializer):

@@ -14,8 +14,8 @@ from paper_fixtures import (
 )
 
 from workers.align.model import ReaderError
-from workers.align.papers import is_excluded, paper_states, section_name
 from workers.align.readers import read_paper
+from workers.align.talks.paper_states import is_excluded, paper_states, section_name
 from workers.align.text import split_sentences
 from workers.align.tokenizers import tokenizer_for
 

@@ -13,11 +13,11 @@ import numpy as np
 
 from workers.align.dp import forward
 from workers.align.gapped_dp import GapSettings, gapped_forward
-from workers.align.hmm import HmmSettings, transitions, uniform_start, viterbi
 from workers.align.reference.dp import naive_forward
 from workers.align.reference.gapped_dp import naive_gapped_path
 from workers.align.reference.hmm import naive_viterbi
 from workers.align.reference.turn_dp import naive_turn_labels
+from workers.align.talks.hmm import HmmSettings, transitions, uniform_start, viterbi
 from workers.align.turn_dp import TurnSettings, best_turn_labels
 
 LARGEST_TURN_GRID = (850, 360)
@@ -126,7 +126,7 @@ def hmm_largest_meeting(repeats: int = 3) -> dict[str, float]:
     """The HMM's parts on the largest meeting with its real emissions (shipped fold-A HMM
     parameters): building the emission table, and Viterbi per (word, sentence) cell, medians.
     Real emissions change the running bests far less often than random ones."""
-    from workers.align.talk import emissions, spoken_words
+    from workers.align.talks.hmm_alignment import emissions, spoken_words
 
     meetings, params, vectors = _corpus_setup("hmm")
     largest = max(

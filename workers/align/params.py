@@ -25,7 +25,6 @@ from workers.align.baselines.diagonal import DiagonalSettings
 from workers.align.confidence import Abstention
 from workers.align.dp import DpSettings
 from workers.align.gapped_dp import GapSettings
-from workers.align.hmm import HmmSettings
 from workers.align.scoring.similarity import ScoringParams
 from workers.align.scoring.vectors import TrainingSettings
 from workers.align.settings import (
@@ -36,6 +35,7 @@ from workers.align.settings import (
     describe,
     in_words,
 )
+from workers.align.talks.hmm import HmmSettings
 from workers.align.turn_dp import TurnSettings
 
 Aligner = Literal["turns", "gapped", "dp", "diagonal", "hmm"]

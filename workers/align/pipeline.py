@@ -22,7 +22,6 @@ from workers.align.blocks import DEFAULT_BLOCKING, Blocking, ScoreRows
 from workers.align.confidence import abstain, confidence, path_share, turn_support
 from workers.align.dp import best_path
 from workers.align.gapped_dp import GapSettings, best_gapped_path, vote_segments
-from workers.align.hmm import HmmSettings
 from workers.align.layout import SentenceLayout, sentence_layout
 from workers.align.learning.turn_decision import (
     EVIDENCE_FLOOR,
@@ -37,7 +36,8 @@ from workers.align.params import AlignmentParams
 from workers.align.scoring.normalise import normalise, signed_power
 from workers.align.scoring.similarity import ScoringParams, SentenceScorer, sentence_scorer
 from workers.align.scoring.vectors import EpochCallback, TrainingSettings, text_vectors
-from workers.align.talk import TalkDecoding, decode_talk, spoken_words, turn_vote
+from workers.align.talks.hmm import HmmSettings
+from workers.align.talks.hmm_alignment import TalkDecoding, decode_talk, spoken_words, turn_vote
 from workers.align.turn_dp import SegmentView, TurnSettings, best_turn_labels
 from workers.align.turn_margins import state_margins
 

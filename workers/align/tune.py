@@ -23,7 +23,6 @@ from gensim.models import KeyedVectors
 from workers.align.baselines.diagonal import DiagonalSettings
 from workers.align.blocks import ScoreRows
 from workers.align.confidence import Abstention
-from workers.align.hmm import HmmSettings
 from workers.align.layout import sentence_layout
 from workers.align.metrics import (
     MeetingScores,
@@ -46,7 +45,8 @@ from workers.align.pipeline import (
 )
 from workers.align.scoring.similarity import ScoringParams
 from workers.align.settings import SettingsError, in_words
-from workers.align.talk import TalkDecoding
+from workers.align.talks.hmm import HmmSettings
+from workers.align.talks.hmm_alignment import TalkDecoding
 
 GRIDS_DIRECTORY = Path(__file__).parent / "defaults"
 GRIDS = {"default": "grid.json", "paper": "paper-grid.json", "hmm": "hmm-grid.json"}

@@ -14,10 +14,10 @@ import pytest
 from workers.align.cli import main as command_line
 from workers.align.own_files import PAIR_FORMATS
 from workers.align.pairs.shape import FILTERS
-from workers.align.papers import DEFAULT_EXCLUDED
 from workers.align.params import ALIGNERS
 from workers.align.readers import PAPER_EXTENSIONS
 from workers.align.salience import SalienceConfig
+from workers.align.talks.paper_states import DEFAULT_EXCLUDED
 from workers.align.tune import GRIDS, OBJECTIVES
 from workers.align.windows import WindowConfig
 

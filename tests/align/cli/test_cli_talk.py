@@ -11,9 +11,9 @@ from topic_vectors import write_topic_vectors
 
 from tests.align.cli_refusal import refusal
 from workers.align.cli.main import main
-from workers.align.paper_summary import summarize_talk
 from workers.align.params import AlignmentParams
 from workers.align.readers import read_paper, transcript_from_texts
+from workers.align.talks.summarize import summarize_talk
 
 ENGLISH = Path(__file__).parents[1] / "fixtures" / "english"
 

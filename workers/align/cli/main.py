@@ -49,7 +49,7 @@ PAIR_FILTERS = (
 )
 """workers.align.pairs.shape.FILTERS"""
 EXCLUDED_SECTIONS = ("abstract", "related work", "acknowledgments")
-"""workers.align.papers.DEFAULT_EXCLUDED"""
+"""workers.align.talks.paper_states.DEFAULT_EXCLUDED"""
 PAPER_EXTENSIONS = (".md", ".txt", ".xml", ".tei", ".pdf", ".json")
 """workers.align.readers.PAPER_EXTENSIONS"""
 WINDOW_SECONDS = 30.0

@@ -10,9 +10,9 @@ import sys
 from workers.align.cli import progress
 from workers.align.cli.errors import DataError, UsageError, vectors_option
 from workers.align.own_files import choose_params
-from workers.align.paper_summary import summarize_talk, talk_vectors
 from workers.align.readers import read_paper, read_transcript
-from workers.align.summaries import SummaryLengths
+from workers.align.talks.importance import SummaryLengths
+from workers.align.talks.summarize import summarize_talk, talk_vectors
 
 
 def command_summarize(args: argparse.Namespace) -> int:

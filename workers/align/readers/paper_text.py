@@ -14,8 +14,8 @@ import re
 from collections.abc import Iterable
 
 from workers.align.model import Paper, ReaderError, Section
-from workers.align.papers import section_name
 from workers.align.readers._input import InputFile, decode_text
+from workers.align.talks.paper_states import section_name
 from workers.align.text import scoring_sentences
 from workers.align.tokenizers import Tokenizer
 

@@ -10,21 +10,21 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from topic_vectors import topic_vectors
 
-from workers.align.hmm import HmmSettings
 from workers.align.layout import sentence_layout
 from workers.align.metrics import merge_subturns, score_meeting
 from workers.align.model import UNALIGNED
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import align_meeting, corpus_vectors, path_outcome
 from workers.align.scoring.similarity import ScoringParams
-from workers.align.summaries import importance
-from workers.align.talk import (
+from workers.align.talks.hmm import HmmSettings
+from workers.align.talks.hmm_alignment import (
     TalkDecoding,
     best_in_sentences,
     decode_talk,
     emissions,
     turn_vote,
 )
+from workers.align.talks.importance import importance
 from workers.align.tune import evaluate_grid_slice
 
 

@@ -8,9 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from workers.align.hmm import HmmSettings, stay_probability, transitions, uniform_start, viterbi
 from workers.align.reference.hmm import naive_viterbi
 from workers.align.settings import SettingsError
+from workers.align.talks.hmm import (
+    HmmSettings,
+    stay_probability,
+    transitions,
+    uniform_start,
+    viterbi,
+)
 
 log_values = st.sampled_from([0.0, -1.0, -0.5, -2.0, -np.inf]) | st.floats(
     -8, 0, allow_nan=False, allow_infinity=False, width=32

@@ -9,19 +9,19 @@ from typing import Any
 import numpy as np
 from gensim.models import KeyedVectors
 
-from workers.align.hmm import HmmSettings
 from workers.align.model import Paper, Transcript
-from workers.align.papers import DEFAULT_EXCLUDED, PaperStates, paper_states
 from workers.align.params import AlignmentParams
 from workers.align.scoring.vectors import EpochCallback, train_vectors
-from workers.align.summaries import (
+from workers.align.talks.hmm import HmmSettings
+from workers.align.talks.hmm_alignment import decode_talk, spoken_words
+from workers.align.talks.importance import (
     TALKSUMM_LENGTHS,
     SummaryLengths,
     importance,
     ranking,
     summaries,
 )
-from workers.align.talk import decode_talk, spoken_words
+from workers.align.talks.paper_states import DEFAULT_EXCLUDED, PaperStates, paper_states
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workers.align.summaries import (
+from workers.align.talks.importance import (
     SummaryLengths,
     extractive_summary,
     importance,

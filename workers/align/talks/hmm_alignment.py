@@ -20,11 +20,11 @@ import numpy as np
 from gensim.models import KeyedVectors
 
 from workers.align.assign import NOT_VISITED, fill_unvisited
-from workers.align.hmm import HmmSettings, transitions, uniform_start, viterbi
 from workers.align.model import UNALIGNED
 from workers.align.scoring.pooling import unit_rows
 from workers.align.scoring.tokens import lexical_tokens
 from workers.align.scoring.vectors import lookup_table
+from workers.align.talks.hmm import HmmSettings, transitions, uniform_start, viterbi
 
 BLOCK_CELLS = 1 << 23
 """Similarities held at once while the table is built (32 MB of float32)."""
