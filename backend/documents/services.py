@@ -31,6 +31,7 @@ from backend.projects.models import Project
 from backend.projects.podcasts import is_podcast, window_config
 from backend.projects.talks import is_talk, report_unit
 from workers.align.model import Paper, ReaderError, Report, Segment, Transcript
+from workers.align.podcasts.time_windows import window_transcript
 from workers.align.readers import (
     SEGMENTATION_RULES,
     read_description_file,
@@ -40,7 +41,6 @@ from workers.align.readers import (
     require_content,
 )
 from workers.align.settings import in_words
-from workers.align.windows import window_transcript
 
 logger = logging.getLogger(__name__)
 

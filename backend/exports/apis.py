@@ -37,9 +37,9 @@ from workers.align.model import ReaderError
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.shape import record_fields
 from workers.align.pairs.writers import csv_pieces, jsonl_pieces
+from workers.align.podcasts.salience import SalienceConfig
 from workers.align.public_meetings_layout import LayoutError, ParsedMeeting, parse_public_meetings
 from workers.align.readers import parse_json
-from workers.align.salience import SalienceConfig
 from workers.align.talks.importance import SummaryLengths
 
 

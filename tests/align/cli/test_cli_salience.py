@@ -13,8 +13,8 @@ import pytest
 
 from workers.align.cli.main import main
 from workers.align.corpus import load_public_meetings
+from workers.align.podcasts.time_windows import window_transcript
 from workers.align.readers import read_transcript
-from workers.align.windows import window_transcript
 
 public_meetings = pytest.importorskip("public_meetings")
 

@@ -15,11 +15,11 @@ from workers.align.cli import main as command_line
 from workers.align.own_files import PAIR_FORMATS
 from workers.align.pairs.shape import FILTERS
 from workers.align.params import ALIGNERS
+from workers.align.podcasts.salience import SalienceConfig
+from workers.align.podcasts.time_windows import WindowConfig
 from workers.align.readers import PAPER_EXTENSIONS
-from workers.align.salience import SalienceConfig
 from workers.align.talks.paper_states import DEFAULT_EXCLUDED
 from workers.align.tune import GRIDS, OBJECTIVES
-from workers.align.windows import WindowConfig
 
 ROOT = Path(__file__).resolve().parents[3]
 HEAVY = ("numpy", "numba", "scipy", "gensim", "public_meetings", "docx", "lxml", "tqdm")

@@ -53,9 +53,9 @@ EXCLUDED_SECTIONS = ("abstract", "related work", "acknowledgments")
 PAPER_EXTENSIONS = (".md", ".txt", ".xml", ".tei", ".pdf", ".json")
 """workers.align.readers.PAPER_EXTENSIONS"""
 WINDOW_SECONDS = 30.0
-"""workers.align.windows.WindowConfig().seconds"""
+"""workers.align.podcasts.time_windows.WindowConfig().seconds"""
 SALIENCE_TAU = 0.2
-"""workers.align.salience.SalienceConfig().tau"""
+"""workers.align.podcasts.salience.SalienceConfig().tau"""
 
 _FILTER_TYPES: dict[str, Callable[[str], Any]] = {"min_confidence": float}
 

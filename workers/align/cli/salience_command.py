@@ -15,16 +15,16 @@ import sys
 from typing import Any
 
 from workers.align.cli.errors import DataError, UsageError
-from workers.align.descriptions import (
+from workers.align.model import ReaderError, Report
+from workers.align.podcasts.descriptions import (
     CleaningConfig,
     ScoredSentence,
     clean_description,
     description_vocabulary,
 )
-from workers.align.model import ReaderError, Report
+from workers.align.podcasts.salience import SalienceConfig, label_units
+from workers.align.podcasts.time_windows import WindowConfig, window_transcript
 from workers.align.readers import read_description_file, read_transcript
-from workers.align.salience import SalienceConfig, label_units
-from workers.align.windows import WindowConfig, window_transcript
 
 
 def command_salience(args: argparse.Namespace) -> int:

@@ -7,14 +7,14 @@ from pathlib import Path
 import pytest
 
 from workers.align.model import ReaderError, Transcript, Turn, Word
+from workers.align.podcasts.time_windows import WindowConfig, window_number, window_transcript
 from workers.align.readers import read_transcript, transcript_from_texts
 from workers.align.text import scoring_sentences
-from workers.align.windows import WindowConfig, window_number, window_transcript
 
 public_meetings = pytest.importorskip("public_meetings")
 
 DATA = Path(public_meetings.data_root)
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 MULTI_PART_MEETING = "199073d27fc61f6a76cb1f9c1d977aa6"
 SMALL_MEETING = "0b9ec6f049e68d4a35fae75792e2a84e"
 

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from workers.align.corpus import load_public_meetings
+from workers.align.podcasts.rouge_recall import rouge2_recall, rouge_tokens
+from workers.align.podcasts.salience import SalienceConfig, label_agreement, label_units
+from workers.align.podcasts.time_windows import window_transcript
 from workers.align.readers import read_transcript
-from workers.align.rouge import rouge2_recall, rouge_tokens
-from workers.align.salience import SalienceConfig, label_agreement, label_units
-from workers.align.windows import window_transcript
 
 SMALL_MEETING = "0b9ec6f049e68d4a35fae75792e2a84e"
 

@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from workers.align.rouge import bigrams, rouge_tokens
+from workers.align.podcasts.rouge_recall import bigrams, rouge_tokens
 
 
 @dataclass(frozen=True)

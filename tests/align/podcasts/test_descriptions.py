@@ -6,14 +6,14 @@ import math
 
 import pytest
 
-from workers.align.descriptions import (
+from workers.align.model import ReaderError
+from workers.align.podcasts.descriptions import (
     CleaningConfig,
     DescriptionVocabulary,
     clean_description,
     description_vocabulary,
     normalised_tokens,
 )
-from workers.align.model import ReaderError
 from workers.align.readers import InputFile, read_description, read_description_file
 from workers.align.tokenizers import ENGLISH
 

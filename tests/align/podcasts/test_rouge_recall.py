@@ -10,10 +10,10 @@ import pytest
 from rouge_score import rouge_scorer
 
 from workers.align.corpus import load_public_meetings
+from workers.align.podcasts.rouge_recall import rouge2_recall, rouge_tokens
 from workers.align.readers import read_report, read_transcript
-from workers.align.rouge import rouge2_recall, rouge_tokens
 
-ENGLISH = Path(__file__).parent / "fixtures" / "english"
+ENGLISH = Path(__file__).parents[1] / "fixtures" / "english"
 MEETINGS = ["0b9ec6f049e68d4a35fae75792e2a84e", "2130e27aed45abb9e7182295fc940cff"]
 
 
