@@ -245,7 +245,7 @@ SPECTACULAR_SETTINGS = {
         "ExportFilterEnum": "workers.align.pairs.shape.FILTERS",
         "AlignerEnum": "workers.align.params.ALIGNERS",
         "PreAlignmentWarningCodeEnum": "workers.align.diagnosis.CODES",
-        "SettingKindEnum": "workers.align.settings.SETTING_KINDS",
+        "SettingKindEnum": "workers.align.setting_fields.SETTING_KINDS",
     },
     # `<id:...>` in URLs (backend.core.ids.IdConverter): an integer within a bigint.
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}},

@@ -26,11 +26,11 @@ import numpy as np
 from workers.align.baselines.c99 import c99_labels
 from workers.align.baselines.texttiling import texttiling_labels
 from workers.align.corpus import corrected_turns, load_public_meetings, meeting_ids
+from workers.align.document_model import Meeting
 from workers.align.folds import cv_folds, defaults_file, folds, shipped_defaults
 from workers.align.learning.statistics import auroc, expected_calibration_error, reliability
 from workers.align.learning.turn_decision import cross_fitted
 from workers.align.metrics import MeetingScores, merge_subturns, micro_average, score_meeting
-from workers.align.model import Meeting
 from workers.align.params import AlignmentParams, load_params
 from workers.align.pipeline import align_meeting, corpus_vectors, turn_evidence
 from workers.align.tune import expand_grid, named_grid, successive_halving

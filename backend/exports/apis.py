@@ -33,7 +33,7 @@ from backend.projects.podcasts import is_podcast
 from backend.projects.selectors import project_get
 from backend.projects.talks import is_talk
 from backend.salience.selectors import salience_summary
-from workers.align.model import ReaderError
+from workers.align.document_model import ReaderError
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.shape import record_fields
 from workers.align.pairs.writers import csv_pieces, jsonl_pieces

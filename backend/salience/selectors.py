@@ -16,7 +16,7 @@ from backend.curation.selectors import gold_by_document
 from backend.documents.models import Document, ReportSegment
 from backend.projects.models import Project
 from backend.projects.podcasts import cleans_descriptions, salience_config
-from workers.align.model import UNALIGNED
+from workers.align.document_model import UNALIGNED
 from workers.align.podcasts.descriptions import (
     DescriptionVocabulary,
     ScoredSentence,

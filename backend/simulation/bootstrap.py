@@ -56,7 +56,7 @@ from backend.simulation.review import (
     reviewed_labels,
 )
 from backend.simulation.selection import batch_plan
-from workers.align.model import Meeting
+from workers.align.document_model import Meeting
 from workers.align.selection import SelectionPolicy
 
 ANNOTATORS = 3

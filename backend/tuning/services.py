@@ -53,7 +53,7 @@ from workers.align import proposal, tune
 from workers.align.learning import turn_decision
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import fit_learned_decision
-from workers.align.settings import SettingsError, in_words
+from workers.align.setting_fields import SettingsError, in_words
 from workers.align.turn_dp import TurnSettings
 
 logger = logging.getLogger(__name__)

@@ -17,8 +17,8 @@ from workers.align.agreement import (
     krippendorff_alpha,
     symmetric_window,
 )
+from workers.align.document_model import UNALIGNED
 from workers.align.metrics import boundary_flags, pk, windowdiff
-from workers.align.model import UNALIGNED
 
 M = MISSING
 

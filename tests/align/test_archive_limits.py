@@ -10,7 +10,7 @@ from pathlib import Path
 import public_meetings
 import pytest
 
-from workers.align.model import ReaderError
+from workers.align.document_model import ReaderError
 from workers.align.readers import ArchiveLimits, check_archive, read_report
 from workers.align.readers.archive import DEFAULT_LIMITS
 

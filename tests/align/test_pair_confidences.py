@@ -5,7 +5,7 @@ threshold from it what filtering every pair says."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workers.align.model import UNALIGNED
+from workers.align.document_model import UNALIGNED
 from workers.align.pairs.shape import (
     automatic_pair_confidences,
     pair_confidence,

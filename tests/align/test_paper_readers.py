@@ -13,7 +13,7 @@ from paper_fixtures import (
     text_paper,
 )
 
-from workers.align.model import ReaderError
+from workers.align.document_model import ReaderError
 from workers.align.readers import read_paper
 from workers.align.talks.paper_states import is_excluded, paper_states, section_name
 from workers.align.text import split_sentences

@@ -12,7 +12,7 @@ from workers.align.confidence import Abstention
 from workers.align.folds import defaults_file
 from workers.align.gapped_dp import GapSettings
 from workers.align.params import ALIGNERS, AlignmentParams, load_params, setting_keys
-from workers.align.settings import SettingsError, describe
+from workers.align.setting_fields import SettingsError, describe
 from workers.align.tune import GRIDS, expand_grid, named_grid
 from workers.align.turn_dp import TurnSettings
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from workers.align.model import ReaderError
+from workers.align.document_model import ReaderError
 from workers.align.readers import (
     read_report,
     read_transcript,

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workers.align.model import UNALIGNED
+from workers.align.document_model import UNALIGNED
 from workers.align.review import (
     DEFAULT_RESIDUAL_ERROR_TARGET,
     ROUNDING,

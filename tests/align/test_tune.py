@@ -10,7 +10,7 @@ from workers.align.metrics import merge_subturns, score_meeting
 from workers.align.params import AlignmentParams, load_params, save_params
 from workers.align.pipeline import align_meeting
 from workers.align.scoring.similarity import ScoringParams
-from workers.align.settings import SettingsError
+from workers.align.setting_fields import SettingsError
 from workers.align.tune import (
     Stage,
     evaluate_grid_slice,

@@ -228,7 +228,7 @@ def test_blocking_refuses_blocks_that_cannot_hold_two_minimal_ones():
 
 
 def _meeting_with_gaps():
-    from workers.align.model import Meeting, Report, Segment, Transcript, Turn
+    from workers.align.document_model import Meeting, Report, Segment, Transcript, Turn
 
     def turn(index, sentences):
         return Turn(f"t{index}", " ".join(sentences), tuple(sentences), None, None, None, index)

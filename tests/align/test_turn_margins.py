@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from turn_strategies import evidence_values, turn_settings
 
-from workers.align.model import UNALIGNED
+from workers.align.document_model import UNALIGNED
 from workers.align.turn_dp import TurnSettings, best_turn_labels
 from workers.align.turn_margins import MARGIN_CAP, state_margins
 

@@ -20,7 +20,7 @@ from tests.exports.conftest import (
     submit_gold,
 )
 from workers.align.agreement import CodedDocument, agreement
-from workers.align.model import UNALIGNED
+from workers.align.document_model import UNALIGNED
 
 DISAGREEING_TURNS = 40
 

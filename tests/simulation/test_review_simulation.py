@@ -21,7 +21,7 @@ from backend.simulation.review import (
     review_under,
     reviewed_labels,
 )
-from workers.align.model import UNALIGNED
+from workers.align.document_model import UNALIGNED
 from workers.align.review import (
     CURVE_THRESHOLDS,
     DEFAULT_RESIDUAL_ERROR_TARGET,

@@ -26,8 +26,8 @@ from typing import Any, Literal
 
 import numpy as np
 
+from workers.align.document_model import UNALIGNED
 from workers.align.metrics import boundary_flags, pk, window_size, windowdiff
-from workers.align.model import UNALIGNED
 
 MISSING = -2
 """In a reliability matrix: the coder did not label the unit."""

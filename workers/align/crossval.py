@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from workers.align.document_model import Meeting
 from workers.align.folds import cv_folds
-from workers.align.model import Meeting
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import AlignmentResult
 from workers.align.tune import SettingResult

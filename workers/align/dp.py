@@ -26,7 +26,7 @@ import numba
 import numpy as np
 
 from workers.align.scoring.normalise import Normalisation
-from workers.align.settings import setting
+from workers.align.setting_fields import setting
 
 START = np.uint8(0)
 FROM_PREVIOUS_TRANSCRIPT_SENTENCE = np.uint8(1)

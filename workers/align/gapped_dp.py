@@ -34,7 +34,7 @@ import numba
 import numpy as np
 
 from workers.align.dp import NanPolicy, validate_scores
-from workers.align.settings import setting
+from workers.align.setting_fields import setting
 
 MATCH_START = np.uint8(0)
 MATCH_FROM_PREVIOUS_TRANSCRIPT_SENTENCE = np.uint8(1)

@@ -27,7 +27,7 @@ from workers.align.dp import DpSettings
 from workers.align.gapped_dp import GapSettings
 from workers.align.scoring.similarity import ScoringParams
 from workers.align.scoring.vectors import TrainingSettings
-from workers.align.settings import (
+from workers.align.setting_fields import (
     SettingInfo,
     SettingsError,
     build,

@@ -20,6 +20,7 @@ from workers.align.assign import NOT_VISITED, assign_segments, fill_unvisited, p
 from workers.align.baselines.diagonal import DiagonalSettings, diagonal_path
 from workers.align.blocks import DEFAULT_BLOCKING, Blocking, ScoreRows
 from workers.align.confidence import abstain, confidence, path_share, turn_support
+from workers.align.document_model import Meeting
 from workers.align.dp import best_path
 from workers.align.gapped_dp import GapSettings, best_gapped_path, vote_segments
 from workers.align.layout import SentenceLayout, sentence_layout
@@ -31,7 +32,6 @@ from workers.align.learning.turn_decision import (
     fit_decision,
     turn_features,
 )
-from workers.align.model import Meeting
 from workers.align.params import AlignmentParams
 from workers.align.scoring.normalise import normalise, signed_power
 from workers.align.scoring.similarity import ScoringParams, SentenceScorer, sentence_scorer

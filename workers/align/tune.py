@@ -23,6 +23,7 @@ from gensim.models import KeyedVectors
 from workers.align.baselines.diagonal import DiagonalSettings
 from workers.align.blocks import ScoreRows
 from workers.align.confidence import Abstention
+from workers.align.document_model import Meeting
 from workers.align.layout import sentence_layout
 from workers.align.metrics import (
     MeetingScores,
@@ -31,7 +32,6 @@ from workers.align.metrics import (
     micro_average,
     score_meeting,
 )
-from workers.align.model import Meeting
 from workers.align.params import ALIGNERS, AlignmentParams
 from workers.align.pipeline import (
     decide,
@@ -44,7 +44,7 @@ from workers.align.pipeline import (
     whole_matrix,
 )
 from workers.align.scoring.similarity import ScoringParams
-from workers.align.settings import SettingsError, in_words
+from workers.align.setting_fields import SettingsError, in_words
 from workers.align.talks.hmm import HmmSettings
 from workers.align.talks.hmm_alignment import TalkDecoding
 

@@ -37,9 +37,9 @@ import numba
 import numpy as np
 
 from workers.align.blocks import DEFAULT_BLOCKING, Blocking, MatrixRows, ScoreRows
+from workers.align.document_model import UNALIGNED
 from workers.align.dp import NanPolicy, validate_scores
-from workers.align.model import UNALIGNED
-from workers.align.settings import setting
+from workers.align.setting_fields import setting
 
 GAP_STAYS = np.uint8(1)
 """Step bit: X[t, s] came from X[t-1, s] (a gap goes on) rather than from M[t-1, s]."""

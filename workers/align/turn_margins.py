@@ -24,7 +24,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from workers.align.model import UNALIGNED
+from workers.align.document_model import UNALIGNED
 from workers.align.turn_dp import TurnSettings, checked_path_inputs
 
 MARGIN_CAP = 1e9

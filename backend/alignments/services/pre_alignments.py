@@ -29,12 +29,12 @@ from backend.jobs.services import (
 from backend.vectors.services import vectors_for, vectors_load
 from backend.version import VERSION
 from workers.align.diagnosis import Finding, diagnose_meeting
+from workers.align.document_model import UNALIGNED, Meeting
 from workers.align.folds import new_document_defaults
 from workers.align.learning.turn_decision import LearnedDecision
-from workers.align.model import UNALIGNED, Meeting
 from workers.align.params import AlignmentParams, load_params
 from workers.align.pipeline import AlignmentResult, align_and_decide
-from workers.align.settings import SettingsError, in_words
+from workers.align.setting_fields import SettingsError, in_words
 
 PRE_ALIGN_TASK = "backend.alignments.tasks.pre_align"
 DIAGONAL_PARAMETER_SET = "diagonal baseline"

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from workers.align import pipeline
 from workers.align.corpus import load_public_meetings
+from workers.align.document_model import UNALIGNED
 from workers.align.folds import defaults_file
 from workers.align.learning.statistics import (
     auroc,
@@ -45,7 +46,6 @@ from workers.align.learning.turn_decision import (
     too_little_gold,
     weak_ranking,
 )
-from workers.align.model import UNALIGNED
 from workers.align.params import load_params
 from workers.align.pipeline import align_meeting, corpus_vectors, turn_evidence
 from workers.align.report_order import keeps_report_order

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from workers.align.model import ReaderError
+from workers.align.document_model import ReaderError
 from workers.align.podcasts.descriptions import (
     CleaningConfig,
     DescriptionVocabulary,

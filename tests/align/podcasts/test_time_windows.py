@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from workers.align.model import ReaderError, Transcript, Turn, Word
+from workers.align.document_model import ReaderError, Transcript, Turn, Word
 from workers.align.podcasts.time_windows import WindowConfig, window_number, window_transcript
 from workers.align.readers import read_transcript, transcript_from_texts
 from workers.align.text import scoring_sentences

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from workers.align.reference.hmm import naive_viterbi
-from workers.align.settings import SettingsError
+from workers.align.setting_fields import SettingsError
 from workers.align.talks.hmm import (
     HmmSettings,
     stay_probability,

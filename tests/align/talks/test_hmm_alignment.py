@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from topic_vectors import topic_vectors
 
+from workers.align.document_model import UNALIGNED
 from workers.align.layout import sentence_layout
 from workers.align.metrics import merge_subturns, score_meeting
-from workers.align.model import UNALIGNED
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import align_meeting, corpus_vectors, path_outcome
 from workers.align.scoring.similarity import ScoringParams

@@ -18,7 +18,7 @@ from workers.align.baselines.linear_segmentation import (
     labels_from_boundaries,
     turn_word_counts,
 )
-from workers.align.model import Meeting
+from workers.align.document_model import Meeting
 
 MASK_SIZE = 11
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from workers.align.model import Meeting
+from workers.align.document_model import Meeting
 from workers.align.scoring.tokens import Vocabulary, count_matrix, lexical_tokens
 
 

@@ -15,7 +15,7 @@ from workers.align.baselines.linear_segmentation import (
     labels_from_boundaries,
     turn_word_counts,
 )
-from workers.align.model import Meeting
+from workers.align.document_model import Meeting
 
 BLOCK_WORDS = 120
 """Hearst's k = 6 token-sequences of w = 20 words."""

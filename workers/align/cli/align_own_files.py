@@ -14,8 +14,9 @@ import numpy as np
 from workers.align.cli import progress
 from workers.align.cli.errors import DataError, UsageError, vectors_option
 from workers.align.diagnosis import Finding, diagnose_meeting
+from workers.align.document_model import Meeting, ReaderError
+from workers.align.file_pairing import PlannedPair, plan_folder
 from workers.align.learning.turn_decision import load_learned
-from workers.align.model import Meeting, ReaderError
 from workers.align.own_files import (
     PAIR_FORMATS,
     aligned_document,
@@ -26,7 +27,6 @@ from workers.align.own_files import (
     write_pairs,
     write_turn_entries,
 )
-from workers.align.pairing import PlannedPair, plan_folder
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.shape import FILTERS
 from workers.align.params import AlignmentParams

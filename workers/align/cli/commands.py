@@ -1,4 +1,4 @@
-"""The align, evaluate, tune and bench commands (their options are in `cli`, which imports
+"""The align, evaluate, tune and bench commands (their options are in `main`, which imports
 this module when one of them runs). Progress bars go to stderr so that --json output on
 stdout stays machine-readable."""
 
@@ -33,6 +33,7 @@ from workers.align.cli.gold_evaluation import (
     tuning_for,
 )
 from workers.align.corpus import load_public_meetings, meeting_ids
+from workers.align.document_model import Meeting
 from workers.align.excerpts import excerpts
 from workers.align.learning.statistics import auroc, expected_calibration_error, reliability
 from workers.align.learning.turn_decision import (
@@ -42,7 +43,6 @@ from workers.align.learning.turn_decision import (
     weak_ranking,
 )
 from workers.align.metrics import merge_subturns, micro_average, score_meeting
-from workers.align.model import Meeting
 from workers.align.params import AlignmentParams, load_params, save_params
 from workers.align.pipeline import (
     AlignmentResult,
@@ -332,7 +332,7 @@ def learn_if_the_gold_allows(
 
 
 def command_bench(args: argparse.Namespace) -> int:
-    from workers.align.bench import run_benchmarks
+    from workers.align.performance import run_benchmarks
 
     with progress.bar(desc="bench", unit="step") as bar:
 

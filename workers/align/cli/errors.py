@@ -1,4 +1,4 @@
-"""The command line's two kinds of failure, told apart by their exit status (see `cli`)."""
+"""The command line's two kinds of failure, told apart by their exit status (see `main`)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """`gold check FILE` and `gold from-csv`: writing and checking a gold of one's own files
-(docs/gold-format.md); the options are in `cli`."""
+(docs/gold-format.md); the options are in `main`."""
 
 from __future__ import annotations
 

@@ -18,8 +18,8 @@ from workers.align.cli import progress
 from workers.align.cli.errors import DataError, UsageError, vectors_option
 from workers.align.corpus import meeting_ids
 from workers.align.crossval import cross_validate
+from workers.align.document_model import Meeting
 from workers.align.folds import shipped_defaults, with_aligner
-from workers.align.model import Meeting
 from workers.align.own_files import choose_params
 from workers.align.params import AlignmentParams, load_params
 from workers.align.pipeline import (

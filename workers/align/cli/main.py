@@ -495,9 +495,9 @@ def _handler(reference: str) -> Callable[[argparse.Namespace], int]:
 def _data_errors() -> tuple[type[BaseException], ...]:
     """What a command raises for unusable input; imported only once a command failed, when
     the engine's modules are loaded anyway."""
-    from workers.align.model import ReaderError
+    from workers.align.document_model import ReaderError
     from workers.align.public_meetings_layout import LayoutError
-    from workers.align.settings import SettingsError
+    from workers.align.setting_fields import SettingsError
 
     return (DataError, ReaderError, LayoutError, SettingsError, OSError)
 

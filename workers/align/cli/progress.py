@@ -3,7 +3,7 @@ of seconds (word-vector training, tuning, cross-validation, alignment, bench).
 
 Bars go to stderr, so that --json output on stdout stays machine-readable, and show the rate
 and the time left. They are shown when stderr is a terminal; `--progress` forces them on (a
-log, CI) and `--quiet` off. tqdm is imported only when a bar is drawn, so that `cli` can
+log, CI) and `--quiet` off. tqdm is imported only when a bar is drawn, so that `main` can
 import this module and still answer `--help` at once.
 """
 

@@ -1,5 +1,5 @@
 """`salience --transcript FILE --description FILE`: the podcast paper's training labels on
-one episode, as JSON (the options are in `cli`).
+one episode, as JSON (the options are in `main`).
 
 The transcript is cut into time windows; each window is labelled salient when its ROUGE-2
 recall against some sentence of the description is above tau. With --clean, the
@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from workers.align.cli.errors import DataError, UsageError
-from workers.align.model import ReaderError, Report
+from workers.align.document_model import ReaderError, Report
 from workers.align.podcasts.descriptions import (
     CleaningConfig,
     ScoredSentence,

@@ -1,5 +1,5 @@
 """`summarize --report PAPER --transcript TALK`: TalkSumm on a researcher's own files, the
-ranked sentences and summaries as JSON (the options are in `cli`)."""
+ranked sentences and summaries as JSON (the options are in `main`)."""
 
 from __future__ import annotations
 

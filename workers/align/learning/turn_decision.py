@@ -25,9 +25,9 @@ from typing import Any, Literal
 
 import numpy as np
 
+from workers.align.document_model import UNALIGNED
 from workers.align.folds import cv_folds
 from workers.align.learning.statistics import Isotonic, Softmax, auroc, fit_isotonic, fit_softmax
-from workers.align.model import UNALIGNED
 from workers.align.report_order import keeps_report_order
 
 FEATURES = (

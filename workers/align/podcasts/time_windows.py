@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from workers.align.corpus import item_id
-from workers.align.model import ReaderError, Transcript, Turn, Word
+from workers.align.document_model import ReaderError, Transcript, Turn, Word
 from workers.align.text import scoring_sentences
 
 

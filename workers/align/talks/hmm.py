@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from workers.align.settings import SettingsError, setting
+from workers.align.setting_fields import SettingsError, setting
 
 STAY = np.uint8(0)
 FORWARD = np.uint8(1)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workers.align.model import Paper
+from workers.align.document_model import Paper
 
 DEFAULT_EXCLUDED = ("abstract", "related work", "acknowledgments")
 """Section names left out of the states unless the caller says otherwise."""

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 from gensim.models import KeyedVectors
 
-from workers.align.model import Paper, Transcript
+from workers.align.document_model import Paper, Transcript
 from workers.align.params import AlignmentParams
 from workers.align.scoring.vectors import EpochCallback, train_vectors
 from workers.align.talks.hmm import HmmSettings

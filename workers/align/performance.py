@@ -1,5 +1,6 @@
-"""Speed and memory figures: the compiled kernels against their naive definitions, the whole
-corpus, a tuning grid, and the memory an alignment needs beyond its similarity matrix."""
+"""Speed and memory figures, what `python -m workers.align bench` prints: the compiled kernels
+against their naive definitions, the whole corpus, a tuning grid, and the memory an alignment
+needs beyond its similarity matrix."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from workers.align.model import ReaderError, Turn, Word
+from workers.align.document_model import ReaderError, Turn, Word
 from workers.align.text import first_tagged, scoring_sentences, split_sentences, strip_tags
 from workers.align.tokenizers import ENGLISH, FRENCH, GENERIC, tokenizer_for
 

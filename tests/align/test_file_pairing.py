@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from workers.align.pairing import (
+from workers.align.file_pairing import (
     REPORT_EXTENSIONS_BY_KIND,
     document_name_of,
     file_role,
