@@ -52,9 +52,9 @@ from backend.vectors.services import vectors_for, vectors_load
 from workers.align import proposal, tune
 from workers.align.learning import turn_decision
 from workers.align.params import AlignmentParams
+from workers.align.paths.turn_dp import TurnSettings
 from workers.align.pipeline import fit_learned_decision
 from workers.align.setting_fields import SettingsError, in_words
-from workers.align.turn_dp import TurnSettings
 
 logger = logging.getLogger(__name__)
 

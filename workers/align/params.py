@@ -23,8 +23,9 @@ from typing import Any, Literal, get_args
 
 from workers.align.baselines.diagonal import DiagonalSettings
 from workers.align.confidence import Abstention
-from workers.align.dp import DpSettings
-from workers.align.gapped_dp import GapSettings
+from workers.align.paths.dp import DpSettings
+from workers.align.paths.gapped_dp import GapSettings
+from workers.align.paths.turn_dp import TurnSettings
 from workers.align.scoring.similarity import ScoringParams
 from workers.align.scoring.vectors import TrainingSettings
 from workers.align.setting_fields import (
@@ -36,7 +37,6 @@ from workers.align.setting_fields import (
     in_words,
 )
 from workers.align.talks.hmm import HmmSettings
-from workers.align.turn_dp import TurnSettings
 
 Aligner = Literal["turns", "gapped", "dp", "diagonal", "hmm"]
 PathSettings = TurnSettings | GapSettings | DpSettings | DiagonalSettings | HmmSettings

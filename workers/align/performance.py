@@ -12,14 +12,14 @@ from typing import Any
 
 import numpy as np
 
-from workers.align.dp import forward
-from workers.align.gapped_dp import GapSettings, gapped_forward
+from workers.align.paths.dp import forward
+from workers.align.paths.gapped_dp import GapSettings, gapped_forward
+from workers.align.paths.turn_dp import TurnSettings, best_turn_labels
 from workers.align.reference.dp import naive_forward
 from workers.align.reference.gapped_dp import naive_gapped_path
 from workers.align.reference.hmm import naive_viterbi
 from workers.align.reference.turn_dp import naive_turn_labels
 from workers.align.talks.hmm import HmmSettings, transitions, uniform_start, viterbi
-from workers.align.turn_dp import TurnSettings, best_turn_labels
 
 LARGEST_TURN_GRID = (850, 360)
 """About the largest meeting's transcript turns x report segments, the turn path's matrix."""

@@ -21,7 +21,6 @@ import numpy as np
 from gensim.models import KeyedVectors
 
 from workers.align.baselines.diagonal import DiagonalSettings
-from workers.align.blocks import ScoreRows
 from workers.align.confidence import Abstention
 from workers.align.document_model import Meeting
 from workers.align.layout import sentence_layout
@@ -33,6 +32,7 @@ from workers.align.metrics import (
     score_meeting,
 )
 from workers.align.params import ALIGNERS, AlignmentParams
+from workers.align.paths.blocks import ScoreRows
 from workers.align.pipeline import (
     decide,
     hmm_outcome,

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workers.align.dp import Path
+from workers.align.paths.dp import Path
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from workers.align.document_model import Meeting
 from workers.align.folds import shipped_defaults, with_aligner
 from workers.align.own_files import choose_params
 from workers.align.params import AlignmentParams, load_params
+from workers.align.paths.turn_dp import TurnSettings
 from workers.align.pipeline import (
     AlignmentResult,
     align_and_decide,
@@ -42,7 +43,6 @@ from workers.align.tune import (
     planned_evaluations,
     successive_halving,
 )
-from workers.align.turn_dp import TurnSettings
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ import numba
 import numpy as np
 from gensim.models import KeyedVectors
 
-from workers.align.assign import NOT_VISITED, fill_unvisited
 from workers.align.document_model import UNALIGNED
+from workers.align.paths.assign import NOT_VISITED, fill_unvisited
 from workers.align.scoring.pooling import unit_rows
 from workers.align.scoring.tokens import lexical_tokens
 from workers.align.scoring.vectors import lookup_table

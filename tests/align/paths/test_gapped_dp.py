@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from workers.align.gapped_dp import GapSettings, best_gapped_path, vote_segments
+from workers.align.paths.gapped_dp import GapSettings, best_gapped_path, vote_segments
 from workers.align.reference.gapped_dp import naive_gapped_path, naive_votes
 
 small_matrices = st.tuples(st.integers(1, 8), st.integers(1, 8)).flatmap(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from workers.align.dp import Path, PathWeight
+from workers.align.paths.dp import Path, PathWeight
 
 NOT_VISITED = -2
 """Kernel label for a turn without sentences, which the path cannot visit."""

@@ -13,8 +13,8 @@ from hypothesis.extra.numpy import arrays
 from turn_strategies import evidence_values, turn_settings
 
 from workers.align.document_model import UNALIGNED
-from workers.align.turn_dp import TurnSettings, best_turn_labels
-from workers.align.turn_margins import MARGIN_CAP, state_margins
+from workers.align.paths.turn_dp import TurnSettings, best_turn_labels
+from workers.align.paths.turn_margins import MARGIN_CAP, state_margins
 
 
 def path_score(evidence: np.ndarray, labels: tuple[int, ...], gain: float, gap_open: float):

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from workers.align.dp import NanPolicy, validate_scores
+from workers.align.paths.dp import NanPolicy, validate_scores
 from workers.align.setting_fields import setting
 
 MATCH_START = np.uint8(0)

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from workers.align.assign import assign_segments, fill_unvisited, path_weights
-from workers.align.dp import best_path, forward, validate_scores
+from workers.align.paths.assign import assign_segments, fill_unvisited, path_weights
+from workers.align.paths.dp import best_path, forward, validate_scores
 from workers.align.reference.dp import naive_assign, naive_backtrace, naive_forward
 
 

@@ -16,7 +16,7 @@ corrects) and it costs one backward pass mirroring `turn_dp`'s forward one:
 
 with BM[n-1, .] = BX[n-1, .] = 0; the best path through (t, s) matched is M[t, s] + BM[t, s],
 and unaligned X[t, s] + BX[t, s], with M and X the forward recurrences of `turn_dp`.
-`tests/align/test_turn_margins.py` checks the kernel against every path of small cases.
+`tests/align/paths/test_turn_margins.py` checks the kernel against every path of small cases.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import numba
 import numpy as np
 
 from workers.align.document_model import UNALIGNED
-from workers.align.turn_dp import TurnSettings, checked_path_inputs
+from workers.align.paths.turn_dp import TurnSettings, checked_path_inputs
 
 MARGIN_CAP = 1e9
 """A margin against a state no path reaches (every segment unmatchable) is infinite; capped

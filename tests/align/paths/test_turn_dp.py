@@ -7,14 +7,14 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from turn_strategies import evidence_values, turn_settings
 
-from workers.align.blocks import MIN_BLOCK_PAIRS, Blocking
+from workers.align.paths.blocks import MIN_BLOCK_PAIRS, Blocking
+from workers.align.paths.turn_dp import SegmentView, TurnSettings, best_turn_labels
 from workers.align.reference.turn_dp import (
     naive_turn_evidence,
     naive_turn_labels,
     whole_matrix_baseline_sums,
     whole_matrix_sums,
 )
-from workers.align.turn_dp import SegmentView, TurnSettings, best_turn_labels
 
 evidence_matrices = st.tuples(st.integers(0, 7), st.integers(0, 7)).flatmap(
     lambda shape: arrays(np.float64, shape, elements=evidence_values)

@@ -36,9 +36,9 @@ from functools import cached_property
 import numba
 import numpy as np
 
-from workers.align.blocks import DEFAULT_BLOCKING, Blocking, MatrixRows, ScoreRows
 from workers.align.document_model import UNALIGNED
-from workers.align.dp import NanPolicy, validate_scores
+from workers.align.paths.blocks import DEFAULT_BLOCKING, Blocking, MatrixRows, ScoreRows
+from workers.align.paths.dp import NanPolicy, validate_scores
 from workers.align.setting_fields import setting
 
 GAP_STAYS = np.uint8(1)
