@@ -33,7 +33,7 @@ from workers.align.learning.turn_decision import cross_fitted
 from workers.align.metrics import MeetingScores, merge_subturns, micro_average, score_meeting
 from workers.align.params import AlignmentParams, load_params
 from workers.align.pipeline import align_meeting, corpus_vectors, turn_evidence
-from workers.align.tune import expand_grid, named_grid, successive_halving
+from workers.align.tuning.tune import expand_grid, named_grid, successive_halving
 
 
 def score_alignment(meeting: Meeting, labels, keep: np.ndarray | None = None) -> MeetingScores:

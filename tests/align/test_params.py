@@ -14,7 +14,7 @@ from workers.align.params import ALIGNERS, AlignmentParams, load_params, setting
 from workers.align.paths.gapped_dp import GapSettings
 from workers.align.paths.turn_dp import TurnSettings
 from workers.align.setting_fields import SettingsError, describe
-from workers.align.tune import GRIDS, expand_grid, named_grid
+from workers.align.tuning.tune import GRIDS, expand_grid, named_grid
 
 
 def test_a_params_file_holds_only_its_aligners_settings():

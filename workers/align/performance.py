@@ -199,7 +199,7 @@ def alignment_memory() -> dict[str, float]:
 def tuning_seconds() -> dict[str, Any]:
     """Every setting of the shipped grid on all 22 meetings (no halving), as one Celery slice."""
     from workers.align.params import AlignmentParams
-    from workers.align.tune import evaluate_grid_slice, expand_grid, named_grid
+    from workers.align.tuning.tune import evaluate_grid_slice, expand_grid, named_grid
 
     meetings, _, vectors = _corpus_setup()
     settings = expand_grid(AlignmentParams(), named_grid("default"))

@@ -19,7 +19,7 @@ from workers.align.podcasts.salience import SalienceConfig
 from workers.align.podcasts.time_windows import WindowConfig
 from workers.align.readers import PAPER_EXTENSIONS
 from workers.align.talks.paper_states import DEFAULT_EXCLUDED
-from workers.align.tune import GRIDS, OBJECTIVES
+from workers.align.tuning.tune import GRIDS, OBJECTIVES
 
 ROOT = Path(__file__).resolve().parents[3]
 HEAVY = ("numpy", "numba", "scipy", "gensim", "public_meetings", "docx", "lxml", "tqdm")

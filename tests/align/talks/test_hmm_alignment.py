@@ -25,7 +25,7 @@ from workers.align.talks.hmm_alignment import (
     turn_vote,
 )
 from workers.align.talks.importance import importance
-from workers.align.tune import evaluate_grid_slice
+from workers.align.tuning.tune import evaluate_grid_slice
 
 
 @settings(max_examples=200, deadline=None)

@@ -17,7 +17,6 @@ from gensim.models import KeyedVectors
 from workers.align.cli import progress
 from workers.align.cli.errors import DataError, UsageError, vectors_option
 from workers.align.corpus import meeting_ids
-from workers.align.crossval import cross_validate
 from workers.align.document_model import Meeting
 from workers.align.folds import shipped_defaults, with_aligner
 from workers.align.own_files import choose_params
@@ -31,7 +30,8 @@ from workers.align.pipeline import (
     fit_learned_decision,
 )
 from workers.align.public_meetings_layout import LayoutError, read_gold
-from workers.align.tune import (
+from workers.align.tuning.crossval import cross_validate
+from workers.align.tuning.tune import (
     GRIDS,
     Objective,
     SettingResult,

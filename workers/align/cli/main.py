@@ -34,9 +34,9 @@ from workers.align.tokenizers import DEFAULT_LANGUAGE
 ALIGNER_NAMES = ("turns", "gapped", "dp", "diagonal", "hmm")
 """workers.align.params.ALIGNERS"""
 OBJECTIVE_NAMES = ("balanced", "turns")
-"""workers.align.tune.OBJECTIVES"""
+"""workers.align.tuning.tune.OBJECTIVES"""
 GRID_NAMES = ("default", "paper", "hmm")
-"""workers.align.tune.GRIDS"""
+"""workers.align.tuning.tune.GRIDS"""
 PAIR_FORMATS = ("jsonl", "csv")
 """workers.align.own_files.PAIR_FORMATS"""
 PAIR_FILTERS = (

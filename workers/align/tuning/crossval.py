@@ -16,7 +16,7 @@ from workers.align.document_model import Meeting
 from workers.align.folds import cv_folds
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import AlignmentResult
-from workers.align.tune import SettingResult
+from workers.align.tuning.tune import SettingResult
 
 Tuner = Callable[[Sequence[Meeting]], SettingResult]
 FoldDecider = Callable[

@@ -24,7 +24,7 @@ from typing import Literal
 import numpy as np
 
 from workers.align.metrics import MeetingScores
-from workers.align.tune import Objective, SettingResult
+from workers.align.tuning.tune import Objective, SettingResult
 
 BOOTSTRAP_RESAMPLES = 2000
 """Draws of the gold documents; the 2.5th and 97.5th percentiles of 2,000 draws move by well

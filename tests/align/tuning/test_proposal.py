@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workers.align import tune
 from workers.align.metrics import MeetingScores, micro_average
 from workers.align.params import AlignmentParams
-from workers.align.proposal import (
+from workers.align.tuning import tune
+from workers.align.tuning.proposal import (
     BOOTSTRAP_RESAMPLES,
     CONFIDENCE,
     gains_over,

@@ -11,7 +11,7 @@ from workers.align.params import AlignmentParams, load_params, save_params
 from workers.align.pipeline import align_meeting
 from workers.align.scoring.similarity import ScoringParams
 from workers.align.setting_fields import SettingsError
-from workers.align.tune import (
+from workers.align.tuning.tune import (
     Stage,
     evaluate_grid_slice,
     expand_grid,
