@@ -241,7 +241,7 @@ SPECTACULAR_SETTINGS = {
         "GoldRuleEnum": "backend.curation.rule.GoldRule",
         "HealthStatusEnum": ["ok", "degraded"],
         "AccuracyMetricEnum": "backend.iterations.selectors.RECORD_METRICS",
-        "AgreementMeasureEnum": "workers.align.agreement.MEASURES",
+        "AgreementMeasureEnum": "workers.align.annotation.agreement.MEASURES",
         "ExportFilterEnum": "workers.align.pairs.shape.FILTERS",
         "AlignerEnum": "workers.align.params.ALIGNERS",
         "PreAlignmentWarningCodeEnum": "workers.align.diagnosis.CODES",

@@ -56,8 +56,8 @@ from backend.simulation.review import (
     reviewed_labels,
 )
 from backend.simulation.selection import batch_plan
+from workers.align.annotation.selection import SelectionPolicy
 from workers.align.document_model import Meeting
-from workers.align.selection import SelectionPolicy
 
 ANNOTATORS = 3
 POLL_SECONDS = 1.0

@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from workers.align.selection import (
+from workers.align.annotation.selection import (
     UncertaintyMeasure,
     diversity_choice,
     document_vector,

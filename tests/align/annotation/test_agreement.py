@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workers.align.agreement import (
+from workers.align.annotation.agreement import (
     MISSING,
     CodedDocument,
     agreement,

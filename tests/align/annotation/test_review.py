@@ -6,8 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workers.align.document_model import UNALIGNED
-from workers.align.review import (
+from workers.align.annotation.review import (
     DEFAULT_RESIDUAL_ERROR_TARGET,
     ROUNDING,
     estimated_residual_error,
@@ -15,6 +14,7 @@ from workers.align.review import (
     threshold_for_residual_error,
     turns_to_review,
 )
+from workers.align.document_model import UNALIGNED
 
 CONFIDENCES = st.sampled_from([0.0, 0.1, 0.35, 0.5, 0.7, 0.9, 0.97, 1.0]) | st.floats(0, 1)
 TURNS = st.lists(st.tuples(st.integers(UNALIGNED, 4), CONFIDENCES), max_size=30)

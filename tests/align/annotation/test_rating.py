@@ -4,7 +4,7 @@ the weighted estimate."""
 import numpy as np
 import pytest
 
-from workers.align.rating import (
+from workers.align.annotation.rating import (
     Bin,
     RatedPair,
     confidence_bins,
