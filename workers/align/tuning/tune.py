@@ -48,7 +48,7 @@ from workers.align.setting_fields import SettingsError, in_words
 from workers.align.talks.hmm import HmmSettings
 from workers.align.talks.hmm_alignment import TalkDecoding
 
-GRIDS_DIRECTORY = Path(__file__).parent / "defaults"
+GRIDS_DIRECTORY = Path(__file__).parents[1] / "defaults"
 GRIDS = {"default": "grid.json", "paper": "paper-grid.json", "hmm": "hmm-grid.json"}
 """Grids by name: `default`, the one the shipped defaults were tuned with (turn path),
 `paper`, the paper's path with abstention, and `hmm`, TalkSumm's HMM around its published
