@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from paper_fixtures import (
+
+from tests.align.paper_fixtures import (
     SECTIONS,
     TITLE,
     markdown_paper,
@@ -12,7 +13,6 @@ from paper_fixtures import (
     tei_paper,
     text_paper,
 )
-
 from workers.align.document_model import ReaderError
 from workers.align.readers import read_paper
 from workers.align.talks.paper_states import is_excluded, paper_states, section_name

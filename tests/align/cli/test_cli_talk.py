@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from paper_fixtures import SECTIONS, markdown_paper, pdf_paper, swift_vectors, talk_srt
-from topic_vectors import write_topic_vectors
 
 from tests.align.cli_refusal import refusal
+from tests.align.paper_fixtures import SECTIONS, markdown_paper, pdf_paper, swift_vectors, talk_srt
+from tests.align.topic_vectors import write_topic_vectors
 from workers.align.cli.main import main
 from workers.align.params import AlignmentParams
 from workers.align.readers import read_paper, transcript_from_texts

@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-from turn_strategies import evidence_values, turn_settings
 
+from tests.align.turn_strategies import evidence_values, turn_settings
 from workers.align.paths.blocks import MIN_BLOCK_PAIRS, Blocking
 from workers.align.paths.turn_dp import SegmentView, TurnSettings, best_turn_labels
 from workers.align.reference.turn_dp import (

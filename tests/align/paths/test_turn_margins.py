@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-from turn_strategies import evidence_values, turn_settings
 
+from tests.align.turn_strategies import evidence_values, turn_settings
 from workers.align.document_model import UNALIGNED
 from workers.align.paths.turn_dp import TurnSettings, best_turn_labels
 from workers.align.paths.turn_margins import MARGIN_CAP, state_margins

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-from topic_vectors import topic_vectors
 
+from tests.align.topic_vectors import topic_vectors
 from workers.align.document_model import UNALIGNED
 from workers.align.layout import sentence_layout
 from workers.align.metrics import merge_subturns, score_meeting
