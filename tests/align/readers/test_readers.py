@@ -20,7 +20,7 @@ from workers.align.readers import (
 public_meetings = pytest.importorskip("public_meetings")
 
 DATA = Path(public_meetings.data_root)
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 SMALL_MEETING = "0b9ec6f049e68d4a35fae75792e2a84e"
 MULTI_PART_MEETING = "199073d27fc61f6a76cb1f9c1d977aa6"
 
