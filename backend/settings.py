@@ -241,11 +241,11 @@ SPECTACULAR_SETTINGS = {
         "GoldRuleEnum": "backend.curation.rule.GoldRule",
         "HealthStatusEnum": ["ok", "degraded"],
         "AccuracyMetricEnum": "backend.iterations.selectors.RECORD_METRICS",
-        "AgreementMeasureEnum": "workers.align.agreement.MEASURES",
+        "AgreementMeasureEnum": "workers.align.annotation.agreement.MEASURES",
         "ExportFilterEnum": "workers.align.pairs.shape.FILTERS",
         "AlignerEnum": "workers.align.params.ALIGNERS",
         "PreAlignmentWarningCodeEnum": "workers.align.diagnosis.CODES",
-        "SettingKindEnum": "workers.align.settings.SETTING_KINDS",
+        "SettingKindEnum": "workers.align.setting_fields.SETTING_KINDS",
     },
     # `<id:...>` in URLs (backend.core.ids.IdConverter): an integer within a bigint.
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}},

@@ -23,16 +23,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workers.align.c99 import c99_labels
+from workers.align.baselines.c99 import c99_labels
+from workers.align.baselines.texttiling import texttiling_labels
 from workers.align.corpus import corrected_turns, load_public_meetings, meeting_ids
+from workers.align.document_model import Meeting
 from workers.align.folds import cv_folds, defaults_file, folds, shipped_defaults
-from workers.align.learned import auroc, cross_fitted, expected_calibration_error, reliability
+from workers.align.learning.statistics import auroc, expected_calibration_error, reliability
+from workers.align.learning.turn_decision import cross_fitted
 from workers.align.metrics import MeetingScores, merge_subturns, micro_average, score_meeting
-from workers.align.model import Meeting
 from workers.align.params import AlignmentParams, load_params
 from workers.align.pipeline import align_meeting, corpus_vectors, turn_evidence
-from workers.align.texttiling import texttiling_labels
-from workers.align.tune import expand_grid, named_grid, successive_halving
+from workers.align.tuning.tune import expand_grid, named_grid, successive_halving
 
 
 def score_alignment(meeting: Meeting, labels, keep: np.ndarray | None = None) -> MeetingScores:

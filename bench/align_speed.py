@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from workers.align.bench import run_benchmarks
+from workers.align.performance import run_benchmarks
 
 if __name__ == "__main__":
     print(json.dumps(run_benchmarks(), indent=2))

@@ -42,10 +42,10 @@ from workers.align.corpus import (
     meeting_ids,
     raw_files,
 )
+from workers.align.document_model import UNALIGNED, Meeting
 from workers.align.excerpts import excerpts
 from workers.align.folds import shipped_defaults
 from workers.align.metrics import MeetingScores, micro_average
-from workers.align.model import UNALIGNED, Meeting
 from workers.align.own_files import read_meeting
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import align_meeting, corpus_vectors

@@ -20,10 +20,9 @@ import numpy as np
 
 from workers.align.corpus import corrected_turns, load_public_meetings, meeting_ids
 from workers.align.folds import defaults_file, folds
-from workers.align.learned import (
+from workers.align.learning.statistics import auroc, expected_calibration_error
+from workers.align.learning.turn_decision import (
     FEATURES,
-    auroc,
-    expected_calibration_error,
     fit_decision,
     held_out_auroc,
     weak_ranking,

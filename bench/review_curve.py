@@ -36,18 +36,18 @@ from typing import Any
 
 import numpy as np
 
-from workers.align.corpus import load_public_meetings, meeting_ids
-from workers.align.folds import defaults_file, folds
-from workers.align.learned import fit_decision
-from workers.align.params import load_params
-from workers.align.pipeline import corpus_vectors, turn_evidence
-from workers.align.review import (
+from workers.align.annotation.review import (
     CURVE_THRESHOLDS,
     DEFAULT_RESIDUAL_ERROR_TARGET,
     plan_review,
     threshold_for_residual_error,
     turns_to_review,
 )
+from workers.align.corpus import load_public_meetings, meeting_ids
+from workers.align.folds import defaults_file, folds
+from workers.align.learning.turn_decision import fit_decision
+from workers.align.params import load_params
+from workers.align.pipeline import corpus_vectors, turn_evidence
 
 ROOT = Path(__file__).resolve().parent.parent
 LOOP_FIGURES = (

@@ -19,10 +19,10 @@ import time
 from dataclasses import dataclass
 
 from workers.align.corpus import item_position, load_public_meetings, meeting_ids, raw_files
-from workers.align.model import UNALIGNED, Meeting, Transcript
+from workers.align.document_model import UNALIGNED, Meeting, Transcript
+from workers.align.podcasts.salience import SalienceConfig, label_agreement, label_units
+from workers.align.podcasts.time_windows import WindowConfig, window_transcript
 from workers.align.readers import read_transcript
-from workers.align.salience import SalienceConfig, label_agreement, label_units
-from workers.align.windows import WindowConfig, window_transcript
 
 WINDOW_SECONDS = 30.0
 

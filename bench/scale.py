@@ -41,13 +41,13 @@ from gensim.models import KeyedVectors
 
 from bench.align_quality import score_alignment
 from bench.scale_goals import GOALS
-from workers.align.blocks import DEFAULT_BLOCKING, Blocking
 from workers.align.corpus import joined_meeting, load_public_meetings, meeting_ids
+from workers.align.document_model import Meeting
 from workers.align.folds import NEW_DOCUMENT_DEFAULTS, defaults_file, shipped_defaults
 from workers.align.layout import sentence_layout
 from workers.align.metrics import micro_average
-from workers.align.model import Meeting
 from workers.align.params import AlignmentParams, load_params
+from workers.align.paths.blocks import DEFAULT_BLOCKING, Blocking
 from workers.align.pipeline import AlignmentResult, align_meeting, corpus_vectors
 
 ROOT = Path(__file__).resolve().parent.parent

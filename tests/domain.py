@@ -16,7 +16,7 @@ from backend.documents.services import document_store_parsed
 from backend.iterations.models import Iteration
 from backend.jobs.models import Job
 from backend.projects.models import Membership, Project, Role
-from workers.align.model import Report, Segment, Transcript, Turn
+from workers.align.document_model import Report, Segment, Transcript, Turn
 
 
 def make_user(username: str, **extra):

@@ -4,7 +4,10 @@ Read from the source with `ast` (no module is imported), so a lazy import inside
 counts as much as one at the top. Each module gets a layer from its place and name:
 
 - engine: everything under `workers/` (what the Celery workers compute; no Django, no Celery,
-  and nothing from `tests/` or `bench/`, which are not there wherever the engine is installed);
+  and nothing from `tests/` or `bench/`, which are not there wherever the engine is installed).
+  Inside it the command line (`workers/align/cli/`) is the top: only it and `__main__` import
+  it, and `workers/align/learning/statistics.py` is generic statistics that imports nothing of
+  the engine;
 - interface: `apis`, `serializers`, `urls`, `admin`, `tasks`, permissions, pagination, request
   parsers, the
   management commands and the other modules that speak HTTP or Celery;
@@ -64,6 +67,13 @@ WEB_AND_QUEUE_LIBRARIES = ("django", *HTTP_LIBRARIES, *QUEUE_LIBRARIES)
 REPOSITORY_FOLDERS_ABOVE_THE_ENGINE = ("tests", "bench")
 # Services raise errors that carry their HTTP status: the status constants are plain numbers.
 HTTP_CONSTANTS = ("rest_framework.status",)
+
+# The engine's command line: the engine's other modules never import it, so that the web
+# application and a notebook get the engine without its terminal concerns.
+ENGINE_COMMAND_LINE = "workers.align.cli"
+ENGINE_COMMAND_LINE_ENTRY = "workers.align.__main__"
+# Engine modules that know nothing of alignment, so import nothing of the engine.
+ENGINE_MODULES_WITHOUT_ENGINE_IMPORTS = ("workers.align.learning.statistics",)
 
 # Engine modules the backend reaches through one module only, so that what it knows of them
 # lives in one place: the public_meetings corpus's names and files.
@@ -161,6 +171,23 @@ def imported_modules(tree: ast.Module, module: str, is_package: bool, known: set
                 yield node.lineno, base if ours and candidate not in known else candidate
 
 
+def _inside(module: str, package: str) -> bool:
+    return module == package or module.startswith(f"{package}.")
+
+
+def engine_rule(module: str, target: str) -> str | None:
+    """What is wrong with an engine module importing another, by the engine's own layout."""
+    if module in ENGINE_MODULES_WITHOUT_ENGINE_IMPORTS and target.startswith("workers."):
+        return f"{module} is generic statistics and imports nothing of the engine, not {target}"
+    if (
+        _inside(target, ENGINE_COMMAND_LINE)
+        and not _inside(module, ENGINE_COMMAND_LINE)
+        and module != ENGINE_COMMAND_LINE_ENTRY
+    ):
+        return f"engine module {module} imports the command line's {target}"
+    return None
+
+
 def violations(root: Path) -> list[Violation]:
     paths = [
         path
@@ -182,6 +209,8 @@ def violations(root: Path) -> list[Violation]:
                 target_layer = layer_of(target)
                 if registers_its_hooks(module, target):
                     pass
+                elif layer == "engine" and (engine_message := engine_rule(module, target)):
+                    message = engine_message
                 elif target_layer in FORBIDDEN_LAYERS[layer]:
                     message = f"{layer} module {module} imports {target_layer} module {target}"
                 elif sole and module.startswith("backend") and module != sole:
@@ -216,6 +245,12 @@ def test_every_kind_of_wrong_import_is_reported_with_its_file_and_line(tmp_path)
         "workers/align/leak.py": "def f():\n    from backend.jobs import services\n",
         "workers/align/bench.py": "import numpy\nfrom tests.align import reference_dp\n",
         "workers/align/timing.py": "def f():\n    import bench.align_speed\n",
+        "workers/align/cli/__init__.py": "",
+        "workers/align/cli/progress.py": "from workers.align.pipeline import align_meeting\n",
+        "workers/align/__main__.py": "from workers.align.cli.main import main\n",
+        "workers/align/pipeline.py": "import numpy\nfrom workers.align.cli.progress import bar\n",
+        "workers/align/learning/__init__.py": "",
+        "workers/align/learning/statistics.py": "from workers.align.text import split\n",
         "backend/__init__.py": "",
         "backend/jobs/__init__.py": "",
         "backend/jobs/models.py": "from backend.jobs.selectors import job_get\n",
@@ -244,6 +279,10 @@ def test_every_kind_of_wrong_import_is_reported_with_its_file_and_line(tmp_path)
         "workers/align/dp.py:2: the engine (workers.align.dp) imports django.db.models",
         "workers/align/leak.py:2: engine module workers.align.leak imports domain module "
         "backend.jobs.services",
+        "workers/align/learning/statistics.py:1: workers.align.learning.statistics is generic "
+        "statistics and imports nothing of the engine, not workers.align.text",
+        "workers/align/pipeline.py:2: engine module workers.align.pipeline imports the command "
+        "line's workers.align.cli.progress",
         "workers/align/timing.py:2: the engine (workers.align.timing) imports bench.align_speed "
         "from the repository's bench/",
     ]

@@ -19,7 +19,7 @@ from backend.core.ids import batches
 from backend.curation.models import Gold, GoldRule
 from backend.curation.selectors import gold_by_document
 from backend.documents.models import Document, ReportSegment, TranscriptTurn
-from workers.align.agreement import CodedDocument, agreement
+from workers.align.annotation.agreement import CodedDocument, agreement
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.shape import AlignedDocument, Origin, SegmentRow, TurnRow
 from workers.align.pairs.split import SPLITS, Split

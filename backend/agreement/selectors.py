@@ -1,5 +1,5 @@
 """Agreement between a project's annotators, read from their submitted annotations and
-computed by the engine's measures (`workers.align.agreement`).
+computed by the engine's measures (`workers.align.annotation.agreement`).
 
 The annotations that count are the ones the gold rule counts (`backend.curation.rule`): a
 document's assignees' submissions, every submission when it has no assignees.
@@ -19,7 +19,7 @@ from backend.curation.selectors import gold_by_document
 from backend.documents.models import Document, TranscriptTurn
 from backend.iterations.accuracy import summarise
 from backend.iterations.models import Iteration
-from workers.align.agreement import MEASURES, Agreement, CodedDocument, agreement
+from workers.align.annotation.agreement import MEASURES, Agreement, CodedDocument, agreement
 
 
 @dataclass

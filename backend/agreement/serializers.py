@@ -4,8 +4,8 @@ from rest_framework import serializers
 
 
 class AgreementMeasuresSerializer(serializers.Serializer):
-    """`workers.align.agreement.Agreement`'s figures: percentages but kappa and alpha; null
-    when undefined (no shared turns, or a single label throughout)."""
+    """`workers.align.annotation.agreement.Agreement`'s figures: percentages but kappa and
+    alpha; null when undefined (no shared turns, or a single label throughout)."""
 
     documents = serializers.IntegerField(help_text="Documents at least two of them annotated.")
     units = serializers.IntegerField(help_text="Turns at least two of them labelled.")

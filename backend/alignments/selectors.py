@@ -17,7 +17,7 @@ from backend.projects.defaults import DEFAULT_LOW_CONFIDENCE
 from backend.projects.models import Project
 from backend.projects.selectors import no_such_parameter_set
 from backend.projects.talks import is_talk, section_is_excluded
-from workers.align.model import UNALIGNED
+from workers.align.document_model import UNALIGNED
 from workers.align.params import ALIGNERS, aligner_description, aligner_settings
 
 _DOCUMENT_FIELDS = (

@@ -12,7 +12,7 @@ from backend.documents.models import Document
 from backend.documents.serializers import ReadingPositionSerializer
 from workers.align.diagnosis import CODES
 from workers.align.params import ALIGNERS, SHARED
-from workers.align.settings import SETTING_KINDS
+from workers.align.setting_fields import SETTING_KINDS
 
 AlignmentParamsSerializer = type(
     "AlignmentParamsSerializer",

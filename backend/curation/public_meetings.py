@@ -45,7 +45,7 @@ from workers.align.corpus import (
     smallest_meetings,
     source_of,
 )
-from workers.align.model import Meeting
+from workers.align.document_model import Meeting
 from workers.align.readers import read_report, read_transcript, require_content
 
 __all__ = [

@@ -30,7 +30,7 @@ from backend.projects.permissions import LEAD_OR_ADMIN
 from backend.projects.selectors import project_get
 from backend.tuning.selectors import tuning_candidates
 from backend.tuning.serializers import CANDIDATE_ORDERING_PARAMETER, CandidateOutputSerializer
-from workers.align.agreement import MEASURES as AGREEMENT_MEASURES
+from workers.align.annotation.agreement import MEASURES as AGREEMENT_MEASURES
 
 DocumentAccuracySerializer = type(
     "DocumentAccuracySerializer",

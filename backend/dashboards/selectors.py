@@ -19,7 +19,7 @@ from backend.iterations.models import AccuracyRecord, Iteration
 from backend.iterations.selectors import RECORD_METRICS
 from backend.jobs.models import Job
 from backend.tuning.models import TuningRun
-from workers.align.learned import auroc, expected_calibration_error, reliability
+from workers.align.learning.statistics import auroc, expected_calibration_error, reliability
 
 
 def accuracy_by_iteration(*, project_id: int) -> list[dict[str, Any]]:

@@ -9,7 +9,7 @@ from backend.core.ids import parse_id
 from backend.documents.models import Document, OriginalFile, ReportSegment, TranscriptTurn
 from backend.projects.models import Project
 from backend.projects.talks import is_talk, section_is_excluded
-from workers.align.model import Meeting, Report, Segment, Transcript, Turn
+from workers.align.document_model import Meeting, Report, Segment, Transcript, Turn
 
 
 def document_list(

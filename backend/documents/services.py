@@ -30,7 +30,8 @@ from backend.jobs.services import (
 from backend.projects.models import Project
 from backend.projects.podcasts import is_podcast, window_config
 from backend.projects.talks import is_talk, report_unit
-from workers.align.model import Paper, ReaderError, Report, Segment, Transcript
+from workers.align.document_model import Paper, ReaderError, Report, Segment, Transcript
+from workers.align.podcasts.time_windows import window_transcript
 from workers.align.readers import (
     SEGMENTATION_RULES,
     read_description_file,
@@ -39,8 +40,7 @@ from workers.align.readers import (
     read_transcript,
     require_content,
 )
-from workers.align.settings import in_words
-from workers.align.windows import window_transcript
+from workers.align.setting_fields import in_words
 
 logger = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 
 from backend.core.errors import InvalidInput, PayloadTooLarge, UnsupportedMediaType
-from workers.align.model import ReaderError
+from workers.align.document_model import ReaderError
 from workers.align.readers import (
     DESCRIPTION_EXTENSIONS,
     PAPER_EXTENSIONS,

@@ -33,14 +33,14 @@ from backend.projects.podcasts import is_podcast
 from backend.projects.selectors import project_get
 from backend.projects.talks import is_talk
 from backend.salience.selectors import salience_summary
-from workers.align.model import ReaderError
+from workers.align.document_model import ReaderError
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.shape import record_fields
 from workers.align.pairs.writers import csv_pieces, jsonl_pieces
+from workers.align.podcasts.salience import SalienceConfig
 from workers.align.public_meetings_layout import LayoutError, ParsedMeeting, parse_public_meetings
 from workers.align.readers import parse_json
-from workers.align.salience import SalienceConfig
-from workers.align.summaries import SummaryLengths
+from workers.align.talks.importance import SummaryLengths
 
 
 class ExportQuerySerializer(serializers.Serializer):

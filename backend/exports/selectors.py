@@ -30,8 +30,8 @@ from backend.alignments.selectors import current_pre_alignments
 from backend.curation.selectors import gold_by_document, gold_rules
 from backend.exports.unit_counts import DocumentCounts, unit_counts
 from backend.ratings.selectors import latest_rated_study, study_estimate
-from workers.align.agreement import agreement
-from workers.align.model import UNALIGNED
+from workers.align.annotation.agreement import agreement
+from workers.align.document_model import UNALIGNED
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.shape import (
     FILTERS,

@@ -21,7 +21,7 @@ from backend.curation.services import gold_refresh
 from backend.documents.models import Document
 from backend.documents.services import document_store_parsed
 from backend.projects.models import Project
-from workers.align.model import UNALIGNED
+from workers.align.document_model import UNALIGNED
 from workers.align.pairs.options import ExportOptions
 from workers.align.public_meetings_layout import ParsedMeeting
 

@@ -43,7 +43,7 @@ from backend.iterations.services import (
 from backend.projects.permissions import LEAD_OR_ADMIN, MEMBER_OR_ADMIN, sees_only_assigned
 from backend.projects.selectors import project_get
 from backend.tuning.serializers import GridField
-from workers.align.selection import SelectionPolicy
+from workers.align.annotation.selection import SelectionPolicy
 
 MAX_BATCH = 1000
 

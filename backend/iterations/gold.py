@@ -16,7 +16,7 @@ from backend.core.ids import batches
 from backend.documents.models import Document
 from backend.iterations.models import AccuracyRecord
 from backend.projects.defaults import DEFAULT_TRUSTED_CONFIDENCE
-from workers.align.model import UNALIGNED
+from workers.align.document_model import UNALIGNED
 from workers.align.pairs.shape import pairs_reaching
 
 

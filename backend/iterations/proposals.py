@@ -1,5 +1,5 @@
 """Tandem's proposal of the next iteration's batch: which documents to annotate, and why each
-(`workers.align.selection` chooses; this reads what it needs from the project).
+(`workers.align.annotation.selection` chooses; this reads what it needs from the project).
 
 A read only: uncertainty ranks documents by the current pre-alignment's stored confidences,
 and a candidate that has none is listed as such rather than pre-aligned behind the lead's
@@ -16,8 +16,7 @@ from backend.alignments.selectors import current_pre_alignments
 from backend.documents.models import Document, TranscriptTurn
 from backend.iterations.gold import gold_documents
 from backend.projects.models import Project
-from workers.align.scoring.lexical import DIMENSIONS
-from workers.align.selection import (
+from workers.align.annotation.selection import (
     Choice,
     SelectionPolicy,
     diversity_choice,
@@ -25,6 +24,7 @@ from workers.align.selection import (
     random_choice,
     uncertainty_choice,
 )
+from workers.align.scoring.lexical import DIMENSIONS
 
 READY_FOR_BATCH = (
     Document.Status.IMPORTED,
@@ -160,7 +160,7 @@ def _by_diversity(
 
 
 def _document_vectors(project: Project, document_ids: list[int]) -> dict[int, np.ndarray]:
-    """Each document's transcript as one lexical vector (workers.align.selection)."""
+    """Each document's transcript as one lexical vector (workers.align.annotation.selection)."""
     sentences: dict[int, list[str]] = {pk: [] for pk in document_ids}
     for document_id, turn_sentences in (
         TranscriptTurn.objects.filter(document_id__in=document_ids)

@@ -5,7 +5,7 @@ from backend.curation.models import Gold
 from backend.documents.models import Document, TranscriptTurn
 from backend.iterations.accuracy import score_correction
 from backend.iterations.models import AccuracyRecord, Iteration
-from workers.align.model import UNALIGNED
+from workers.align.document_model import UNALIGNED
 
 
 def accuracy_record_write(

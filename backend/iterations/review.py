@@ -1,12 +1,12 @@
 """Reads behind confidence-guided review: which turns of a document the editor's review mode
 shows, and what an iteration's review threshold implies over its batch.
 
-The threshold applies to the confidences of each document's current pre-alignment (the
-one the editor shows); with a learned decision those are calibrated probabilities, so the
-expected number of wrong labels among the turns accepted unread is the sum of their
-(1 - confidence) (`workers.align.review`). An iteration without a threshold of its own uses
-`auto`: the lowest threshold whose estimated residual error is at most
-`DEFAULT_RESIDUAL_ERROR_TARGET` over the batch.
+The threshold applies to the confidences of each document's current pre-alignment (the one the
+editor shows); with a learned decision those are calibrated probabilities, so the expected
+number of wrong labels among the turns accepted unread is the sum of their (1 - confidence)
+(`workers.align.annotation.review`). An iteration without a threshold of its own uses `auto`:
+the lowest threshold whose estimated residual error is at most `DEFAULT_RESIDUAL_ERROR_TARGET`
+over the batch.
 """
 
 from dataclasses import dataclass
@@ -17,7 +17,7 @@ from backend.alignments.models import PreAlignment
 from backend.alignments.selectors import current_pre_alignments
 from backend.documents.models import Document
 from backend.iterations.models import Iteration
-from workers.align.review import (
+from workers.align.annotation.review import (
     DEFAULT_RESIDUAL_ERROR_TARGET,
     ReviewPlan,
     plan_review,

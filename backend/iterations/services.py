@@ -45,7 +45,7 @@ from backend.projects.services import parameter_set_promote
 from backend.tuning.models import TuningCandidate
 from backend.tuning.selectors import parameters_in_use
 from backend.tuning.services import tuning_candidate_parameter_set, tuning_start
-from workers.align.settings import in_words
+from workers.align.setting_fields import in_words
 
 
 def iteration_open(

@@ -31,8 +31,8 @@ from backend.projects.services import (
     project_update,
 )
 from backend.projects.talks import DEFAULT_REPORT_UNIT, REPORT_UNITS
-from workers.align.salience import SalienceConfig
-from workers.align.windows import WindowConfig
+from workers.align.podcasts.salience import SalienceConfig
+from workers.align.podcasts.time_windows import WindowConfig
 
 LANGUAGE_CODE = r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$"
 

@@ -7,8 +7,8 @@ lead chose turns, since an episode's recogniser segments are no speaker turns.""
 from collections.abc import Mapping
 
 from backend.projects.models import Project
-from workers.align.salience import SalienceConfig
-from workers.align.windows import WindowConfig
+from workers.align.podcasts.salience import SalienceConfig
+from workers.align.podcasts.time_windows import WindowConfig
 
 TRANSCRIPT_UNITS = ("turns", "windows")
 """What one transcript unit is: the reader's turn (a speaker change, a cue), or a fixed time

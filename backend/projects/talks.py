@@ -2,7 +2,7 @@
 TalkSumm's defaults where the lead set nothing."""
 
 from backend.projects.models import Project
-from workers.align.papers import DEFAULT_EXCLUDED, is_excluded
+from workers.align.talks.paper_states import DEFAULT_EXCLUDED, is_excluded
 
 REPORT_UNITS = ("sentences", "sections")
 """What one report segment of a talk project is: a paper sentence (TalkSumm's states), or a

@@ -1,5 +1,5 @@
 """Rating studies: human judgements of a stratified sample of the automatic pairs, with gold
-pairs mixed in as controls (see workers/align/rating.py for the figures drawn from them).
+pairs mixed in as controls (see workers/align/annotation/rating.py for the figures drawn from them).
 
 A rater's view of an item is its assignment: the pair's text and turns, never its confidence
 or origin, so that neither sways the answer.

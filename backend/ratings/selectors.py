@@ -2,7 +2,7 @@
 
 Results count ratings, not pairs, in the per-bin shares (each rating is one judgement); the
 corpus estimate weighs pairs (each pair's share of yes among its raters) by the bin
-population they stand for (`workers.align.rating`).
+population they stand for (`workers.align.annotation.rating`).
 """
 
 from collections import Counter, defaultdict
@@ -14,8 +14,8 @@ from django.db.models import Count, Q, QuerySet
 from backend.core.errors import NotFound
 from backend.documents.models import ReportSegment, TranscriptTurn
 from backend.ratings.models import Answer, Origin, Rating, RatingAssignment, RatingStudy
-from workers.align.agreement import MISSING, krippendorff_alpha
-from workers.align.rating import (
+from workers.align.annotation.agreement import MISSING, krippendorff_alpha
+from workers.align.annotation.rating import (
     ANSWERS,
     Bin,
     RatedPair,

@@ -24,9 +24,9 @@ from backend.ratings.models import (
     RatingItem,
     RatingStudy,
 )
+from workers.align.annotation.rating import confidence_bins, stratified_sample
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.shape import candidates
-from workers.align.rating import confidence_bins, stratified_sample
 
 DEFAULT_BINS = 5
 

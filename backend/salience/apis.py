@@ -13,7 +13,7 @@ from backend.projects.podcasts import cleans_descriptions, salience_config
 from backend.projects.selectors import project_get
 from backend.salience.selectors import description_cleaning, salience_agreement, salience_summary
 from backend.salience.serializers import LabelAgreementSerializer, SalienceSummarySerializer
-from workers.align.descriptions import CleaningConfig
+from workers.align.podcasts.descriptions import CleaningConfig
 
 
 class DescriptionCleaningApi(PaginatedApi):

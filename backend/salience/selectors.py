@@ -4,8 +4,8 @@ the description cleaning they read.
 Everything here is computed from the stored texts on each read, never stored: the cleaning's
 IDF is taken over the project's whole set of descriptions, which every import changes, and a
 unit's ROUGE-2 against a description is a few set intersections. Automatic labels come from
-the engine (`workers.align.salience`); a gold label says that the document's gold aligns the
-unit to some report segment.
+the engine (`workers.align.podcasts.salience`); a gold label says that the document's gold
+aligns the unit to some report segment.
 """
 
 from collections.abc import Iterator, Sequence
@@ -16,14 +16,19 @@ from backend.curation.selectors import gold_by_document
 from backend.documents.models import Document, ReportSegment
 from backend.projects.models import Project
 from backend.projects.podcasts import cleans_descriptions, salience_config
-from workers.align.descriptions import (
+from workers.align.document_model import UNALIGNED
+from workers.align.podcasts.descriptions import (
     DescriptionVocabulary,
     ScoredSentence,
     clean_description,
     description_vocabulary,
 )
-from workers.align.model import UNALIGNED
-from workers.align.salience import LabelAgreement, UnitSalience, label_agreement, label_units
+from workers.align.podcasts.salience import (
+    LabelAgreement,
+    UnitSalience,
+    label_agreement,
+    label_units,
+)
 
 
 @dataclass(frozen=True)

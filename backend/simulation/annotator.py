@@ -5,7 +5,7 @@ import random
 from collections.abc import Sequence
 
 from backend.alignments.services.annotations import AssignmentOperation
-from workers.align.model import UNALIGNED
+from workers.align.document_model import UNALIGNED
 
 SECONDS_PER_TURN_READ = 2
 SECONDS_PER_TURN_CHANGED = 10

@@ -56,8 +56,8 @@ from backend.simulation.review import (
     reviewed_labels,
 )
 from backend.simulation.selection import batch_plan
-from workers.align.model import Meeting
-from workers.align.selection import SelectionPolicy
+from workers.align.annotation.selection import SelectionPolicy
+from workers.align.document_model import Meeting
 
 ANNOTATORS = 3
 POLL_SECONDS = 1.0

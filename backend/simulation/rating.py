@@ -32,8 +32,8 @@ from backend.ratings.models import Answer, RatingAssignment, RatingStudy
 from backend.ratings.selectors import rater_next, study_results
 from backend.ratings.services import rating_record, rating_study_create
 from backend.simulation.bootstrap import SimulationError, wait_for_job
+from workers.align.document_model import Meeting
 from workers.align.folds import folds
-from workers.align.model import Meeting
 
 
 def simulated_answer(pair_turns: Sequence[int], reference_turns: Sequence[int]) -> str:

@@ -1,10 +1,10 @@
 """Confidence-guided review in the bootstrap simulation: the simulated annotator reads only the
-turns the review mode shows (`workers.align.review.turns_to_review` on the pre-alignment's
-confidences), fixes those the corpus's alignment says are wrong, and accepts the rest as
-pre-aligned, so a wrong turn it was not shown stays wrong in the gold. Per iteration the
-simulation then reports the work (turns reviewed, turns changed) against what it left (wrong
-labels in the gold, measured against the corpus's alignment and estimated from the confidences
-as the app would)."""
+turns the review mode shows (`workers.align.annotation.review.turns_to_review` on the
+pre-alignment's confidences), fixes those the corpus's alignment says are wrong, and accepts
+the rest as pre-aligned, so a wrong turn it was not shown stays wrong in the gold. Per
+iteration the simulation then reports the work (turns reviewed, turns changed) against what it
+left (wrong labels in the gold, measured against the corpus's alignment and estimated from the
+confidences as the app would)."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -12,14 +12,14 @@ from typing import Any, Literal
 
 import numpy as np
 
-from workers.align.report_order import first_order_break
-from workers.align.review import (
+from workers.align.annotation.review import (
     CURVE_THRESHOLDS,
     DEFAULT_RESIDUAL_ERROR_TARGET,
     estimated_residual_error,
     threshold_for_residual_error,
     turns_to_review,
 )
+from workers.align.report_order import first_order_break
 
 AUTO: Literal["auto"] = "auto"
 """The threshold the app would propose to a lead aiming at DEFAULT_RESIDUAL_ERROR_TARGET,

@@ -29,8 +29,8 @@ from backend.iterations.proposals import batch_proposal
 from backend.projects.models import Project
 from backend.simulation.annotator import reachable_gold
 from backend.tuning.selectors import parameters_in_use
-from workers.align.model import Meeting
-from workers.align.selection import SelectionPolicy
+from workers.align.annotation.selection import SelectionPolicy
+from workers.align.document_model import Meeting
 
 Wait = Callable[[int, str], None]
 

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
-from workers.align import tune
 from workers.align.metrics import MeetingScores
 from workers.align.params import AlignmentParams
+from workers.align.tuning import tune
 
 FIRST_ROUND_DOCUMENTS = 3
 FIRST_ROUND_KEEP = 0.1

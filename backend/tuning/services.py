@@ -8,11 +8,11 @@ and starts the next stage, or ranks everything and records the proposal.
 The parameters in use when the run starts (the incumbent) are one of its candidates, kept
 through every stage while the others are halved as if it were not there: a run proposes its
 best candidate whose gain over the incumbent on the same gold clears the bootstrap interval of
-that gain over the gold documents (`workers.align.proposal`), so a lead is never offered
+that gain over the gold documents (`workers.align.tuning.proposal`), so a lead is never offered
 something worse than what is in use, nor a gain a few documents' luck could make. Settings
 that score alike on every document are one choice. The learned decision is fitted only from
-enough gold and kept only when it ranks held-out turns (`workers.align.learned`'s minimum and
-floor); otherwise the incumbent's stays.
+enough gold and kept only when it ranks held-out turns (the minimum and floor of
+`workers.align.learning.turn_decision`); otherwise the incumbent's stays.
 """
 
 import logging
@@ -49,11 +49,12 @@ from backend.tuning import plan
 from backend.tuning.models import TuningCandidate, TuningRun, TuningSlice
 from backend.tuning.selectors import learns_decision
 from backend.vectors.services import vectors_for, vectors_load
-from workers.align import learned, proposal, tune
+from workers.align.learning import turn_decision
 from workers.align.params import AlignmentParams
+from workers.align.paths.turn_dp import TurnSettings
 from workers.align.pipeline import fit_learned_decision
-from workers.align.settings import SettingsError, in_words
-from workers.align.turn_dp import TurnSettings
+from workers.align.setting_fields import SettingsError, in_words
+from workers.align.tuning import proposal, tune
 
 logger = logging.getLogger(__name__)
 
@@ -235,7 +236,7 @@ def tuning_finish_stage(*, run_id: int, stage: int) -> None:
 def _finish(run: TuningRun, job: Job, ranked: list[tuple[int, tune.SettingResult]]) -> None:
     """Rank every candidate (those dropped early after the finalists) and record the proposal:
     the best candidate other than the incumbent whose gain over it clears the bootstrap
-    interval over the gold documents (`workers.align.proposal`), or nothing, with why."""
+    interval over the gold documents (`workers.align.tuning.proposal`), or nothing, with why."""
     by_index = {candidate.index: candidate for candidate in run.candidates.all()}
     order = [index for index, _ in ranked]
     dropped = sorted(
@@ -369,12 +370,12 @@ def _learn(run: TuningRun, candidate: TuningCandidate) -> dict[str, Any] | None:
     params = AlignmentParams.from_dict(candidate.params)
     if not isinstance(params.path, TurnSettings) or not learns_decision(run.project.settings):
         return None
-    refusal = learned.too_little_gold(len(run.gold_documents))
+    refusal = turn_decision.too_little_gold(len(run.gold_documents))
     if refusal is None:
         vectors = vectors_load(vectors_id=run.word_vectors_id) if run.word_vectors_id else None
         gold = [_gold_meeting(run, document_id) for document_id in run.gold_document_ids]
         decision = fit_learned_decision(gold, params, vectors)
-        refusal = learned.weak_ranking(decision)
+        refusal = turn_decision.weak_ranking(decision)
         if refusal is None:
             candidate.learned = decision.as_dict()
             candidate.save(update_fields=["learned"])
@@ -401,7 +402,7 @@ def _incumbent_decision(run: TuningRun) -> dict[str, Any] | None:
     if stored is None:
         return None
     try:
-        learned.LearnedDecision.from_dict(stored)
+        turn_decision.LearnedDecision.from_dict(stored)
     except (KeyError, TypeError, ValueError):
         return None
     return stored

@@ -43,8 +43,8 @@ from backend.jobs.services import (
 from backend.projects.models import Project
 from backend.vectors.models import WordVectors
 from backend.vectors.selectors import project_sentences
+from workers.align.document_model import ReaderError
 from workers.align.folds import new_document_defaults
-from workers.align.model import ReaderError
 from workers.align.params import load_params
 from workers.align.scoring.lexical import lexical_vectors, sentence_words
 from workers.align.scoring.vectors import (

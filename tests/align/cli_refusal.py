@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from workers.align.cli import main
+from workers.align.cli.main import main
 
 
 def refusal(capsys: pytest.CaptureFixture[str], arguments: Sequence[str]) -> tuple[int, str]:

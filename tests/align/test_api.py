@@ -9,7 +9,7 @@ import pytest
 
 from tests.align.topic_vectors import write_topic_vectors
 from workers.align import align_texts
-from workers.align.model import ReaderError
+from workers.align.document_model import ReaderError
 
 DOC = Path(__file__).parents[2] / "docs" / "align-engine.md"
 ENGLISH = Path(__file__).parent / "fixtures" / "english"

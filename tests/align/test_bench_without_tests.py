@@ -33,9 +33,9 @@ def test_the_bench_times_the_reference_definitions_without_tests(tmp_path):
     naive = _run_in(
         tmp_path,
         "-c",
-        "import json, workers.align.bench as bench;"
-        "print(bench.__file__);"
-        "print(json.dumps(bench.naive_ns_per_pair(6)))",
+        "import json, workers.align.performance as performance;"
+        "print(performance.__file__);"
+        "print(json.dumps(performance.naive_ns_per_pair(6)))",
     )
     assert naive.returncode == 0, naive.stderr
     location, figures = naive.stdout.splitlines()

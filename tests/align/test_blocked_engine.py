@@ -13,11 +13,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from workers.align.blocks import Blocking
 from workers.align.corpus import joined_meeting, load_public_meetings, meeting_ids
 from workers.align.folds import defaults_file, shipped_defaults
 from workers.align.layout import sentence_layout
 from workers.align.params import AlignmentParams, load_params
+from workers.align.paths.blocks import Blocking
 from workers.align.pipeline import align_meeting, align_scores, corpus_vectors, meeting_scorer
 from workers.align.scoring.similarity import similarity_matrix
 

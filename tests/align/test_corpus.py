@@ -9,7 +9,7 @@ from workers.align.corpus import (
     load_public_meetings,
     meeting_ids,
 )
-from workers.align.model import UNALIGNED
+from workers.align.document_model import UNALIGNED
 
 SUB_TURN_MEETING = "b78722729506f09ba2a2cf9fae5d291e"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.align.cli_refusal import refusal
-from workers.align.cli import main
+from workers.align.cli.main import main
 from workers.align.public_meetings_layout import read_gold
 
 ENGLISH = Path(__file__).parent / "fixtures" / "english"

@@ -7,14 +7,14 @@ import json
 
 import pytest
 
+from workers.align.baselines.diagonal import DiagonalSettings
 from workers.align.confidence import Abstention
-from workers.align.diagonal import DiagonalSettings
 from workers.align.folds import defaults_file
-from workers.align.gapped_dp import GapSettings
 from workers.align.params import ALIGNERS, AlignmentParams, load_params, setting_keys
-from workers.align.settings import SettingsError, describe
-from workers.align.tune import GRIDS, expand_grid, named_grid
-from workers.align.turn_dp import TurnSettings
+from workers.align.paths.gapped_dp import GapSettings
+from workers.align.paths.turn_dp import TurnSettings
+from workers.align.setting_fields import SettingsError, describe
+from workers.align.tuning.tune import GRIDS, expand_grid, named_grid
 
 
 def test_a_params_file_holds_only_its_aligners_settings():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from workers.align.turn_dp import TurnSettings
+from workers.align.paths.turn_dp import TurnSettings
 
 evidence_values = st.sampled_from([0.0, 1.0, -1.0, 2.5, -np.inf]) | st.floats(
     -5, 5, allow_nan=False, allow_infinity=False

@@ -7,7 +7,7 @@ from django.utils import timezone
 from backend.alignments.models import PreAlignment
 from backend.alignments.pair_confidences import stored_pair_confidences
 from tests.migrations import migrate_around
-from workers.align.model import UNALIGNED
+from workers.align.document_model import UNALIGNED
 from workers.align.pairs.shape import automatic_pair_confidences
 
 MIGRATION = ("alignments", "0006_pre_alignment_pair_confidences")

@@ -7,7 +7,7 @@ import pytest
 
 from tests.migrations import migrate_around
 from workers.align.params import AlignmentParams
-from workers.align.tune import expand_grid
+from workers.align.tuning.tune import expand_grid
 
 MIGRATION = ("alignments", "0003_nested_alignment_params")
 

@@ -16,7 +16,7 @@ from backend.documents.uploads import check_audio
 from tests.audio import sine_wav
 from tests.browser.conftest import open_editor, sign_in, turn
 from tests.browser.test_lead_upload import drop
-from workers.align.model import Report, Segment
+from workers.align.document_model import Report, Segment
 from workers.align.readers import read_transcript
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -15,7 +15,7 @@ from backend.iterations.models import AccuracyRecord
 from backend.tuning.models import TuningCandidate
 from tests.browser.conftest import sign_in
 from tests.browser.lead_builders import TINY_GRID, closed_iteration, import_meetings
-from workers.align.learned import auroc, expected_calibration_error
+from workers.align.learning.statistics import auroc, expected_calibration_error
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

@@ -20,7 +20,7 @@ from tests.browser.test_audio_playback import wait_until_playing
 from tests.browser.test_lead_upload import drop
 from tests.browser.test_talk_project import sign_in_as
 from tests.podcasts.episodes import episode
-from workers.align.model import UNALIGNED
+from workers.align.document_model import UNALIGNED
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

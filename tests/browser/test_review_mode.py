@@ -15,7 +15,7 @@ from backend.curation.models import Gold
 from backend.iterations.models import Iteration
 from tests.browser.accessibility import assert_accessible
 from tests.browser.conftest import expect_focused_turn, open_editor, sign_in, turn
-from workers.align.review import turns_to_review
+from workers.align.annotation.review import turns_to_review
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

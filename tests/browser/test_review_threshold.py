@@ -12,7 +12,7 @@ from backend.alignments.models import PreAlignment
 from backend.iterations.models import Iteration
 from tests.browser.conftest import sign_in
 from tests.iterations.builders import annotating_iteration
-from workers.align.review import (
+from workers.align.annotation.review import (
     DEFAULT_RESIDUAL_ERROR_TARGET,
     plan_review,
     threshold_for_residual_error,

@@ -8,7 +8,7 @@ from backend.documents.models import Document
 from backend.projects.models import Membership, Role
 from tests.domain import evenly, make_document, make_user
 from tests.iterations.builders import annotating_iteration, submit_moved
-from workers.align.agreement import MEASURES, CodedDocument, agreement
+from workers.align.annotation.agreement import MEASURES, CodedDocument, agreement
 
 TURNS, SEGMENTS = 10, 4
 PRE_ALIGNMENT = evenly(TURNS, SEGMENTS)  # 0 0 0 1 1 2 2 2 3 3

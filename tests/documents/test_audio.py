@@ -13,7 +13,7 @@ from backend.documents.models import OriginalFile
 from backend.documents.services import document_store_parsed
 from backend.documents.uploads import AUDIO_EXTENSIONS
 from tests.audio import HEADERS, named, sine_wav
-from workers.align.model import Report, Segment, Transcript, Turn, Word
+from workers.align.document_model import Report, Segment, Transcript, Turn, Word
 from workers.align.readers import RECORDING_EXTENSIONS
 
 WAV = sine_wav(1.0)

@@ -20,7 +20,7 @@ from backend.documents.models import Document
 from backend.projects.models import Membership, Project, Role
 from tests.domain import make_user
 from workers.align.corpus import load_public_meetings
-from workers.align.model import UNALIGNED
+from workers.align.document_model import UNALIGNED
 
 GOLD_MEETINGS = ("686239f0", "0b9ec6f0")
 PRE_ALIGNED_MEETING = "2f3f95e2"

@@ -19,8 +19,8 @@ from tests.exports.conftest import (
     records,
     submit_gold,
 )
-from workers.align.agreement import CodedDocument, agreement
-from workers.align.model import UNALIGNED
+from workers.align.annotation.agreement import CodedDocument, agreement
+from workers.align.document_model import UNALIGNED
 
 DISAGREEING_TURNS = 40
 

@@ -12,8 +12,8 @@ from tests.align.cli_refusal import refusal
 from tests.domain import make_document
 from tests.exports.conftest import body
 from tests.tasks.conftest import SMALL_MEETINGS, gold_project
-from workers.align.cli import main
-from workers.align.cli_commands import evaluation_report
+from workers.align.cli.commands import evaluation_report
+from workers.align.cli.main import main
 from workers.align.folds import cv_folds
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import align_and_decide, corpus_vectors, fit_learned_decision

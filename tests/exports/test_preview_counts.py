@@ -25,7 +25,7 @@ from tests.domain import make_user
 from tests.exports.conftest import corpus_final_labels, submit_gold
 from tests.exports.test_agreement_exports import doubly  # noqa: F401 (a fixture)
 from tests.exports.test_filters import give_confidences
-from workers.align.model import UNALIGNED, Report, Segment, Transcript, Turn
+from workers.align.document_model import UNALIGNED, Report, Segment, Transcript, Turn
 from workers.align.pairs import shape
 from workers.align.pairs.cleaning import Cleaning, clean
 from workers.align.pairs.options import ExportOptions

@@ -13,7 +13,7 @@ from backend.documents.services import document_store_parsed
 from backend.iterations.services import iteration_close
 from tests.domain import evenly
 from tests.iterations.builders import annotating_iteration, submit_moved
-from workers.align.model import Report, Segment, Transcript, Turn
+from workers.align.document_model import Report, Segment, Transcript, Turn
 
 TURNS = 8
 

@@ -8,7 +8,7 @@ import pytest
 from backend.alignments.models import PreAlignment
 from backend.iterations.models import Iteration
 from tests.domain import build_world, evenly, make_document
-from workers.align.review import (
+from workers.align.annotation.review import (
     DEFAULT_RESIDUAL_ERROR_TARGET,
     plan_review,
     threshold_for_residual_error,

@@ -9,8 +9,8 @@ from backend.projects.models import Membership, Project, Role
 from backend.projects.podcasts import window_config
 from tests.domain import make_user
 from tests.podcasts.episodes import episode
+from workers.align.podcasts.time_windows import window_transcript
 from workers.align.readers import read_description_file, read_transcript
-from workers.align.windows import window_transcript
 
 
 @dataclass

@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass
 
 from workers.align.corpus import load_public_meetings, raw_files
-from workers.align.model import UNALIGNED
+from workers.align.document_model import UNALIGNED
 from workers.align.readers import read_transcript
 
 MEETING = "0b9ec6f0"

@@ -11,8 +11,8 @@ import pytest
 
 from tests.exports.conftest import body, records, submit_gold
 from tests.openapi import assert_matches_schema
-from workers.align.model import UNALIGNED
-from workers.align.salience import SalienceConfig, label_agreement
+from workers.align.document_model import UNALIGNED
+from workers.align.podcasts.salience import SalienceConfig, label_agreement
 
 
 def salience(podcasts, **query) -> list[dict]:

@@ -7,7 +7,7 @@ import pytest
 
 from backend.ratings.models import RatingAssignment, RatingItem
 from tests.ratings.conftest import create_study
-from workers.align.rating import wilson_interval
+from workers.align.annotation.rating import wilson_interval
 
 
 def rate_all(study, who: str, answer_of) -> int:

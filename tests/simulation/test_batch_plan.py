@@ -6,7 +6,7 @@ import pytest
 
 from backend.simulation.bootstrap import batches_of
 from backend.simulation.selection import batch_plan
-from workers.align.selection import SelectionPolicy
+from workers.align.annotation.selection import SelectionPolicy
 
 POOL = [f"meeting-{number:02d}" for number in range(12)]
 SIZES = [3, 2, 2]

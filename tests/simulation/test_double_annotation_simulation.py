@@ -10,7 +10,7 @@ from backend.curation.public_meetings import load_public_meetings, source_of
 from backend.iterations.models import Iteration
 from backend.simulation.annotator import reachable_gold
 from backend.simulation.bootstrap import Simulation
-from workers.align.agreement import CodedDocument, agreement
+from workers.align.annotation.agreement import CodedDocument, agreement
 
 SMALL_MEETINGS = ["686239f0", "0b9ec6f0", "2f3f95e2"]
 JOB_TIMEOUT_SECONDS = 600

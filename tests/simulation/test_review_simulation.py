@@ -21,12 +21,12 @@ from backend.simulation.review import (
     review_under,
     reviewed_labels,
 )
-from workers.align.model import UNALIGNED
-from workers.align.review import (
+from workers.align.annotation.review import (
     CURVE_THRESHOLDS,
     DEFAULT_RESIDUAL_ERROR_TARGET,
     turns_to_review,
 )
+from workers.align.document_model import UNALIGNED
 
 
 def ordered_labels(draw, n_turns: int) -> list[int]:

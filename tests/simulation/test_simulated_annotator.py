@@ -13,7 +13,7 @@ from backend.simulation.annotator import (
 )
 from backend.simulation.bootstrap import SimulationError, batches_of
 from workers.align.corpus import load_public_meetings, meeting_ids
-from workers.align.model import UNALIGNED
+from workers.align.document_model import UNALIGNED
 
 BACKWARD_MEETINGS = ["383fa957", "398ab01c", "78ea37f9", "b7872272"]
 

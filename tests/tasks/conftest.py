@@ -17,7 +17,7 @@ SMALL_MEETINGS = [
 ]
 FIVE_GOLD_MEETINGS = [*SMALL_MEETINGS[:3], "5860bd5928985249ce967af710051e06", SMALL_MEETINGS[3]]
 """The five smallest meetings (33 to 166 turns): the fewest gold documents a learned decision
-is fitted from (`workers.align.learned.MIN_GOLD_DOCUMENTS`)."""
+is fitted from (`workers.align.learning.turn_decision.MIN_GOLD_DOCUMENTS`)."""
 
 
 def wait_for_job(job_id: int, timeout: float = JOB_TIMEOUT_SECONDS) -> Job:

@@ -14,7 +14,7 @@ from backend.tuning.services import FINISH_STAGE_TASK, PREPARE_TASK, SLICE_TASK
 from backend.vectors.services import TRAIN_TASK, vectors_train_start
 from tests.domain import build_world
 from tests.tasks.conftest import gold_project
-from workers.align import tune
+from workers.align.tuning import tune
 
 UNREACHABLE = "redis://127.0.0.1:9/0"
 

@@ -21,9 +21,8 @@ from backend.tuning.services import tuning_candidate_parameter_set, tuning_start
 from backend.vectors.services import vectors_load
 from tests.openapi import assert_matches_schema
 from tests.tasks.conftest import FIVE_GOLD_MEETINGS, gold_project, wait_for_job
-from workers.align import tune
 from workers.align.corpus import load_public_meetings
-from workers.align.learned import (
+from workers.align.learning.turn_decision import (
     AUROC_FLOOR,
     MIN_GOLD_DOCUMENTS,
     LearnedDecision,
@@ -31,6 +30,7 @@ from workers.align.learned import (
 )
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import fit_learned_decision, turn_evidence
+from workers.align.tuning import tune
 
 SMALL_GRID = {
     "aligner": ["dp"],

@@ -1,5 +1,5 @@
 import sys
 
-from workers.align.cli import main
+from workers.align.cli.main import main
 
 sys.exit(main())

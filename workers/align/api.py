@@ -21,7 +21,7 @@ from typing import Any
 from gensim.models import KeyedVectors
 
 from workers.align.diagnosis import Finding, diagnose_meeting
-from workers.align.model import Meeting, ReaderError, Report, Segment, Transcript, Turn
+from workers.align.document_model import Meeting, ReaderError, Report, Segment, Transcript, Turn
 from workers.align.own_files import ChosenParams, choose_params
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import align_meeting, corpus_vectors

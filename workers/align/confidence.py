@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workers.align.assign import Assignment
+from workers.align.document_model import UNALIGNED
 from workers.align.layout import SentenceLayout
-from workers.align.model import UNALIGNED
-from workers.align.settings import setting
+from workers.align.paths.assign import Assignment
+from workers.align.setting_fields import setting
 
 
 @dataclass(frozen=True)

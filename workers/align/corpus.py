@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from workers.align.model import UNALIGNED, Meeting, Report, Segment, Transcript, Turn
+from workers.align.document_model import UNALIGNED, Meeting, Report, Segment, Transcript, Turn
 from workers.align.text import first_tagged, scoring_sentences
 
 CORPUS_SOURCE = "public_meetings"

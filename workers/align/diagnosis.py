@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from workers.align.model import Meeting
+from workers.align.document_model import Meeting
 from workers.align.scoring.lexical import language_mismatch
 
 ONE_SEGMENT_SHARE = 0.5

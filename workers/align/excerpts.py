@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from workers.align.model import UNALIGNED, Meeting, Report, Transcript
+from workers.align.document_model import UNALIGNED, Meeting, Report, Transcript
 
 EXCERPT_SEGMENTS = 10
 """Report segments in an excerpt: a short meeting's report, or a hand-written test pair's."""

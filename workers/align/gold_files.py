@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from workers.align.corpus import item_position
-from workers.align.model import UNALIGNED, Meeting, ReaderError, Report, Transcript
+from workers.align.document_model import UNALIGNED, Meeting, ReaderError, Report, Transcript
 from workers.align.pairs.shape import SegmentRow, TurnRow
 from workers.align.public_meetings_layout import layout_side, read_gold
 from workers.align.readers import decode_text

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workers.align.model import Meeting
+from workers.align.document_model import Meeting
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from workers.align.corpus import item_position
-from workers.align.model import UNALIGNED
+from workers.align.document_model import UNALIGNED
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from workers.align.diagnosis import Finding
+from workers.align.document_model import Meeting
+from workers.align.file_pairing import document_name_of
 from workers.align.folds import NEW_DOCUMENT_DEFAULTS, new_document_defaults, with_aligner
-from workers.align.model import Meeting
-from workers.align.pairing import document_name_of
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.shape import AlignedDocument, SegmentRow, TurnRow, candidates
 from workers.align.pairs.writers import csv_pieces, jsonl_pieces

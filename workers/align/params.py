@@ -21,14 +21,14 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from workers.align.baselines.diagonal import DiagonalSettings
 from workers.align.confidence import Abstention
-from workers.align.diagonal import DiagonalSettings
-from workers.align.dp import DpSettings
-from workers.align.gapped_dp import GapSettings
-from workers.align.hmm import HmmSettings
+from workers.align.paths.dp import DpSettings
+from workers.align.paths.gapped_dp import GapSettings
+from workers.align.paths.turn_dp import TurnSettings
 from workers.align.scoring.similarity import ScoringParams
 from workers.align.scoring.vectors import TrainingSettings
-from workers.align.settings import (
+from workers.align.setting_fields import (
     SettingInfo,
     SettingsError,
     build,
@@ -36,7 +36,7 @@ from workers.align.settings import (
     describe,
     in_words,
 )
-from workers.align.turn_dp import TurnSettings
+from workers.align.talks.hmm import HmmSettings
 
 Aligner = Literal["turns", "gapped", "dp", "diagonal", "hmm"]
 PathSettings = TurnSettings | GapSettings | DpSettings | DiagonalSettings | HmmSettings

@@ -16,15 +16,11 @@ from dataclasses import dataclass
 import numpy as np
 from gensim.models import KeyedVectors
 
-from workers.align.assign import NOT_VISITED, assign_segments, fill_unvisited, path_weights
-from workers.align.blocks import DEFAULT_BLOCKING, Blocking, ScoreRows
+from workers.align.baselines.diagonal import DiagonalSettings, diagonal_path
 from workers.align.confidence import abstain, confidence, path_share, turn_support
-from workers.align.diagonal import DiagonalSettings, diagonal_path
-from workers.align.dp import best_path
-from workers.align.gapped_dp import GapSettings, best_gapped_path, vote_segments
-from workers.align.hmm import HmmSettings
+from workers.align.document_model import Meeting
 from workers.align.layout import SentenceLayout, sentence_layout
-from workers.align.learned import (
+from workers.align.learning.turn_decision import (
     EVIDENCE_FLOOR,
     SECOND_OPINIONS,
     LearnedDecision,
@@ -32,14 +28,18 @@ from workers.align.learned import (
     fit_decision,
     turn_features,
 )
-from workers.align.model import Meeting
 from workers.align.params import AlignmentParams
+from workers.align.paths.assign import NOT_VISITED, assign_segments, fill_unvisited, path_weights
+from workers.align.paths.blocks import DEFAULT_BLOCKING, Blocking, ScoreRows
+from workers.align.paths.dp import best_path
+from workers.align.paths.gapped_dp import GapSettings, best_gapped_path, vote_segments
+from workers.align.paths.turn_dp import SegmentView, TurnSettings, best_turn_labels
+from workers.align.paths.turn_margins import state_margins
 from workers.align.scoring.normalise import normalise, signed_power
 from workers.align.scoring.similarity import ScoringParams, SentenceScorer, sentence_scorer
 from workers.align.scoring.vectors import EpochCallback, TrainingSettings, text_vectors
-from workers.align.talk import TalkDecoding, decode_talk, spoken_words, turn_vote
-from workers.align.turn_dp import SegmentView, TurnSettings, best_turn_labels
-from workers.align.turn_margins import state_margins
+from workers.align.talks.hmm import HmmSettings
+from workers.align.talks.hmm_alignment import TalkDecoding, decode_talk, spoken_words, turn_vote
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from workers.align.corpus import document_name, item_id, item_position, source_of
-from workers.align.model import UNALIGNED, Meeting, Report, Segment, Transcript, Turn
+from workers.align.document_model import UNALIGNED, Meeting, Report, Segment, Transcript, Turn
 from workers.align.pairs.shape import SegmentRow, TurnRow
 from workers.align.readers import finite_number
 from workers.align.text import first_tagged, scoring_sentences

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workers.align.model import UNALIGNED
+from workers.align.document_model import UNALIGNED
 
 
 @dataclass(frozen=True)

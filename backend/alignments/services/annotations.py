@@ -25,7 +25,7 @@ from backend.audit.services import record_event
 from backend.core.errors import Conflict, Forbidden, InvalidInput
 from backend.core.events import publish
 from backend.documents.models import Document
-from workers.align.model import UNALIGNED
+from workers.align.document_model import UNALIGNED
 from workers.align.report_order import first_order_break
 
 Action = Literal["assign", "unalign", "reset"]

@@ -29,12 +29,12 @@ from backend.jobs.services import (
 from backend.vectors.services import vectors_for, vectors_load
 from backend.version import VERSION
 from workers.align.diagnosis import Finding, diagnose_meeting
+from workers.align.document_model import UNALIGNED, Meeting
 from workers.align.folds import new_document_defaults
-from workers.align.learned import LearnedDecision
-from workers.align.model import UNALIGNED, Meeting
+from workers.align.learning.turn_decision import LearnedDecision
 from workers.align.params import AlignmentParams, load_params
 from workers.align.pipeline import AlignmentResult, align_and_decide
-from workers.align.settings import SettingsError, in_words
+from workers.align.setting_fields import SettingsError, in_words
 
 PRE_ALIGN_TASK = "backend.alignments.tasks.pre_align"
 DIAGONAL_PARAMETER_SET = "diagonal baseline"
@@ -61,7 +61,7 @@ def parameter_set_get_or_create(
 ) -> ParameterSet:
     """`params` as given: the engine's, or the provenance of labels from elsewhere (the
     corpus's own pre-alignment, an imported project's); `learned`, a learned decision fitted
-    with them (`workers.align.learned`)."""
+    with them (`workers.align.learning.turn_decision`)."""
     parameter_set, _ = ParameterSet.objects.get_or_create(
         project=project,
         name=name,

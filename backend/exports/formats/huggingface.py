@@ -20,7 +20,7 @@ from backend.ratings.selectors import latest_rated_study, study_estimate, study_
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.split import SPLITS, Split
 from workers.align.pairs.writers import json_line
-from workers.align.summaries import TALKSUMM_LENGTHS
+from workers.align.talks.importance import TALKSUMM_LENGTHS
 
 FEATURES = (
     ("id", "string"),

@@ -22,7 +22,7 @@ from typing import Any
 
 from backend.curation.public_meetings import meeting_of_source
 from backend.exports.selectors import DocumentDump, document_dumps
-from workers.align.model import UNALIGNED
+from workers.align.document_model import UNALIGNED
 from workers.align.public_meetings_layout import layout_side
 
 

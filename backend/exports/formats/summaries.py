@@ -1,7 +1,7 @@
 """`summaries.jsonl`: per document, its report units (a talk project's paper sentences)
 with their importance, the ranking, and TalkSumm's extractive summaries.
 
-A unit's importance is the engine's (`workers.align.summaries.importance`): the spoken words
+A unit's importance is the engine's (`workers.align.talks.importance.importance`): the spoken words
 aligned to it, read here from whole turns (every word of a turn goes to the turn's segment),
 since turns are what annotators correct. It comes from the document's gold when it has gold,
 else from its current pre-alignment; a document with neither is listed with no scores, so
@@ -24,7 +24,7 @@ from backend.projects.models import Project
 from backend.projects.talks import section_is_excluded
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.split import Split
-from workers.align.summaries import SummaryLengths, importance, ranking, summaries
+from workers.align.talks.importance import SummaryLengths, importance, ranking, summaries
 
 
 def summary_records(

@@ -1463,8 +1463,8 @@ export interface components {
       | "windowdiff"
       | "pk";
     /**
-     * @description `workers.align.agreement.Agreement`'s figures: percentages but kappa and alpha; null
-     *     when undefined (no shared turns, or a single label throughout).
+     * @description `workers.align.annotation.agreement.Agreement`'s figures: percentages but kappa and
+     *     alpha; null when undefined (no shared turns, or a single label throughout).
      */
     AgreementMeasures: {
       /** @description Documents at least two of them annotated. */

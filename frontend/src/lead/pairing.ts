@@ -3,7 +3,7 @@
  * folder at once: `council-2019.docx` goes with `council-2019.1.ctm` and `council-2019.2.ctm`,
  * `talk_report.md` with `talk_transcript.srt`, and a recording (`council-2019.mp3`) joins its
  * pair the same way. The lead corrects what the names get wrong before anything is sent. The engine's command line pairs a folder the same way
- * (workers/align/pairing.py); both pass tests/fixtures/pairing-cases.json.
+ * (workers/align/file_pairing.py); both pass tests/fixtures/pairing-cases.json.
  */
 
 import type { ProjectKind } from "./api";

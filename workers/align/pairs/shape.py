@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from workers.align.model import UNALIGNED
+from workers.align.document_model import UNALIGNED
 from workers.align.pairs.cleaning import Cleaning, CleanText, clean
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.split import Split

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from os import PathLike
 from pathlib import PurePath
 
-from workers.align.model import Paper, ReaderError, Report, Transcript
+from workers.align.document_model import Paper, ReaderError, Report, Transcript
 from workers.align.readers._input import (
     InputFile,
     Source,

@@ -10,7 +10,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from workers.align.model import ReaderError
+from workers.align.document_model import ReaderError
 
 Source = str | PathLike[str] | bytes
 """A path on disk, or the raw bytes of an uploaded file (then a filename must be given)."""

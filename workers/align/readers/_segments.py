@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from workers.align.corpus import item_id
-from workers.align.model import ReaderError, Report, Segment
+from workers.align.document_model import ReaderError, Report, Segment
 from workers.align.text import scoring_sentences
 
 BlockKind = Literal["h", "nom", "p", "table"]

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from workers.align.corpus import item_id
-from workers.align.model import ReaderError, Transcript, Turn, Word
+from workers.align.document_model import ReaderError, Transcript, Turn, Word
 from workers.align.text import scoring_sentences
 from workers.align.tokenizers import Tokenizer
 

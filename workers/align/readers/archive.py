@@ -12,7 +12,7 @@ import io
 import zipfile
 from dataclasses import dataclass
 
-from workers.align.model import ReaderError
+from workers.align.document_model import ReaderError
 
 _CHUNK_BYTES = 1 << 20
 _RATIO_CHECKED_FROM_BYTES = 1 << 20

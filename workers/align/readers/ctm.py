@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from workers.align.corpus import item_id
-from workers.align.model import ReaderError, Transcript, Turn, Word
+from workers.align.document_model import ReaderError, Transcript, Turn, Word
 from workers.align.readers._input import (
     InputFile,
     checked_interval,

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 
 from workers.align.corpus import item_id
-from workers.align.model import ReaderError, Report, Segment
+from workers.align.document_model import ReaderError, Report, Segment
 from workers.align.readers._input import InputFile, decode_text
 from workers.align.text import scoring_sentences
 from workers.align.tokenizers import Tokenizer

@@ -18,7 +18,7 @@ from docx.table import Table
 from docx.text.paragraph import Paragraph
 from lxml import etree
 
-from workers.align.model import ReaderError, Report
+from workers.align.document_model import ReaderError, Report
 from workers.align.readers._input import InputFile
 from workers.align.readers._segments import Block, BlockKind, build_report
 from workers.align.readers.archive import DEFAULT_LIMITS, ArchiveLimits, check_archive

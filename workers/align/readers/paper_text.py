@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from workers.align.model import Paper, ReaderError, Section
-from workers.align.papers import section_name
+from workers.align.document_model import Paper, ReaderError, Section
 from workers.align.readers._input import InputFile, decode_text
+from workers.align.talks.paper_states import section_name
 from workers.align.text import scoring_sentences
 from workers.align.tokenizers import Tokenizer
 

@@ -13,7 +13,7 @@ import io
 from pypdf import PdfReader
 from pypdf.errors import PdfReadError, PyPdfError
 
-from workers.align.model import Paper, ReaderError
+from workers.align.document_model import Paper, ReaderError
 from workers.align.readers._input import InputFile
 from workers.align.readers.paper_text import paper_from_text
 from workers.align.tokenizers import Tokenizer

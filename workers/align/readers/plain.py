@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from workers.align.model import Report
+from workers.align.document_model import Report
 from workers.align.readers._input import InputFile, decode_text
 from workers.align.readers._segments import Block, build_paragraph_report, build_report
 from workers.align.readers._speakers import split_speaker

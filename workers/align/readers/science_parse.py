@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from workers.align.model import Paper, ReaderError, Section
+from workers.align.document_model import Paper, ReaderError, Section
 from workers.align.readers._input import InputFile, decode_text, parse_json
 from workers.align.text import scoring_sentences
 from workers.align.tokenizers import Tokenizer

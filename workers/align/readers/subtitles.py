@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from workers.align.model import ReaderError, Transcript
+from workers.align.document_model import ReaderError, Transcript
 from workers.align.readers._input import (
     InputFile,
     checked_interval,

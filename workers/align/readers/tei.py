@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from workers.align.model import Paper, ReaderError, Section
+from workers.align.document_model import Paper, ReaderError, Section
 from workers.align.readers._input import InputFile
 from workers.align.text import scoring_sentences
 from workers.align.tokenizers import Tokenizer

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from workers.align.model import ReaderError, Transcript, Word
+from workers.align.document_model import ReaderError, Transcript, Word
 from workers.align.readers._input import (
     InputFile,
     checked_interval,

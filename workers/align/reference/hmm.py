@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from workers.align.hmm import Transitions
+from workers.align.talks.hmm import Transitions
 
 
 def naive_viterbi(

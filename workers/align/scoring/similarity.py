@@ -29,7 +29,7 @@ from workers.align.scoring.windows import (
     window_span,
     window_starts,
 )
-from workers.align.settings import setting
+from workers.align.setting_fields import setting
 
 Method = Literal["embedding", "tfidf", "rouge"]
 RougeVariant = Literal["1", "2", "l", "12"]

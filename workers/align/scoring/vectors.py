@@ -24,10 +24,10 @@ import numpy as np
 from gensim.models import KeyedVectors, Word2Vec
 from gensim.models.callbacks import CallbackAny2Vec
 
-from workers.align.model import ReaderError
+from workers.align.document_model import ReaderError
 from workers.align.scoring.lexical import lexical_vectors, sentence_words
 from workers.align.scoring.tokens import lexical_tokens
-from workers.align.settings import setting
+from workers.align.setting_fields import setting
 
 DEFAULT_CACHE_DIRECTORY = Path(
     os.environ.get("TANDEM_VECTOR_CACHE", Path.home() / ".cache" / "tandem" / "word-vectors")

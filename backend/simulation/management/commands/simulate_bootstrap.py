@@ -12,7 +12,7 @@ from backend.curation.public_meetings import CORPUS_SOURCE, load_public_meetings
 from backend.simulation.bootstrap import Simulation, SimulationError
 from backend.simulation.management.commands._worker import worker_for_the_run
 from backend.simulation.review import AUTO, ReviewThreshold
-from workers.align.selection import SelectionPolicy
+from workers.align.annotation.selection import SelectionPolicy
 
 CORPORA = (CORPUS_SOURCE,)
 DEFAULT_OVERLOOK = 0.1
