@@ -2544,7 +2544,7 @@ export interface components {
       documents?: number;
       /** @description Tuning: the run. */
       tuning_run?: number;
-      /** @description Tuning: the proposal; null when no candidate beats the incumbent by more than the bootstrap interval over the gold documents. */
+      /** @description Tuning: the proposal (the incumbent itself when `proposal.recalibrates`); null when no candidate beats the incumbent by more than the bootstrap interval over the gold documents and no new learned decision was fitted for it. */
       best_candidate?: number | null;
       /** @description Tuning: the best settings other than the incumbent. */
       params?: components["schemas"]["AlignmentParams"];
@@ -2560,7 +2560,7 @@ export interface components {
       ranked_by?: string;
       /** @description Tuning: the parameters in use when the run started, and their objective. */
       incumbent?: components["schemas"]["IncumbentResult"] | null;
-      /** @description Tuning: the learned decision fitted for the proposal (else the best candidate) on the gold (null for an aligner other than the turn path, and when the run refused to learn). */
+      /** @description Tuning: the learned decision fitted for the proposal (else for the incumbent, or the best candidate when the incumbent is another aligner) on the gold (null for an aligner other than the turn path, and when the run refused to learn). */
       learned?: components["schemas"]["LearnedResult"] | null;
       /** @description Tuning: why no learned decision was fitted or kept; null when one was. */
       learning_refusal?: components["schemas"]["LearningRefusalResult"] | null;
@@ -3072,13 +3072,15 @@ export interface components {
     ProposalReasonEnum: "incumbent_best" | "within_uncertainty";
     ProposalResult: {
       /**
-       * @description Why nothing is proposed; empty with a proposal.
+       * @description Why no other setting than the incumbent's is proposed; empty with a candidate of the grid as proposal.
        *
        *     * `` -
        *     * `incumbent_best` - incumbent_best
        *     * `within_uncertainty` - within_uncertainty
        */
       reason: components["schemas"]["ProposalReasonEnum"] | components["schemas"]["BlankEnum"];
+      /** @description The proposal is the incumbent with a learned decision refitted on the gold. */
+      recalibrates?: boolean;
       /** @description The verdict in a sentence. */
       note: string;
       /** @description Candidates scoring as the proposal (or best candidate) on every document. */
@@ -3348,7 +3350,7 @@ export interface components {
      */
     RunOutput: {
       /**
-       * @description Why the run proposes nothing: `incumbent_best` (no candidate scores above the parameters in use) or `within_uncertainty` (none beats them by more than the bootstrap interval over the gold documents); empty with a proposal or while it works.
+       * @description Why the run proposes no other setting than the parameters in use: `incumbent_best` (no candidate scores above them) or `within_uncertainty` (none beats them by more than the bootstrap interval over the gold documents); empty with a candidate of the grid as proposal, or while it works.
        *
        *     * `` -
        *     * `incumbent_best` - incumbent_best
@@ -3356,6 +3358,8 @@ export interface components {
        */
       proposal_reason:
         components["schemas"]["ProposalReasonEnum"] | components["schemas"]["BlankEnum"];
+      /** @description The proposal is the parameters in use themselves with a learned decision refitted on this run's gold (a new calibration, and corrections that may change labels): no candidate beat them, and the project uses it only once promoted. */
+      proposal_recalibrates: boolean;
       /** @description The verdict in a sentence, with the gain's interval; empty while it works. */
       proposal_note: string;
       /** @description Candidates scoring exactly as the proposal (or, without one, the best candidate) on every gold document, it included: one choice, not several. */
@@ -3383,7 +3387,7 @@ export interface components {
       stage: number;
       settings_count: number;
       word_vectors: number | null;
-      /** @description The proposal: the best candidate whose gain over the incumbent clears its bootstrap interval over the gold documents; null otherwise (`proposal_reason`). */
+      /** @description The proposal: the best candidate whose gain over the incumbent clears its bootstrap interval over the gold documents; else the incumbent recalibrated (`proposal_recalibrates`); null otherwise (`proposal_reason`). */
       best: components["schemas"]["CandidateOutput"] | null;
       incumbent: components["schemas"]["CandidateOutput"] | null;
       incumbent_name: string;
@@ -3648,7 +3652,7 @@ export interface components {
      */
     TuningBrief: {
       /**
-       * @description Why the run proposes nothing: `incumbent_best` (no candidate scores above the parameters in use) or `within_uncertainty` (none beats them by more than the bootstrap interval over the gold documents); empty with a proposal or while it works.
+       * @description Why the run proposes no other setting than the parameters in use: `incumbent_best` (no candidate scores above them) or `within_uncertainty` (none beats them by more than the bootstrap interval over the gold documents); empty with a candidate of the grid as proposal, or while it works.
        *
        *     * `` -
        *     * `incumbent_best` - incumbent_best
@@ -3656,6 +3660,8 @@ export interface components {
        */
       proposal_reason:
         components["schemas"]["ProposalReasonEnum"] | components["schemas"]["BlankEnum"];
+      /** @description The proposal is the parameters in use themselves with a learned decision refitted on this run's gold (a new calibration, and corrections that may change labels): no candidate beat them, and the project uses it only once promoted. */
+      proposal_recalibrates: boolean;
       /** @description The verdict in a sentence, with the gain's interval; empty while it works. */
       proposal_note: string;
       /** @description Candidates scoring exactly as the proposal (or, without one, the best candidate) on every gold document, it included: one choice, not several. */
@@ -3677,7 +3683,7 @@ export interface components {
       ranked_by: components["schemas"]["RankedByEnum"];
       ranked_by_label: string;
       gold_documents: number[];
-      /** @description The best candidate whose gain over the incumbent clears its bootstrap interval over the gold documents; null while the run works, and when nothing does (`proposal_reason` says why). */
+      /** @description The best candidate whose gain over the incumbent clears its bootstrap interval over the gold documents; when none does, the incumbent recalibrated (`proposal_recalibrates`) if the run fitted it a new learned decision; null while the run works, and otherwise (`proposal_reason` says why). */
       proposal: components["schemas"]["CandidateOutput"] | null;
       /** @description The parameters in use when the run started, as scored by it. */
       incumbent: components["schemas"]["CandidateOutput"] | null;
@@ -3707,7 +3713,7 @@ export interface components {
      */
     TuningRunDetailApiOutput: {
       /**
-       * @description Why the run proposes nothing: `incumbent_best` (no candidate scores above the parameters in use) or `within_uncertainty` (none beats them by more than the bootstrap interval over the gold documents); empty with a proposal or while it works.
+       * @description Why the run proposes no other setting than the parameters in use: `incumbent_best` (no candidate scores above them) or `within_uncertainty` (none beats them by more than the bootstrap interval over the gold documents); empty with a candidate of the grid as proposal, or while it works.
        *
        *     * `` -
        *     * `incumbent_best` - incumbent_best
@@ -3715,6 +3721,8 @@ export interface components {
        */
       proposal_reason:
         components["schemas"]["ProposalReasonEnum"] | components["schemas"]["BlankEnum"];
+      /** @description The proposal is the parameters in use themselves with a learned decision refitted on this run's gold (a new calibration, and corrections that may change labels): no candidate beat them, and the project uses it only once promoted. */
+      proposal_recalibrates: boolean;
       /** @description The verdict in a sentence, with the gain's interval; empty while it works. */
       proposal_note: string;
       /** @description Candidates scoring exactly as the proposal (or, without one, the best candidate) on every gold document, it included: one choice, not several. */
@@ -3742,7 +3750,7 @@ export interface components {
       stage: number;
       settings_count: number;
       word_vectors: number | null;
-      /** @description The proposal: the best candidate whose gain over the incumbent clears its bootstrap interval over the gold documents; null otherwise (`proposal_reason`). */
+      /** @description The proposal: the best candidate whose gain over the incumbent clears its bootstrap interval over the gold documents; else the incumbent recalibrated (`proposal_recalibrates`); null otherwise (`proposal_reason`). */
       best: components["schemas"]["CandidateOutput"] | null;
       incumbent: components["schemas"]["CandidateOutput"] | null;
       incumbent_name: string;
