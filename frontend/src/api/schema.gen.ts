@@ -288,10 +288,31 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * @description Annotator effort per iteration: turns changed, turns reviewed and active time, per
-     *     document and in total.
+     * @description Annotator effort per iteration: turns changed, turns reviewed, turns accepted without
+     *     review and active time, per document and in total.
      */
     get: operations["projects_dashboard_effort_retrieve"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/dashboard/effort/documents/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * @description Effort per document: each document of each iteration (`?iteration=<id>`: of that one
+     *     only) with every annotator's turns changed, reviewed and accepted without review, and
+     *     active time; a document nobody opened has no annotation.
+     */
+    get: operations["projects_dashboard_effort_documents_retrieve"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1915,6 +1936,33 @@ export interface components {
        */
       audio: string;
     };
+    DocumentEffortDashboardApiOutput: {
+      iterations: components["schemas"]["DocumentEffortDashboardApiOutputIteration"][];
+    };
+    DocumentEffortDashboardApiOutputIteration: {
+      iteration: number;
+      number: number;
+      documents: components["schemas"]["DocumentEffortDashboardApiOutputIterationDocument"][];
+    };
+    DocumentEffortDashboardApiOutputIterationDocument: {
+      document: number;
+      name: string;
+      turns: number;
+      annotations: components["schemas"]["DocumentEffortDashboardApiOutputIterationDocumentAnnotation"][];
+    };
+    /** @description One annotator's effort on one document. */
+    DocumentEffortDashboardApiOutputIterationDocumentAnnotation: {
+      turns_changed: number;
+      /** @description Visited, confirmed or changed in the editor. */
+      turns_reviewed: number;
+      /** @description Taken unread as pre-aligned when the review mode's submission accepted the rest. */
+      turns_accepted_without_review: number;
+      /** @description Active time in the editor. */
+      seconds_spent: number;
+      submitted: boolean;
+      annotator: number;
+      username: string;
+    };
     /**
      * @description The upload's form fields that choose the document's transcript units, instead of
      *     the project's settings; the files are checked by check_upload.
@@ -2138,6 +2186,7 @@ export interface components {
       turns: number;
       turns_changed: number;
       turns_reviewed: number;
+      turns_accepted_without_review: number;
       /** @description Active time in the editor. */
       seconds_spent: number;
       /** Format: double */
@@ -2145,6 +2194,7 @@ export interface components {
       /** Format: double */
       seconds_per_document: number;
     };
+    /** @description One annotator's effort on one document. */
     EffortDashboardApiOutputRowDocument: {
       document: number;
       name: string;
@@ -2152,6 +2202,9 @@ export interface components {
       turns_changed: number;
       /** @description Visited, confirmed or changed in the editor. */
       turns_reviewed: number;
+      /** @description Taken unread as pre-aligned when the review mode's submission accepted the rest. */
+      turns_accepted_without_review: number;
+      /** @description Active time in the editor. */
       seconds_spent: number;
       submitted: boolean;
     };
@@ -5449,6 +5502,74 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["EffortDashboardApiOutput"];
+        };
+      };
+      /** @description The request is malformed or a value is refused; `detail` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not signed in (no session, no valid token). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Signed in without the role this operation needs. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such object, or not one the caller may see. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The database or the task broker is unreachable; try again (`Retry-After`). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  projects_dashboard_effort_documents_retrieve: {
+    parameters: {
+      query?: {
+        iteration?: number;
+      };
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DocumentEffortDashboardApiOutput"];
         };
       };
       /** @description The request is malformed or a value is refused; `detail` names it. */

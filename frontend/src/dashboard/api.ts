@@ -5,6 +5,7 @@ import type { Schema } from "../api/schema";
 export type DocumentAccuracy = Schema<"DocumentAccuracy">;
 export type IterationAccuracy = Schema<"AccuracyDashboardApiOutputIteration">;
 export type EffortRow = Schema<"EffortDashboardApiOutputRow">;
+export type DocumentEffort = Schema<"DocumentEffortDashboardApiOutputIterationDocument">;
 export type CorpusCounts = Schema<"CorpusCounts">;
 export type CorpusGrowth = Schema<"CorpusDashboardApiOutput">;
 
@@ -27,6 +28,14 @@ export const fetchAccuracy = (projectId: number, signal?: AbortSignal) =>
 
 export const fetchEffort = (projectId: number, signal?: AbortSignal) =>
   apiRequest<Schema<"EffortDashboardApiOutput">>("GET", dashboard(projectId, "effort"), { signal });
+
+/** Each document of the iteration with each annotator's effort on it. */
+export const fetchDocumentEffort = (projectId: number, iterationId: number, signal?: AbortSignal) =>
+  apiRequest<Schema<"DocumentEffortDashboardApiOutput">>(
+    "GET",
+    `${dashboard(projectId, "effort/documents")}?iteration=${iterationId}`,
+    { signal },
+  );
 
 export const fetchCorpus = (projectId: number, signal?: AbortSignal) =>
   apiRequest<CorpusGrowth>("GET", dashboard(projectId, "corpus"), { signal });
