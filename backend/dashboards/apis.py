@@ -15,6 +15,7 @@ from backend.dashboards.selectors import (
     active_jobs,
     annotator_effort,
     corpus_growth,
+    document_effort,
     tuning_run_for,
 )
 from backend.iterations.models import IterationStatus
@@ -145,24 +146,36 @@ def _optional_id(request: Request, name: str) -> int | None:
     return parse_id(value, field=name)
 
 
+class AnnotationEffortSerializer(serializers.Serializer):
+    """One annotator's effort on one document."""
+
+    turns_changed = serializers.IntegerField()
+    turns_reviewed = serializers.IntegerField(
+        help_text="Visited, confirmed or changed in the editor."
+    )
+    turns_accepted_without_review = serializers.IntegerField(
+        help_text="Taken unread as pre-aligned when the review mode's submission accepted the rest."
+    )
+    seconds_spent = serializers.IntegerField(help_text="Active time in the editor.")
+    submitted = serializers.BooleanField()
+
+
+class EffortDocumentSerializer(serializers.Serializer):
+    document = serializers.IntegerField()
+    name = serializers.CharField()
+    turns = serializers.IntegerField()
+
+
 class EffortDashboardApi(APIView):
-    """Annotator effort per iteration: turns changed, turns reviewed and active time, per
-    document and in total."""
+    """Annotator effort per iteration: turns changed, turns reviewed, turns accepted without
+    review and active time, per document and in total."""
 
     permission_classes = LEAD_OR_ADMIN
 
     class OutputSerializer(serializers.Serializer):
         class RowSerializer(serializers.Serializer):
-            class DocumentSerializer(serializers.Serializer):
-                document = serializers.IntegerField()
-                name = serializers.CharField()
-                turns = serializers.IntegerField()
-                turns_changed = serializers.IntegerField()
-                turns_reviewed = serializers.IntegerField(
-                    help_text="Visited, confirmed or changed in the editor."
-                )
-                seconds_spent = serializers.IntegerField()
-                submitted = serializers.BooleanField()
+            class DocumentSerializer(EffortDocumentSerializer, AnnotationEffortSerializer):
+                pass
 
             iteration = serializers.IntegerField()
             number = serializers.IntegerField()
@@ -174,6 +187,7 @@ class EffortDashboardApi(APIView):
             turns = serializers.IntegerField(help_text="Of the annotator's documents.")
             turns_changed = serializers.IntegerField()
             turns_reviewed = serializers.IntegerField()
+            turns_accepted_without_review = serializers.IntegerField()
             seconds_spent = serializers.IntegerField(help_text="Active time in the editor.")
             turns_changed_per_document = serializers.FloatField()
             seconds_per_document = serializers.FloatField()
@@ -185,6 +199,37 @@ class EffortDashboardApi(APIView):
         project_get(project_id=project_id)
         rows = annotator_effort(project_id=project_id)
         return Response(self.OutputSerializer({"rows": rows}).data)
+
+
+class DocumentEffortDashboardApi(APIView):
+    """Effort per document: each document of each iteration (`?iteration=<id>`: of that one
+    only) with every annotator's turns changed, reviewed and accepted without review, and
+    active time; a document nobody opened has no annotation."""
+
+    permission_classes = LEAD_OR_ADMIN
+
+    class OutputSerializer(serializers.Serializer):
+        class IterationSerializer(serializers.Serializer):
+            class DocumentSerializer(EffortDocumentSerializer):
+                class AnnotationSerializer(AnnotationEffortSerializer):
+                    annotator = serializers.IntegerField()
+                    username = serializers.CharField()
+
+                annotations = AnnotationSerializer(many=True)
+
+            iteration = serializers.IntegerField()
+            number = serializers.IntegerField()
+            documents = DocumentSerializer(many=True)
+
+        iterations = IterationSerializer(many=True)
+
+    @extend_schema(parameters=[OpenApiParameter("iteration", int)], responses=OutputSerializer)
+    def get(self, request: Request, project_id: int) -> Response:
+        project_get(project_id=project_id)
+        iterations = document_effort(
+            project_id=project_id, iteration_id=_optional_id(request, "iteration")
+        )
+        return Response(self.OutputSerializer({"iterations": iterations}).data)
 
 
 class CorpusDashboardApi(APIView):

@@ -13,6 +13,7 @@ from django.db.models import QuerySet
 
 from backend.alignments.models import Annotation
 from backend.core.errors import NotFound
+from backend.documents.models import Document
 from backend.iterations.accuracy import summarise
 from backend.iterations.gold import corpus_counts
 from backend.iterations.models import AccuracyRecord, Iteration
@@ -133,8 +134,8 @@ def tuning_run_for(*, project_id: int, iteration_id: int | None) -> TuningRun:
 
 def annotator_effort(*, project_id: int) -> list[dict[str, Any]]:
     """Per iteration and annotator: documents, turns changed, turns reviewed (visited,
-    confirmed or changed in the editor) and seconds, in total, per document and per turn,
-    with each document's own figures for a scatter or histogram."""
+    confirmed or changed in the editor), turns accepted without review and seconds, in total,
+    per document and per turn, with each document's own figures for a scatter or histogram."""
     rows: dict[tuple[int, int], dict[str, Any]] = {}
     annotations = (
         Annotation.objects.filter(
@@ -142,11 +143,10 @@ def annotator_effort(*, project_id: int) -> list[dict[str, Any]]:
         )
         .select_related("annotator", "document__iteration")
         .only(
-            "changed", "reviewed", "seconds_spent", "submitted_at", "annotator__username",
-            "document__name", "document__turn_count", "document__iteration__number",
+            *EFFORT_FIELDS, "document__name", "document__turn_count", "document__iteration__number"
         )
         .order_by("document__iteration__number", "annotator__username", "document__name")
-    )  # fmt: skip
+    )
     for annotation in annotations:
         iteration = annotation.document.iteration
         if iteration is None:
@@ -167,13 +167,82 @@ def annotator_effort(*, project_id: int) -> list[dict[str, Any]]:
                 "document": annotation.document_id,
                 "name": annotation.document.name,
                 "turns": annotation.document.turn_count,
-                "turns_changed": sum(annotation.changed),
-                "turns_reviewed": _turns_reviewed(annotation),
-                "seconds_spent": annotation.seconds_spent,
-                "submitted": annotation.submitted_at is not None,
+                **_annotation_effort(annotation),
             }
         )
     return [_effort_totals(row) for row in rows.values()]
+
+
+EFFORT_FIELDS = (
+    "changed",
+    "reviewed",
+    "accepted_without_review",
+    "seconds_spent",
+    "submitted_at",
+    "annotator__username",
+)
+"""What an annotation's effort is read from."""
+
+
+def document_effort(*, project_id: int, iteration_id: int | None = None) -> list[dict[str, Any]]:
+    """Per iteration (or only `iteration_id`'s), each of its documents with each annotator's
+    effort on it: turns changed, reviewed and accepted without review, active seconds, and
+    whether it is submitted. A document nobody has opened yet is listed with no annotation,
+    so the table shows the whole batch."""
+    iterations = [
+        iteration
+        for iteration in _iterations(project_id)
+        if iteration_id is None or iteration.pk == iteration_id
+    ]
+    if iteration_id is not None and not iterations:
+        raise NotFound(f"Project {project_id} has no iteration {iteration_id}.")
+    documents = Document.objects.filter(iteration__in=iterations).only(
+        "name", "turn_count", "iteration_id"
+    )
+    annotations = (
+        Annotation.objects.filter(document__in=documents)
+        .select_related("annotator")
+        .only(*EFFORT_FIELDS, "document_id")
+        .order_by("annotator__username", "annotator_id")
+    )
+    by_document: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for annotation in annotations:
+        by_document[annotation.document_id].append(
+            {
+                "annotator": annotation.annotator_id,
+                "username": annotation.annotator.username,
+                **_annotation_effort(annotation),
+            }
+        )
+    by_iteration: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for document in documents.order_by("name", "pk"):
+        assert document.iteration_id is not None
+        by_iteration[document.iteration_id].append(
+            {
+                "document": document.pk,
+                "name": document.name,
+                "turns": document.turn_count,
+                "annotations": by_document[document.pk],
+            }
+        )
+    return [
+        {
+            "iteration": iteration.pk,
+            "number": iteration.number,
+            "documents": by_iteration[iteration.pk],
+        }
+        for iteration in iterations
+    ]
+
+
+def _annotation_effort(annotation: Annotation) -> dict[str, Any]:
+    return {
+        "turns_changed": sum(annotation.changed),
+        "turns_reviewed": _turns_reviewed(annotation),
+        "turns_accepted_without_review": sum(annotation.accepted_without_review),
+        "seconds_spent": annotation.seconds_spent,
+        "submitted": annotation.submitted_at is not None,
+    }
 
 
 def _turns_reviewed(annotation: Annotation) -> int:
@@ -193,6 +262,7 @@ def _effort_totals(row: dict[str, Any]) -> dict[str, Any]:
     turns = sum(document["turns"] for document in documents)
     changed = sum(document["turns_changed"] for document in documents)
     reviewed = sum(document["turns_reviewed"] for document in documents)
+    accepted = sum(document["turns_accepted_without_review"] for document in documents)
     seconds = sum(document["seconds_spent"] for document in documents)
     return {
         **row,
@@ -201,6 +271,7 @@ def _effort_totals(row: dict[str, Any]) -> dict[str, Any]:
         "turns": turns,
         "turns_changed": changed,
         "turns_reviewed": reviewed,
+        "turns_accepted_without_review": accepted,
         "seconds_spent": seconds,
         "turns_changed_per_document": changed / count,
         "seconds_per_document": seconds / count,

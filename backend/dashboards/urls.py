@@ -5,6 +5,7 @@ from backend.dashboards.apis import (
     AgreementDashboardApi,
     AnnotatorQualityDashboardApi,
     CorpusDashboardApi,
+    DocumentEffortDashboardApi,
     EffortDashboardApi,
     JobsDashboardApi,
     TuningDashboardApi,
@@ -16,6 +17,11 @@ urlpatterns = [
     path(f"{DASHBOARD}accuracy/", AccuracyDashboardApi.as_view(), name="dashboard-accuracy"),
     path(f"{DASHBOARD}tuning/", TuningDashboardApi.as_view(), name="dashboard-tuning"),
     path(f"{DASHBOARD}effort/", EffortDashboardApi.as_view(), name="dashboard-effort"),
+    path(
+        f"{DASHBOARD}effort/documents/",
+        DocumentEffortDashboardApi.as_view(),
+        name="dashboard-effort-documents",
+    ),
     path(f"{DASHBOARD}corpus/", CorpusDashboardApi.as_view(), name="dashboard-corpus"),
     path(f"{DASHBOARD}agreement/", AgreementDashboardApi.as_view(), name="dashboard-agreement"),
     path(

@@ -39,8 +39,9 @@ class TuningBriefSerializer(VerdictFieldsSerializer):
         source="best",
         allow_null=True,
         help_text="The best candidate whose gain over the incumbent clears its bootstrap "
-        "interval over the gold documents; null while the run works, and when nothing does "
-        "(`proposal_reason` says why).",
+        "interval over the gold documents; when none does, the incumbent recalibrated "
+        "(`proposal_recalibrates`) if the run fitted it a new learned decision; null while the "
+        "run works, and otherwise (`proposal_reason` says why).",
     )
     incumbent = CandidateOutputSerializer(
         source="incumbent_candidate",

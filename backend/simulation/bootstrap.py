@@ -318,14 +318,17 @@ class Simulation:
                 "settings": run.settings_count,
                 "ranked_by": run.ranked_by,
                 "promoted": promoted,
-                "kept_in_use": run.best is None,
+                "kept_in_use": run.best is None or run.proposal_recalibrates,
+                "recalibrated": run.proposal_recalibrates,
                 "segment_accuracy": best.segment_accuracy,
                 "word_accuracy": best.word_accuracy,
                 "window_diff": best.window_diff,
             }
+            recalibrated = "(the parameters in use, calibration refitted) "
             self.say(
                 f"iteration {index}: tuned on {outcome.tuning['gold_documents']} gold documents, "
                 f"{'kept' if run.best is None else 'promoted'} {promoted!r} "
+                f"{recalibrated if run.proposal_recalibrates else ''}"
                 f"(segment accuracy {best.segment_accuracy:.2f} % on them)"
             )
         return outcome

@@ -46,7 +46,8 @@ class RunOutputSerializer(VerdictFieldsSerializer):
     best = CandidateOutputSerializer(
         allow_null=True,
         help_text="The proposal: the best candidate whose gain over the incumbent clears its "
-        "bootstrap interval over the gold documents; null otherwise (`proposal_reason`).",
+        "bootstrap interval over the gold documents; else the incumbent recalibrated "
+        "(`proposal_recalibrates`); null otherwise (`proposal_reason`).",
     )
     incumbent = CandidateOutputSerializer(source="incumbent_candidate", allow_null=True)
     incumbent_name = serializers.CharField()

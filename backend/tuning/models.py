@@ -75,7 +75,8 @@ class TuningRun(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
-        help_text="The proposal: the best candidate, when it beats the incumbent; else none.",
+        help_text="The proposal: the best candidate, when it beats the incumbent; else the "
+        "incumbent recalibrated (`proposal_recalibrates`), or none.",
     )
     incumbent_parameter_set = models.ForeignKey(
         "alignments.ParameterSet",
@@ -94,11 +95,17 @@ class TuningRun(models.Model):
         max_length=32,
         blank=True,
         choices=NoProposal.choices,
-        help_text="Why the finished run proposes nothing; blank when it proposes a candidate "
-        "(and while it works).",
+        help_text="Why the finished run proposes no other setting than the incumbent's; blank "
+        "when it proposes a candidate of the grid (and while it works).",
+    )
+    proposal_recalibrates = models.BooleanField(
+        default=False,
+        help_text="The proposal is the incumbent itself with a learned decision refitted on "
+        "this run's gold: no candidate beat its parameters, but the gold gave a new calibration "
+        "(and corrections, which may change labels), promoted like any proposal.",
     )
     proposal_note = models.CharField(
-        max_length=600,
+        max_length=1000,
         blank=True,
         help_text="The verdict in a sentence: the proposal's gain over the incumbent with its "
         "bootstrap interval over the gold documents, or why nothing is proposed.",
@@ -157,12 +164,21 @@ class TuningRun(models.Model):
     @property
     def promoted_candidate(self) -> "TuningCandidate | None":
         """The candidate whose settings the project now pre-aligns with, if one of this
-        run's is: what the table marks as promoted."""
+        run's is: what the table marks as promoted. A candidate carrying a learned decision
+        must carry the promoted one too: the recalibrated incumbent has the parameters in
+        use, but is promoted only once its decision is."""
         promoted = self.project.promoted_parameter_set
         if promoted is None:
             return None
-        candidates = self.candidates.only("id", "params", "run_id")
-        return next((c for c in candidates if c.params == promoted.params), None)
+        candidates = self.candidates.only("id", "params", "learned", "run_id")
+        return next(
+            (
+                c
+                for c in candidates
+                if c.params == promoted.params and c.learned in (None, promoted.learned)
+            ),
+            None,
+        )
 
     @property
     def incumbent_candidate(self) -> "TuningCandidate | None":
@@ -216,11 +232,12 @@ class TuningCandidate(models.Model):
     learned = models.JSONField(
         null=True,
         blank=True,
-        help_text="For the run's proposal (else its best turn-path candidate): the engine's "
-        "learned decision (corrections kept only if they beat the path on held-out gold, "
-        "calibrated confidence) fitted on the run's gold with these settings, or, when the run "
-        "refused to learn (`learning_refusal`), the incumbent's decision carried over; a "
-        "parameter set made from the candidate carries it.",
+        help_text="For the run's proposal (without one, for the incumbent, and its copy for the "
+        "best challenger; for the best turn-path candidate when the incumbent is another "
+        "aligner): the engine's learned decision (corrections kept only if they beat the path "
+        "on held-out gold, calibrated confidence) fitted on the run's gold with these settings, "
+        "or, when the run refused to learn (`learning_refusal`), the incumbent's decision "
+        "carried over; a parameter set made from the candidate carries it.",
     )
 
     class Meta:

@@ -32,7 +32,12 @@ class LearningRefusalResultSerializer(serializers.Serializer):
 class ProposalResultSerializer(serializers.Serializer):
     reason = serializers.ChoiceField(
         choices=PROPOSAL_REASONS,
-        help_text="Why nothing is proposed; empty with a proposal.",
+        help_text="Why no other setting than the incumbent's is proposed; empty with a "
+        "candidate of the grid as proposal.",
+    )
+    recalibrates = serializers.BooleanField(
+        required=False,
+        help_text="The proposal is the incumbent with a learned decision refitted on the gold.",
     )
     note = serializers.CharField(help_text="The verdict in a sentence.")
     ties = serializers.IntegerField(
@@ -84,8 +89,9 @@ class JobResultSerializer(serializers.Serializer):
     best_candidate = serializers.IntegerField(
         required=False,
         allow_null=True,
-        help_text="Tuning: the proposal; null when no candidate beats the incumbent by more "
-        "than the bootstrap interval over the gold documents.",
+        help_text="Tuning: the proposal (the incumbent itself when `proposal.recalibrates`); "
+        "null when no candidate beats the incumbent by more than the bootstrap interval over "
+        "the gold documents and no new learned decision was fitted for it.",
     )
     params = AlignmentParamsSerializer(
         required=False, help_text="Tuning: the best settings other than the incumbent."
@@ -103,9 +109,9 @@ class JobResultSerializer(serializers.Serializer):
     learned = LearnedResultSerializer(
         required=False,
         allow_null=True,
-        help_text="Tuning: the learned decision fitted for the proposal (else the best "
-        "candidate) on the gold (null for an aligner other than the turn path, and when the "
-        "run refused to learn).",
+        help_text="Tuning: the learned decision fitted for the proposal (else for the "
+        "incumbent, or the best candidate when the incumbent is another aligner) on the gold "
+        "(null for an aligner other than the turn path, and when the run refused to learn).",
     )
     learning_refusal = LearningRefusalResultSerializer(
         required=False,

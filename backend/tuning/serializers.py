@@ -147,9 +147,15 @@ class VerdictFieldsSerializer(serializers.Serializer):
 
     proposal_reason = serializers.ChoiceField(
         choices=PROPOSAL_REASONS,
-        help_text="Why the run proposes nothing: `incumbent_best` (no candidate scores above "
-        "the parameters in use) or `within_uncertainty` (none beats them by more than the "
-        "bootstrap interval over the gold documents); empty with a proposal or while it works.",
+        help_text="Why the run proposes no other setting than the parameters in use: "
+        "`incumbent_best` (no candidate scores above them) or `within_uncertainty` (none beats "
+        "them by more than the bootstrap interval over the gold documents); empty with a "
+        "candidate of the grid as proposal, or while it works.",
+    )
+    proposal_recalibrates = serializers.BooleanField(
+        help_text="The proposal is the parameters in use themselves with a learned decision "
+        "refitted on this run's gold (a new calibration, and corrections that may change "
+        "labels): no candidate beat them, and the project uses it only once promoted."
     )
     proposal_note = serializers.CharField(
         help_text="The verdict in a sentence, with the gain's interval; empty while it works."

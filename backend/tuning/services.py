@@ -13,8 +13,19 @@ something worse than what is in use, nor a gain a few documents' luck could make
 that score alike on every document are one choice. The learned decision is fitted only from
 enough gold and kept only when it ranks held-out turns (the minimum and floor of
 `workers.align.learning.turn_decision`); otherwise the incumbent's stays.
+
+When no candidate beats the incumbent, the decision is fitted for the incumbent's own
+parameters, and a new one kept is proposed as the *recalibrated incumbent*: the same
+parameters with the decision refitted on more gold. A decision is more than a calibration: its
+corrections, when the gold kept them, change labels, and a new one may keep corrections the old
+one lacked or drop those it had. So it is proposed and promoted like any candidate, never slipped
+under the parameters in use: what pre-aligns a project changes only by a promotion, audited.
+Without it a run that keeps the parameters in use would leave the next batch with the old
+calibration, or none, and the review mode's estimated residual error would rest on a confidence
+that is not a probability (docs/review.md).
 """
 
+import json
 import logging
 from typing import Any, cast
 
@@ -145,6 +156,8 @@ def tuning_candidate_parameter_set(*, actor, candidate: TuningCandidate) -> Para
     """A parameter set with the candidate's settings, which a lead can then promote."""
     run = candidate.run
     label = f"rank {candidate.rank}" if candidate.rank else f"setting {candidate.index}"
+    if run.proposal_recalibrates and candidate.pk == run.best_id:
+        label += ", recalibrated"
     with transaction.atomic():
         parameter_set = parameter_set_get_or_create(
             project=run.project,
@@ -236,7 +249,11 @@ def tuning_finish_stage(*, run_id: int, stage: int) -> None:
 def _finish(run: TuningRun, job: Job, ranked: list[tuple[int, tune.SettingResult]]) -> None:
     """Rank every candidate (those dropped early after the finalists) and record the proposal:
     the best candidate other than the incumbent whose gain over it clears the bootstrap
-    interval over the gold documents (`workers.align.tuning.proposal`), or nothing, with why."""
+    interval over the gold documents (`workers.align.tuning.proposal`); else the incumbent
+    recalibrated, when a new learned decision was fitted and kept for it; else nothing, with
+    why. The best challenger then carries the incumbent's decision, so that a lead who promotes
+    it anyway does not lose the calibration (it was fitted on another path: nearly the same
+    where the two settings differ little, as candidates within the interval do)."""
     by_index = {candidate.index: candidate for candidate in run.candidates.all()}
     order = [index for index, _ in ranked]
     dropped = sorted(
@@ -268,15 +285,36 @@ def _finish(run: TuningRun, job: Job, ranked: list[tuple[int, tune.SettingResult
         else incumbent
     )
     assert challenger is not None, "a run has at least one candidate"
-    run.best = by_index[ranked[verdict.proposal][0]] if verdict.proposal is not None else None
+    proposed = by_index[ranked[verdict.proposal][0]] if verdict.proposal is not None else None
+    learner = proposed or (incumbent if incumbent and _on_turn_path(incumbent) else challenger)
+    learned_summary = _learn(run, learner)
+    # A decision refitted on the very gold of the one in use is the same: nothing to propose.
+    recalibrated = (
+        learner.is_incumbent
+        and learned_summary is not None
+        and json.loads(json.dumps(learner.learned)) != _incumbent_decision(run)
+    )
+    if learner.is_incumbent and challenger is not learner:
+        challenger.learned = learner.learned
+        challenger.save(update_fields=["learned"])
+    run.best = learner if recalibrated else proposed
+    run.proposal_recalibrates = recalibrated
     run.proposal_reason = verdict.reason
     run.proposal_ties = verdict.ties
-    run.proposal_note = _proposal_note(run, verdict, run.best or challenger)
+    run.proposal_note = _proposal_note(run, verdict, proposed or challenger)
+    if recalibrated:
+        run.proposal_note += " " + _recalibration_note(run, learner)
     run.finished_at = timezone.now()
     run.save(
-        update_fields=["best", "proposal_reason", "proposal_ties", "proposal_note", "finished_at"]
+        update_fields=[
+            "best",
+            "proposal_recalibrates",
+            "proposal_reason",
+            "proposal_ties",
+            "proposal_note",
+            "finished_at",
+        ]
     )
-    learned_summary = _learn(run, run.best or challenger)
     job_succeed(
         job=job,
         result={
@@ -299,6 +337,7 @@ def _finish(run: TuningRun, job: Job, ranked: list[tuple[int, tune.SettingResult
                 "reason": run.proposal_reason,
                 "note": run.proposal_note,
                 "ties": run.proposal_ties,
+                "recalibrates": run.proposal_recalibrates,
             },
             "incumbent": (
                 {"name": run.incumbent_name, "objective": incumbent.objective}
@@ -308,9 +347,13 @@ def _finish(run: TuningRun, job: Job, ranked: list[tuple[int, tune.SettingResult
         },
         message=(
             f"best of {run.settings_count} settings found"
-            if run.best
-            else f"no proposal: no setting of {run.settings_count} beats "
-            f"{run.incumbent_name!r}, in use"
+            if proposed
+            else (
+                f"{run.incumbent_name!r} recalibrated: no setting of {run.settings_count} beats it"
+                if recalibrated
+                else f"no proposal: no setting of {run.settings_count} beats "
+                f"{run.incumbent_name!r}, in use"
+            )
             + (
                 " by more than its uncertainty across documents"
                 if verdict.reason == "within_uncertainty"
@@ -352,10 +395,33 @@ def _proposal_note(run: TuningRun, verdict: proposal.Verdict, shown: TuningCandi
     if verdict.reason == "within_uncertainty":
         return (
             f"The best candidate (rank {shown.rank}) scores {interval}: that gain is within what "
-            "the choice of gold documents alone could make, so nothing is proposed; more gold "
-            f"will tell.{ties}"
+            "the choice of gold documents alone could make, so "
+            f"{'no other setting' if run.proposal_recalibrates else 'nothing'} is proposed; more "
+            f"gold will tell.{ties}"
         )
     return f"The proposal (rank {shown.rank}) scores {interval}.{ties}"
+
+
+def _recalibration_note(run: TuningRun, recalibrated: TuningCandidate) -> str:
+    """What the recalibrated incumbent changes, for the iteration page: the confidence, and
+    the labels where the new decision's corrections apply or the old one's no longer do."""
+    documents = len(run.gold_documents)
+    had = _incumbent_decision(run)
+    before = (
+        "replacing the one it carries"
+        if had is not None
+        else "it has none: its confidence is the engine's own, not a probability"
+    )
+    if (recalibrated.learned or {}).get("corrections") is not None:
+        labels = "with corrections learned from this gold, which change some labels"
+    elif had is not None and had.get("corrections") is not None:
+        labels = "without the learned corrections it had, so some labels change back"
+    else:
+        labels = "with the same labels"
+    return (
+        f"Proposed instead: the same parameters, calibration refitted on {documents} gold "
+        f"documents ({before}), {labels}."
+    )
 
 
 def _learn(run: TuningRun, candidate: TuningCandidate) -> dict[str, Any] | None:
@@ -393,6 +459,10 @@ def _learn(run: TuningRun, candidate: TuningCandidate) -> dict[str, Any] | None:
     run.learning_note = f"{refusal.reason} {stays}"
     run.save(update_fields=["learning_refusal", "learning_note"])
     return None
+
+
+def _on_turn_path(candidate: TuningCandidate) -> bool:
+    return isinstance(AlignmentParams.from_dict(candidate.params).path, TurnSettings)
 
 
 def _incumbent_decision(run: TuningRun) -> dict[str, Any] | None:

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from django.conf import settings
 
+from backend.alignments.models import Annotation
 from backend.iterations.models import AccuracyRecord
 from backend.tuning.models import TuningCandidate
 from tests.browser.conftest import sign_in
@@ -30,6 +31,11 @@ SCREENSHOT = Path(settings.BASE_DIR) / "docs" / "screenshots" / "dashboard.png"
 
 def kept(turns: int, unaligned: int) -> float:
     return 100 * (turns - unaligned) / turns
+
+
+def duration(seconds: int) -> str:
+    """As the dashboard writes active time (frontend/src/lead/format.ts) under an hour."""
+    return f"{seconds} s" if seconds < 60 else f"{round(seconds / 60)} min"
 
 
 def test_dashboard_shows_each_iterations_accuracy_tuning_effort_and_corpus(
@@ -128,6 +134,22 @@ def test_dashboard_shows_each_iterations_accuracy_tuning_effort_and_corpus(
     expect(effort).to_have_attribute(
         "aria-label", re.compile(r"#1: annotator 5\.3; #2: annotator 10\b")
     )
+    # Each iteration's documents, one click away: who corrected each and what it cost.
+    documents = page.get_by_role("table", name="Effort per document, iteration #1")
+    expect(documents).to_have_count(0)
+    toggle = page.get_by_role("button", name="Per document of iteration #1")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    rows = documents.get_by_test_id("document-effort")
+    expect(rows).to_have_count(3)
+    for document, moved in first_batch.items():
+        annotation = Annotation.objects.get(document=document)
+        expect(rows.filter(has_text=document.name)).to_have_text(
+            f"{document.name}{document.turn_count}{annotation.annotator.username}"
+            f"{sum(annotation.changed)}{moved}0{duration(60 * moved)}yes"
+        )
+    toggle.click()
+    expect(documents).to_have_count(0)
     corpus = page.get_by_role("img", name=re.compile("Gold pairs and trusted automatic pairs"))
     expect(corpus).to_be_visible()
     expect(page.get_by_role("heading", name="Running jobs")).to_be_visible()

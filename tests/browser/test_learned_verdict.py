@@ -2,7 +2,8 @@
 iteration page: runs on real public_meetings gold on the real worker. From five documents the
 run fits a learned decision and the page says whether its corrections apply and what the
 confidence is calibrated from, with the held-out figures that choice was made on; from three
-it fits none and proposes nothing, and the page says why."""
+it fits none and proposes nothing, and the page says why; when five documents teach a
+decision for parameters in use that no setting beats, the page proposes them recalibrated."""
 
 import pytest
 
@@ -151,3 +152,56 @@ def test_the_iteration_page_says_why_three_gold_documents_teach_nothing(
     )
     expect(verdict).to_contain_text("The parameters in use, tuned earlier, score segment")
     expect(page.get_by_role("button", name="Promote the proposal")).to_have_count(0)
+
+
+def test_the_iteration_page_offers_the_parameters_in_use_recalibrated(
+    page, live_server, celery_worker_process, team
+):
+    """Five gold documents, and parameters in use that no setting of the grid beats, tuned on
+    less gold and carrying no calibration: the page proposes them recalibrated, and once the
+    lead promotes that, says the project pre-aligns with it."""
+    from playwright.sync_api import expect
+
+    in_use = parameter_set_get_or_create(
+        project=team.project,
+        name="tuned on less gold",
+        params=AlignmentParams()
+        .with_changes({"aligner": "turns", "scoring.method": "tfidf", "turns.match_offset": -0.1})
+        .to_dict(),
+        engine_version=ENGINE_VERSION,
+        actor=team.lead,
+    )
+    parameter_set_promote(actor=team.lead, project=team.project, parameter_set=in_use)
+    iteration = tuned_iteration(
+        team, FIVE_GOLD_MEETINGS, {**TFIDF_TURNS, "turns.match_offset": [-0.1, 0.0]}
+    )
+    run = iteration.tuning_run
+    assert run.proposal_recalibrates
+
+    open_iteration_page(page, live_server, team, iteration)
+    verdict = page.get_by_test_id("tuning-verdict")
+    expect(verdict).to_contain_text(
+        "No better parameters: the proposal recalibrates the current ones. No candidate beats "
+        "'tuned on less gold', in use, on the same gold"
+    )
+    expect(verdict).to_contain_text(
+        "Proposed instead: the same parameters, calibration refitted on 5 gold documents (it "
+        "has none: its confidence is the engine's own, not a probability)"
+    )
+    proposal = page.get_by_test_id("decision-proposal")
+    expect(proposal).to_contain_text("Proposal: the parameters in use, recalibrated")
+    expect(proposal).to_contain_text("calibration refitted on 5 gold documents")
+
+    page.get_by_role("button", name="Promote the proposal").click()
+    confirm = page.get_by_role("dialog", name="Promote the proposal?")
+    expect(confirm).to_contain_text("will keep the parameters of tuned on less gold")
+    confirm.get_by_role("button", name="Promote it").click()
+    expect(page.get_by_role("status")).to_contain_text("Proposal promoted.")
+    expect(verdict).to_have_text(
+        "The recalibrated parameters are promoted: the project pre-aligns with the parameters "
+        "of tuned on less gold, their calibration refitted on 5 gold documents."
+    )
+    expect(page.get_by_role("button", name="Promote the proposal")).to_have_count(0)
+    team.project.refresh_from_db()
+    promoted = team.project.promoted_parameter_set
+    assert (promoted.params, promoted.learned) == (in_use.params, run.best.learned)

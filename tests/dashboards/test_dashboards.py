@@ -276,3 +276,68 @@ def test_effort_counts_the_turns_reviewed_visited_confirmed_or_changed(world):
     assert (row["turns"], row["turns_changed"], row["turns_reviewed"]) == (TURNS, 1, 5)
     assert row["documents"][0]["turns_reviewed"] == 5
     assert row["seconds_spent"] == 120
+
+
+def test_effort_per_document_lists_each_documents_annotators_and_what_they_did(
+    world, two_iterations
+):
+    first, second, second_annotator = two_iterations
+    reviewed = make_document(
+        world.project, name="e", assignees=[world.annotator], pre_alignment=evenly(TURNS, 4)
+    )
+    untouched = make_document(
+        world.project, name="f", assignees=[second_annotator], pre_alignment=evenly(TURNS, 4)
+    )
+    third = annotating_iteration(world.project, [reviewed, untouched])
+    saved = annotation_apply(
+        annotator=world.annotator,
+        document=reviewed,
+        version=0,
+        operations=[AssignmentOperation("unalign", 9, 9)],
+        seconds_spent=45,
+        reviewed_turns=[0, 1, 2],
+    )
+    annotation_submit(
+        annotator=world.annotator, document=reviewed, version=saved.version, accept_unreviewed=True
+    )
+
+    everything = get(world, "effort/documents")["iterations"]
+    (only_first,) = get(world, "effort/documents", iteration=first.pk)["iterations"]
+    (only_third,) = get(world, "effort/documents", iteration=third.pk)["iterations"]
+
+    assert [i["number"] for i in everything] == [
+        world.iteration.number,
+        first.number,
+        second.number,
+        third.number,
+    ]
+    assert only_first == everything[1]
+    assert [d["name"] for d in only_first["documents"]] == ["a", "b", "c"]
+    by_name = {d["name"]: d for d in only_first["documents"]}
+    assert by_name["b"]["turns"] == TURNS
+    (b,) = by_name["b"]["annotations"]
+    assert (b["username"], b["turns_changed"], b["seconds_spent"], b["submitted"]) == (
+        "annotator",
+        2,
+        90,
+        True,
+    )
+    assert b["turns_accepted_without_review"] == 0
+    assert [a["username"] for a in by_name["c"]["annotations"]] == ["second"]
+    e, f = only_third["documents"]
+    (mine,) = e["annotations"]
+    # One turn changed, three visited: the six others were accepted unread.
+    assert (mine["turns_changed"], mine["turns_reviewed"]) == (1, 4)
+    assert mine["turns_accepted_without_review"] == TURNS - 4
+    assert (mine["seconds_spent"], mine["submitted"]) == (45, True)
+    assert (f["name"], f["annotations"]) == ("f", [])
+    (row,) = [row for row in get(world, "effort")["rows"] if row["iteration"] == third.pk]
+    assert row["turns_accepted_without_review"] == TURNS - 4
+    assert row["documents"][0]["turns_accepted_without_review"] == TURNS - 4
+
+
+def test_effort_per_document_refuses_an_iteration_it_does_not_know(world):
+    lead = world.client("lead")
+    url = f"/api/v1/projects/{world.project.pk}/dashboard/effort/documents/"
+    assert lead.get(url, {"iteration": 999999}).status_code == 404
+    assert lead.get(url, {"iteration": "first"}).status_code == 400

@@ -17,6 +17,7 @@ from backend.iterations.models import Iteration
 from backend.jobs.models import Job
 from backend.projects.services import parameter_set_promote
 from backend.tuning.models import TuningCandidate, TuningRun, TuningSlice
+from backend.tuning.selectors import parameters_in_use
 from backend.tuning.services import tuning_candidate_parameter_set, tuning_start
 from backend.vectors.services import vectors_load
 from tests.openapi import assert_matches_schema
@@ -234,6 +235,101 @@ def test_a_turn_path_run_learns_from_its_gold_and_pre_alignment_applies_it(
     assert "missing: state_margin_per_word" in failed.error
     assert "tuning run" in failed.error
     assert not PreAlignment.objects.filter(parameter_set=stale).exists()
+
+
+@pytest.mark.worker
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_run_that_keeps_the_parameters_in_use_proposes_them_recalibrated(
+    celery_worker_process,
+):
+    """Five gold documents, enough for a learned decision; the parameters in use were tuned
+    on less gold and carry none, as a loop's second iteration leaves them, and no setting of
+    the grid beats them. The run fits the decision for them and proposes them recalibrated;
+    nothing changes until a lead promotes that, and then pre-alignments apply it."""
+    project, lead, documents = gold_project(FIVE_GOLD_MEETINGS)
+    in_use_params = AlignmentParams().with_changes(
+        {"aligner": "turns", "scoring.method": "tfidf", "turns.match_offset": -0.1}
+    )
+    in_use = parameter_set_get_or_create(
+        project=project,
+        name="tuned on less gold",
+        params=in_use_params.to_dict(),
+        engine_version=ENGINE_VERSION,
+        actor=lead,
+    )
+    parameter_set_promote(actor=lead, project=project, parameter_set=in_use)
+    grid = {"aligner": ["turns"], "scoring.method": ["tfidf"], "turns.match_offset": [-0.1, 0.0]}
+
+    run = tuning_start(
+        actor=lead,
+        project=project,
+        gold_documents=documents,
+        grid=grid,
+        stages=[{"documents": 5, "keep": 0.0}],
+    )
+    job = wait_for_job(run.job_id, timeout=240)
+
+    assert job.status == Job.Status.SUCCEEDED, job.error
+    run.refresh_from_db()
+    incumbent = run.incumbent_candidate
+    challenger = run.candidates.get(is_incumbent=False)
+    assert incumbent.params == in_use.params
+    assert challenger.gain < 0
+    assert run.proposal_reason == "incumbent_best"
+    assert run.best == incumbent
+    assert run.proposal_recalibrates
+    gold = [document_meeting(d, reference=Annotation.objects.get(document=d)) for d in documents]
+    expected = fit_learned_decision(gold, in_use_params, None)
+    assert held_out_auroc(expected) >= AUROC_FLOOR
+    assert incumbent.learned == json.loads(json.dumps(expected.as_dict()))
+    assert job.result["learned"] == json.loads(json.dumps(expected.summary()))
+    assert challenger.learned == incumbent.learned
+    assert run.proposal_note.startswith("No candidate beats 'tuned on less gold', in use")
+    assert (
+        "Proposed instead: the same parameters, calibration refitted on 5 gold documents (it "
+        "has none: its confidence is the engine's own, not a probability)"
+    ) in run.proposal_note
+    assert job.result["best_candidate"] == incumbent.pk
+    assert job.result["proposal"]["recalibrates"] is True
+    assert job.message.startswith("'tuned on less gold' recalibrated: no setting of 2 beats it")
+    project.refresh_from_db()
+    assert project.promoted_parameter_set == in_use
+    assert in_use.learned is None
+
+    client = APIClient()
+    client.force_login(lead)
+    iteration = Iteration.objects.create(
+        project=project, number=1, closed_at=run.finished_at, tuning_run=run
+    )
+    page = f"/api/v1/projects/{project.pk}/iterations/{iteration.pk}/"
+    before = client.get(page)
+    assert_matches_schema(before)
+    tuning = before.json()["tuning"]
+    assert (tuning["proposal"]["id"], tuning["proposal_recalibrates"]) == (incumbent.pk, True)
+    assert tuning["promoted_candidate"] is None
+    assert tuning["proposal_note"] == run.proposal_note
+
+    promoted = client.post(f"{page}promote/", {}, format="json")
+    assert promoted.status_code == 200, promoted.json()
+    recalibrated = ParameterSet.objects.get(pk=promoted.json()["promoted_parameter_set"])
+    assert recalibrated.name == f"tuning run {run.pk}, rank 1, recalibrated"
+    assert (recalibrated.params, recalibrated.learned) == (in_use.params, incumbent.learned)
+    assert client.get(page).json()["tuning"]["promoted_candidate"] == incumbent.pk
+    project.refresh_from_db()
+    assert parameters_in_use(project=project) == recalibrated
+    started = client.post(
+        f"/api/v1/projects/{project.pk}/pre-alignments/",
+        {"parameter_set": recalibrated.pk, "documents": [documents[0].pk]},
+        format="json",
+    )
+    assert started.status_code == 202, started.json()
+    assert wait_for_job(started.json()["id"]).status == Job.Status.SUCCEEDED
+    stored = PreAlignment.objects.get(document=documents[0], parameter_set=recalibrated)
+    evidence = turn_evidence(document_meeting(documents[0]), in_use_params, None)[1]
+    labels, probability = expected.decide(evidence)
+    assert stored.labels == labels.tolist()
+    assert stored.confidences == pytest.approx(probability.tolist())
 
 
 @pytest.mark.worker

@@ -5,6 +5,7 @@ import type { Schema } from "./schema";
 export type DocumentAccuracy = Schema<"DocumentAccuracy">;
 export type IterationAccuracy = Schema<"AccuracyDashboardApiOutputIteration">;
 export type EffortRow = Schema<"EffortDashboardApiOutputRow">;
+export type DocumentEffort = Schema<"DocumentEffortDashboardApiOutputIterationDocument">;
 export type CorpusCounts = Schema<"CorpusCounts">;
 export type CorpusGrowth = Schema<"CorpusDashboardApiOutput">;
 
@@ -29,6 +30,14 @@ export const fetchAccuracy = (projectId: number, signal?: AbortSignal) =>
 export const fetchEffort = (projectId: number, signal?: AbortSignal) =>
   apiRequest("GET", "projects/{project_id}/dashboard/effort/", {
     path: projectIds(projectId),
+    signal,
+  });
+
+/** Each document of the iteration with each annotator's effort on it. */
+export const fetchDocumentEffort = (projectId: number, iterationId: number, signal?: AbortSignal) =>
+  apiRequest("GET", "projects/{project_id}/dashboard/effort/documents/", {
+    path: projectIds(projectId),
+    query: { iteration: iterationId },
     signal,
   });
 

@@ -288,10 +288,31 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * @description Annotator effort per iteration: turns changed, turns reviewed and active time, per
-     *     document and in total.
+     * @description Annotator effort per iteration: turns changed, turns reviewed, turns accepted without
+     *     review and active time, per document and in total.
      */
     get: operations["projects_dashboard_effort_retrieve"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/dashboard/effort/documents/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * @description Effort per document: each document of each iteration (`?iteration=<id>`: of that one
+     *     only) with every annotator's turns changed, reviewed and accepted without review, and
+     *     active time; a document nobody opened has no annotation.
+     */
+    get: operations["projects_dashboard_effort_documents_retrieve"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1915,6 +1936,33 @@ export interface components {
        */
       audio: string;
     };
+    DocumentEffortDashboardApiOutput: {
+      iterations: components["schemas"]["DocumentEffortDashboardApiOutputIteration"][];
+    };
+    DocumentEffortDashboardApiOutputIteration: {
+      iteration: number;
+      number: number;
+      documents: components["schemas"]["DocumentEffortDashboardApiOutputIterationDocument"][];
+    };
+    DocumentEffortDashboardApiOutputIterationDocument: {
+      document: number;
+      name: string;
+      turns: number;
+      annotations: components["schemas"]["DocumentEffortDashboardApiOutputIterationDocumentAnnotation"][];
+    };
+    /** @description One annotator's effort on one document. */
+    DocumentEffortDashboardApiOutputIterationDocumentAnnotation: {
+      turns_changed: number;
+      /** @description Visited, confirmed or changed in the editor. */
+      turns_reviewed: number;
+      /** @description Taken unread as pre-aligned when the review mode's submission accepted the rest. */
+      turns_accepted_without_review: number;
+      /** @description Active time in the editor. */
+      seconds_spent: number;
+      submitted: boolean;
+      annotator: number;
+      username: string;
+    };
     /**
      * @description The upload's form fields that choose the document's transcript units, instead of
      *     the project's settings; the files are checked by check_upload.
@@ -2138,6 +2186,7 @@ export interface components {
       turns: number;
       turns_changed: number;
       turns_reviewed: number;
+      turns_accepted_without_review: number;
       /** @description Active time in the editor. */
       seconds_spent: number;
       /** Format: double */
@@ -2145,6 +2194,7 @@ export interface components {
       /** Format: double */
       seconds_per_document: number;
     };
+    /** @description One annotator's effort on one document. */
     EffortDashboardApiOutputRowDocument: {
       document: number;
       name: string;
@@ -2152,6 +2202,9 @@ export interface components {
       turns_changed: number;
       /** @description Visited, confirmed or changed in the editor. */
       turns_reviewed: number;
+      /** @description Taken unread as pre-aligned when the review mode's submission accepted the rest. */
+      turns_accepted_without_review: number;
+      /** @description Active time in the editor. */
       seconds_spent: number;
       submitted: boolean;
     };
@@ -2544,7 +2597,7 @@ export interface components {
       documents?: number;
       /** @description Tuning: the run. */
       tuning_run?: number;
-      /** @description Tuning: the proposal; null when no candidate beats the incumbent by more than the bootstrap interval over the gold documents. */
+      /** @description Tuning: the proposal (the incumbent itself when `proposal.recalibrates`); null when no candidate beats the incumbent by more than the bootstrap interval over the gold documents and no new learned decision was fitted for it. */
       best_candidate?: number | null;
       /** @description Tuning: the best settings other than the incumbent. */
       params?: components["schemas"]["AlignmentParams"];
@@ -2560,7 +2613,7 @@ export interface components {
       ranked_by?: string;
       /** @description Tuning: the parameters in use when the run started, and their objective. */
       incumbent?: components["schemas"]["IncumbentResult"] | null;
-      /** @description Tuning: the learned decision fitted for the proposal (else the best candidate) on the gold (null for an aligner other than the turn path, and when the run refused to learn). */
+      /** @description Tuning: the learned decision fitted for the proposal (else for the incumbent, or the best candidate when the incumbent is another aligner) on the gold (null for an aligner other than the turn path, and when the run refused to learn). */
       learned?: components["schemas"]["LearnedResult"] | null;
       /** @description Tuning: why no learned decision was fitted or kept; null when one was. */
       learning_refusal?: components["schemas"]["LearningRefusalResult"] | null;
@@ -3072,13 +3125,15 @@ export interface components {
     ProposalReasonEnum: "incumbent_best" | "within_uncertainty";
     ProposalResult: {
       /**
-       * @description Why nothing is proposed; empty with a proposal.
+       * @description Why no other setting than the incumbent's is proposed; empty with a candidate of the grid as proposal.
        *
        *     * `` -
        *     * `incumbent_best` - incumbent_best
        *     * `within_uncertainty` - within_uncertainty
        */
       reason: components["schemas"]["ProposalReasonEnum"] | components["schemas"]["BlankEnum"];
+      /** @description The proposal is the incumbent with a learned decision refitted on the gold. */
+      recalibrates?: boolean;
       /** @description The verdict in a sentence. */
       note: string;
       /** @description Candidates scoring as the proposal (or best candidate) on every document. */
@@ -3348,7 +3403,7 @@ export interface components {
      */
     RunOutput: {
       /**
-       * @description Why the run proposes nothing: `incumbent_best` (no candidate scores above the parameters in use) or `within_uncertainty` (none beats them by more than the bootstrap interval over the gold documents); empty with a proposal or while it works.
+       * @description Why the run proposes no other setting than the parameters in use: `incumbent_best` (no candidate scores above them) or `within_uncertainty` (none beats them by more than the bootstrap interval over the gold documents); empty with a candidate of the grid as proposal, or while it works.
        *
        *     * `` -
        *     * `incumbent_best` - incumbent_best
@@ -3356,6 +3411,8 @@ export interface components {
        */
       proposal_reason:
         components["schemas"]["ProposalReasonEnum"] | components["schemas"]["BlankEnum"];
+      /** @description The proposal is the parameters in use themselves with a learned decision refitted on this run's gold (a new calibration, and corrections that may change labels): no candidate beat them, and the project uses it only once promoted. */
+      proposal_recalibrates: boolean;
       /** @description The verdict in a sentence, with the gain's interval; empty while it works. */
       proposal_note: string;
       /** @description Candidates scoring exactly as the proposal (or, without one, the best candidate) on every gold document, it included: one choice, not several. */
@@ -3383,7 +3440,7 @@ export interface components {
       stage: number;
       settings_count: number;
       word_vectors: number | null;
-      /** @description The proposal: the best candidate whose gain over the incumbent clears its bootstrap interval over the gold documents; null otherwise (`proposal_reason`). */
+      /** @description The proposal: the best candidate whose gain over the incumbent clears its bootstrap interval over the gold documents; else the incumbent recalibrated (`proposal_recalibrates`); null otherwise (`proposal_reason`). */
       best: components["schemas"]["CandidateOutput"] | null;
       incumbent: components["schemas"]["CandidateOutput"] | null;
       incumbent_name: string;
@@ -3648,7 +3705,7 @@ export interface components {
      */
     TuningBrief: {
       /**
-       * @description Why the run proposes nothing: `incumbent_best` (no candidate scores above the parameters in use) or `within_uncertainty` (none beats them by more than the bootstrap interval over the gold documents); empty with a proposal or while it works.
+       * @description Why the run proposes no other setting than the parameters in use: `incumbent_best` (no candidate scores above them) or `within_uncertainty` (none beats them by more than the bootstrap interval over the gold documents); empty with a candidate of the grid as proposal, or while it works.
        *
        *     * `` -
        *     * `incumbent_best` - incumbent_best
@@ -3656,6 +3713,8 @@ export interface components {
        */
       proposal_reason:
         components["schemas"]["ProposalReasonEnum"] | components["schemas"]["BlankEnum"];
+      /** @description The proposal is the parameters in use themselves with a learned decision refitted on this run's gold (a new calibration, and corrections that may change labels): no candidate beat them, and the project uses it only once promoted. */
+      proposal_recalibrates: boolean;
       /** @description The verdict in a sentence, with the gain's interval; empty while it works. */
       proposal_note: string;
       /** @description Candidates scoring exactly as the proposal (or, without one, the best candidate) on every gold document, it included: one choice, not several. */
@@ -3677,7 +3736,7 @@ export interface components {
       ranked_by: components["schemas"]["RankedByEnum"];
       ranked_by_label: string;
       gold_documents: number[];
-      /** @description The best candidate whose gain over the incumbent clears its bootstrap interval over the gold documents; null while the run works, and when nothing does (`proposal_reason` says why). */
+      /** @description The best candidate whose gain over the incumbent clears its bootstrap interval over the gold documents; when none does, the incumbent recalibrated (`proposal_recalibrates`) if the run fitted it a new learned decision; null while the run works, and otherwise (`proposal_reason` says why). */
       proposal: components["schemas"]["CandidateOutput"] | null;
       /** @description The parameters in use when the run started, as scored by it. */
       incumbent: components["schemas"]["CandidateOutput"] | null;
@@ -3707,7 +3766,7 @@ export interface components {
      */
     TuningRunDetailApiOutput: {
       /**
-       * @description Why the run proposes nothing: `incumbent_best` (no candidate scores above the parameters in use) or `within_uncertainty` (none beats them by more than the bootstrap interval over the gold documents); empty with a proposal or while it works.
+       * @description Why the run proposes no other setting than the parameters in use: `incumbent_best` (no candidate scores above them) or `within_uncertainty` (none beats them by more than the bootstrap interval over the gold documents); empty with a candidate of the grid as proposal, or while it works.
        *
        *     * `` -
        *     * `incumbent_best` - incumbent_best
@@ -3715,6 +3774,8 @@ export interface components {
        */
       proposal_reason:
         components["schemas"]["ProposalReasonEnum"] | components["schemas"]["BlankEnum"];
+      /** @description The proposal is the parameters in use themselves with a learned decision refitted on this run's gold (a new calibration, and corrections that may change labels): no candidate beat them, and the project uses it only once promoted. */
+      proposal_recalibrates: boolean;
       /** @description The verdict in a sentence, with the gain's interval; empty while it works. */
       proposal_note: string;
       /** @description Candidates scoring exactly as the proposal (or, without one, the best candidate) on every gold document, it included: one choice, not several. */
@@ -3742,7 +3803,7 @@ export interface components {
       stage: number;
       settings_count: number;
       word_vectors: number | null;
-      /** @description The proposal: the best candidate whose gain over the incumbent clears its bootstrap interval over the gold documents; null otherwise (`proposal_reason`). */
+      /** @description The proposal: the best candidate whose gain over the incumbent clears its bootstrap interval over the gold documents; else the incumbent recalibrated (`proposal_recalibrates`); null otherwise (`proposal_reason`). */
       best: components["schemas"]["CandidateOutput"] | null;
       incumbent: components["schemas"]["CandidateOutput"] | null;
       incumbent_name: string;
@@ -5441,6 +5502,74 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["EffortDashboardApiOutput"];
+        };
+      };
+      /** @description The request is malformed or a value is refused; `detail` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not signed in (no session, no valid token). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Signed in without the role this operation needs. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such object, or not one the caller may see. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The database or the task broker is unreachable; try again (`Retry-After`). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  projects_dashboard_effort_documents_retrieve: {
+    parameters: {
+      query?: {
+        iteration?: number;
+      };
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DocumentEffortDashboardApiOutput"];
         };
       };
       /** @description The request is malformed or a value is refused; `detail` names it. */

@@ -59,7 +59,11 @@ export function DashboardPage() {
             iterations={loaded.data.agreement.iterations}
             annotators={loaded.data.annotators.rows}
           />
-          <EffortPanel rows={loaded.data.effort.rows} accuracy={loaded.data.accuracy.iterations} />
+          <EffortPanel
+            projectId={project.id}
+            rows={loaded.data.effort.rows}
+            accuracy={loaded.data.accuracy.iterations}
+          />
           <CorpusPanel growth={loaded.data.corpus} />
           {project.kind === "podcast" && <SaliencePanel projectId={project.id} />}
           <RatingPanel projectId={project.id} />

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import type { EffortRow } from "../api/dashboards";
 import { effortByIteration, effortTrend } from "./effort";
 
-function row(number: number, turns: number, changed: number, reviewed: number, seconds: number) {
+function row(
+  number: number,
+  turns: number,
+  changed: number,
+  reviewed: number,
+  seconds: number,
+  accepted = 0,
+) {
   return {
     iteration: number * 10,
     number,
@@ -14,6 +21,7 @@ function row(number: number, turns: number, changed: number, reviewed: number, s
     turns,
     turns_changed: changed,
     turns_reviewed: reviewed,
+    turns_accepted_without_review: accepted,
     seconds_spent: seconds,
     turns_changed_per_document: changed,
     seconds_per_document: seconds,
@@ -23,12 +31,16 @@ function row(number: number, turns: number, changed: number, reviewed: number, s
 describe("effort per iteration", () => {
   it("sums the annotators' turns, changes, reviews and time, as shares and per 100 turns", () => {
     const figures = effortByIteration([
-      row(3, 100, 10, 30, 300),
+      row(3, 100, 10, 30, 300, 70),
       row(1, 300, 183, 300, 3420),
-      row(3, 100, 18, 50, 432),
+      row(3, 100, 18, 50, 432, 30),
     ]);
 
-    expect(figures.map((figure) => figure.number)).toEqual([1, 3]);
+    expect(figures.map((figure) => [figure.iteration, figure.number])).toEqual([
+      [10, 1],
+      [30, 3],
+    ]);
+    expect(figures.map((figure) => figure.acceptedShare)).toEqual([0, 0.5]);
     expect(figures[0]).toMatchObject({ turns: 300, changedShare: 0.61, reviewedShare: 1 });
     expect(figures[0]!.minutesPer100Turns).toBeCloseTo(19);
     expect(figures[1]).toMatchObject({ documents: 2, changedShare: 0.14, reviewedShare: 0.4 });

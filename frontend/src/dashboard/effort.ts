@@ -2,12 +2,15 @@ import type { EffortRow } from "../api/dashboards";
 
 /** One iteration's effort over all its annotators, as shares of the turns they had. */
 export interface IterationEffort {
+  /** The iteration's id. */
+  iteration: number;
   number: number;
   documents: number;
   turns: number;
   /** Fractions of `turns`; null without turns. */
   changedShare: number | null;
   reviewedShare: number | null;
+  acceptedShare: number | null;
   /** Active editor time per 100 turns; null without turns. */
   minutesPer100Turns: number | null;
 }
@@ -24,31 +27,44 @@ export function minutesPer100Turns(seconds: number, turns: number): number | nul
 export function effortByIteration(rows: readonly EffortRow[]): IterationEffort[] {
   const sums = new Map<
     number,
-    { documents: number; turns: number; changed: number; reviewed: number; seconds: number }
+    {
+      iteration: number;
+      documents: number;
+      turns: number;
+      changed: number;
+      reviewed: number;
+      accepted: number;
+      seconds: number;
+    }
   >();
   for (const row of rows) {
     const sum = sums.get(row.number) ?? {
+      iteration: row.iteration,
       documents: 0,
       turns: 0,
       changed: 0,
       reviewed: 0,
+      accepted: 0,
       seconds: 0,
     };
     sum.documents += row.document_count;
     sum.turns += row.turns;
     sum.changed += row.turns_changed;
     sum.reviewed += row.turns_reviewed;
+    sum.accepted += row.turns_accepted_without_review;
     sum.seconds += row.seconds_spent;
     sums.set(row.number, sum);
   }
   return [...sums.entries()]
     .sort(([a], [b]) => a - b)
     .map(([number, sum]) => ({
+      iteration: sum.iteration,
       number,
       documents: sum.documents,
       turns: sum.turns,
       changedShare: shareOf(sum.changed, sum.turns),
       reviewedShare: shareOf(sum.reviewed, sum.turns),
+      acceptedShare: shareOf(sum.accepted, sum.turns),
       minutesPer100Turns: minutesPer100Turns(sum.seconds, sum.turns),
     }));
 }

@@ -104,8 +104,11 @@ export function CandidateTable({
   const promoted = run.promoted_candidate;
   const proposed = promoted === null ? run.proposal?.id : undefined;
   const pages = Math.max(1, Math.ceil(data.count / PAGE_SIZE));
+  // The recalibrated incumbent differs from the parameters in use by its learned decision only.
   const changes = (candidate: Candidate) =>
-    differences(candidate.params, inUseParams, varied).map(differenceText);
+    run.proposal_recalibrates && candidate.id === run.proposal?.id
+      ? [`calibration refitted on ${counted(run.gold_documents.length, "gold document")}`]
+      : differences(candidate.params, inUseParams, varied).map(differenceText);
   const promoteButton = (candidate: Candidate) =>
     onPromote && (
       <button
@@ -164,7 +167,9 @@ export function CandidateTable({
           {run.proposal ? (
             <tr data-testid="decision-proposal">
               <th scope="row">
-                Proposal (rank {run.proposal.rank ?? "—"})
+                {run.proposal_recalibrates
+                  ? "Proposal: the parameters in use, recalibrated"
+                  : `Proposal (rank ${run.proposal.rank ?? "—"})`}
                 {promoted === run.proposal.id && ", promoted"}
               </th>
               <Figures candidate={run.proposal} spread={run.proposal.spread} />

@@ -290,15 +290,24 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
                     act(() => promote(project.id, iteration.id, {}), "Proposal promoted.")
                   }
                 >
-                  <p>
-                    The project&apos;s next pre-alignments will use it instead of{" "}
-                    {iteration.tuning.incumbent_name || "the parameters in use"}: segment{" "}
-                    {percent(iteration.tuning.proposal.segment_accuracy)}, word{" "}
-                    {percent(iteration.tuning.proposal.word_accuracy)} on this gold
-                    {iteration.tuning.incumbent &&
-                      ` (in use: segment ${percent(iteration.tuning.incumbent.segment_accuracy)}, word ${percent(iteration.tuning.incumbent.word_accuracy)})`}
-                    .
-                  </p>
+                  {iteration.tuning.proposal_recalibrates ? (
+                    <p>
+                      The project&apos;s next pre-alignments will keep the parameters of{" "}
+                      {iteration.tuning.incumbent_name || "the parameters in use"}, with the learned
+                      decision refitted on this gold: a new calibration of their confidence, and the
+                      labels its corrections change, if it kept any.
+                    </p>
+                  ) : (
+                    <p>
+                      The project&apos;s next pre-alignments will use it instead of{" "}
+                      {iteration.tuning.incumbent_name || "the parameters in use"}: segment{" "}
+                      {percent(iteration.tuning.proposal.segment_accuracy)}, word{" "}
+                      {percent(iteration.tuning.proposal.word_accuracy)} on this gold
+                      {iteration.tuning.incumbent &&
+                        ` (in use: segment ${percent(iteration.tuning.incumbent.segment_accuracy)}, word ${percent(iteration.tuning.incumbent.word_accuracy)})`}
+                      .
+                    </p>
+                  )}
                 </ConfirmDialog>
               )}
               <CandidateTable
@@ -343,11 +352,22 @@ export function IterationPage({ iterationId }: { iterationId: number }) {
 
 /** What the run says about the parameters in use: beaten by the proposal by more than the
  * gold documents' uncertainty, or kept, with the run's own sentence (the gain's bootstrap
- * interval, ties) so that a lead sees why; once one of its candidates is promoted, that it
- * now is what the project uses. */
+ * interval, ties) so that a lead sees why; kept but recalibrated, when the run fitted them a
+ * new learned decision (proposed like any candidate, since its corrections may change labels);
+ * once one of its candidates is promoted, that it now is what the project uses. */
 function TuningVerdict({ tuning }: { tuning: TuningBrief }) {
   const { proposal, incumbent, incumbent_name: name, incumbent_note: note } = tuning;
   const promoted = tuning.promoted_candidate;
+  const recalibrated = tuning.proposal_recalibrates;
+  if (recalibrated && promoted !== null && promoted === proposal?.id) {
+    return (
+      <p data-testid="tuning-verdict" className="notice">
+        The recalibrated parameters are promoted: the project pre-aligns with the parameters of{" "}
+        {name}, their calibration refitted on{" "}
+        {counted(tuning.gold_documents.length, "gold document")}.
+      </p>
+    );
+  }
   if (promoted !== null && promoted !== incumbent?.id) {
     return (
       <p data-testid="tuning-verdict" className="notice">
@@ -360,7 +380,12 @@ function TuningVerdict({ tuning }: { tuning: TuningBrief }) {
   const inUse = `The parameters in use, ${name}, score segment ${percent(incumbent.segment_accuracy)}, word ${percent(incumbent.word_accuracy)} on the same gold.`;
   return (
     <p data-testid="tuning-verdict" className={proposal ? undefined : "notice"}>
-      {proposal ? (
+      {proposal && recalibrated ? (
+        <>
+          <strong>No better parameters: the proposal recalibrates the current ones.</strong>{" "}
+          {tuning.proposal_note} {inUse}
+        </>
+      ) : proposal ? (
         <>
           The proposal beats the parameters in use. {tuning.proposal_note} {inUse}
         </>
