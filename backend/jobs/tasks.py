@@ -8,7 +8,9 @@ job with a clear message and return, so the task does not retry what cannot succ
 
 from typing import Any
 
+from billiard.einfo import ExceptionInfo
 from celery import Task
+from celery.exceptions import Retry
 from django.db import InterfaceError, close_old_connections
 from django.db import OperationalError as DatabaseOperationalError
 from kombu.exceptions import OperationalError as BrokerOperationalError
@@ -32,18 +34,32 @@ class JobTask(Task):
     def job_id_of(self, args: tuple[Any, ...]) -> int | None:
         return args[0] if args else None
 
-    def retry(self, *args, **kwargs):
+    def retry(self, *args: Any, **kwargs: Any) -> Retry:
         """The result backend records the retry in the database, through the connection that
         may have just died: replace a broken one first, or the retry itself fails."""
         close_old_connections()
         return super().retry(*args, **kwargs)
 
-    def on_retry(self, exc, task_id, args, kwargs, einfo) -> None:
+    def on_retry(
+        self,
+        exc: Exception,
+        task_id: str,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        einfo: ExceptionInfo,
+    ) -> None:
         job_id = self.job_id_of(tuple(args))
         if job_id is not None:
             job_note_retry(job_id=job_id, error=f"{type(exc).__name__}: {exc}")
 
-    def on_failure(self, exc, task_id, args, kwargs, einfo) -> None:
+    def on_failure(
+        self,
+        exc: Exception,
+        task_id: str,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        einfo: ExceptionInfo,
+    ) -> None:
         close_old_connections()
         job_id = self.job_id_of(tuple(args))
         if job_id is not None:
