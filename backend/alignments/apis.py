@@ -1,8 +1,9 @@
+from collections.abc import Sequence
+
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -27,6 +28,7 @@ from backend.alignments.services.annotations import (
 )
 from backend.alignments.services.positions import reading_position_save
 from backend.alignments.services.pre_alignments import parameter_set_create, pre_align_start
+from backend.core.authentication import Permission, SignedInRequest
 from backend.core.errors import Conflict
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.core.serializers import CountField, IdField
@@ -55,7 +57,7 @@ class EditorApi(APIView):
     permission_classes = MEMBER_OR_ADMIN
 
     @extend_schema(responses=EditorPayloadSerializer)
-    def get(self, request: Request, project_id: int, document_id: int) -> HttpResponse:
+    def get(self, request: SignedInRequest, project_id: int, document_id: int) -> HttpResponse:
         payload = editor_payload_json(
             project_id=project_id,
             document_id=document_id,
@@ -134,7 +136,7 @@ class AnnotationSubmitInputSerializer(ReviewedVersionInputSerializer):
 class _AnnotationWriteApi(APIView):
     permission_classes = MEMBER_OR_ADMIN
 
-    def _document(self, request: Request, project_id: int, document_id: int):
+    def _document(self, request: SignedInRequest, project_id: int, document_id: int):
         return document_get_for_write(
             project_id=project_id,
             document_id=document_id,
@@ -150,7 +152,7 @@ class ReadingPositionApi(_AnnotationWriteApi):
         turn = CountField()
 
     @extend_schema(request=InputSerializer, responses={204: None})
-    def put(self, request: Request, project_id: int, document_id: int) -> Response:
+    def put(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         reading_position_save(
@@ -172,7 +174,7 @@ class AnnotationApi(_AnnotationWriteApi):
         description="`version` is the one the edits were made on: 0 before the first write. "
         "A stale version answers 409 with `current`, the annotation as it now is.",
     )
-    def post(self, request: Request, project_id: int, document_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -194,7 +196,7 @@ class AnnotationSubmitApi(_AnnotationWriteApi):
         request=InputSerializer,
         responses={200: AnnotationOutputSerializer, 409: AnnotationConflictSerializer},
     )
-    def post(self, request: Request, project_id: int, document_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -218,7 +220,7 @@ class AnnotationReopenApi(_AnnotationWriteApi):
         request=InputSerializer,
         responses={200: AnnotationOutputSerializer, 409: AnnotationConflictSerializer},
     )
-    def post(self, request: Request, project_id: int, document_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         annotation = annotation_reopen(
@@ -246,13 +248,13 @@ class ParameterSetListApi(PaginatedApi):
         engine_version = serializers.CharField()
         created_at = serializers.DateTimeField()
 
-    def get_permissions(self):
+    def get_permissions(self) -> Sequence[Permission]:
         if self.request.method == "POST":
             return [permission() for permission in LEAD_OR_ADMIN]
         return super().get_permissions()
 
     @extend_schema(responses=OutputSerializer(many=True))
-    def get(self, request: Request, project_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int) -> Response:
         return paginated_response(
             queryset=parameter_set_list(project_id=project_id),
             serializer_class=self.OutputSerializer,
@@ -261,7 +263,7 @@ class ParameterSetListApi(PaginatedApi):
         )
 
     @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
-    def post(self, request: Request, project_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         project = project_get(project_id=project_id)
@@ -295,7 +297,7 @@ class PreAlignmentStartApi(APIView):
             return attrs
 
     @extend_schema(request=InputSerializer, responses={202: JobOutputSerializer})
-    def post(self, request: Request, project_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -328,7 +330,7 @@ class AlignerListApi(APIView):
         aligner = serializers.ChoiceField(choices=list(ALIGNERS), required=False)
 
     @extend_schema(parameters=[FilterSerializer], responses=AlignerOutputSerializer(many=True))
-    def get(self, request: Request) -> Response:
+    def get(self, request: SignedInRequest) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         return Response(

@@ -4,7 +4,6 @@ reopening."""
 
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -14,6 +13,7 @@ from backend.alignments.apis import (
     VersionInputSerializer,
 )
 from backend.alignments.services.annotations import AssignmentOperation
+from backend.core.authentication import SignedInRequest
 from backend.curation.adjudication import (
     adjudication_apply,
     adjudication_complete,
@@ -43,7 +43,7 @@ class NeedsAdjudicationApi(APIView):
     permission_classes = CURATOR_LEAD_OR_ADMIN
 
     @extend_schema(responses=NeedsAdjudicationOutputSerializer)
-    def get(self, request: Request, project_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int) -> Response:
         documents = documents_needing_adjudication(project_id=project_id)
         return Response(NeedsAdjudicationOutputSerializer({"documents": documents}).data)
 
@@ -51,7 +51,7 @@ class NeedsAdjudicationApi(APIView):
 class _AdjudicationApi(APIView):
     permission_classes = CURATOR_LEAD_OR_ADMIN
 
-    def _document(self, request: Request, project_id: int, document_id: int):
+    def _document(self, request: SignedInRequest, project_id: int, document_id: int):
         return document_get(
             project_id=project_id, document_id=document_id, user=request.user, only_assigned=False
         )
@@ -66,7 +66,7 @@ class AdjudicationApi(_AdjudicationApi):
     InputSerializer = EditBatchInputSerializer
 
     @extend_schema(responses=AdjudicationPayloadSerializer)
-    def get(self, request: Request, project_id: int, document_id: int) -> HttpResponse:
+    def get(self, request: SignedInRequest, project_id: int, document_id: int) -> HttpResponse:
         payload = adjudication_payload_json(project_id=project_id, document_id=document_id)
         return HttpResponse(payload, content_type="application/json")
 
@@ -76,7 +76,7 @@ class AdjudicationApi(_AdjudicationApi):
         description="`version` is the one the edits were made on: 0 before the first write. "
         "A stale version answers 409 with `current`, the adjudication as it now is.",
     )
-    def post(self, request: Request, project_id: int, document_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -99,7 +99,7 @@ class AdjudicationCompleteApi(_AdjudicationApi):
         request=InputSerializer,
         responses=WRITE_RESPONSES,
     )
-    def post(self, request: Request, project_id: int, document_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         adjudication = adjudication_complete(
@@ -120,7 +120,7 @@ class AdjudicationReopenApi(_AdjudicationApi):
         request=InputSerializer,
         responses=WRITE_RESPONSES,
     )
-    def post(self, request: Request, project_id: int, document_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         adjudication = adjudication_reopen(

@@ -10,10 +10,10 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.parsers import MultiPartParser
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.core.authentication import SignedInRequest
 from backend.core.errors import InvalidInput
 from backend.core.schema import ERROR_COMPONENT
 from backend.core.serializers import CountField
@@ -98,21 +98,21 @@ class _ExportApi(APIView):
         """The body is a file whatever the client accepts; errors are JSON."""
         return super().perform_content_negotiation(request, force=True)
 
-    def _options(self, request: Request) -> ExportOptions | None:
+    def _options(self, request: SignedInRequest) -> ExportOptions | None:
         """The export's filters, or None for a format that takes none."""
         if self.takes_filters:
             return self._filters(request)
         self._refuse_unknown_parameters(request, allowed=set())
         return None
 
-    def _filters(self, request: Request) -> ExportOptions:
+    def _filters(self, request: SignedInRequest) -> ExportOptions:
         self._refuse_unknown_parameters(request, allowed=set(ExportQuerySerializer().fields))
         serializer = ExportQuerySerializer(data=request.query_params.dict())
         serializer.is_valid(raise_exception=True)
         return ExportOptions(**serializer.validated_data)
 
     @staticmethod
-    def _refuse_unknown_parameters(request: Request, *, allowed: set[str]) -> None:
+    def _refuse_unknown_parameters(request: SignedInRequest, *, allowed: set[str]) -> None:
         unknown = sorted(set(request.query_params) - allowed)
         if unknown:
             known = f"use {', '.join(sorted(allowed))}" if allowed else "this export takes none"
@@ -120,14 +120,14 @@ class _ExportApi(APIView):
                 {name: [f"Unknown query parameter; {known}."] for name in unknown}
             )
 
-    def _stream(self, request: Request, project_id: int, pieces) -> StreamingHttpResponse:
+    def _stream(self, request: SignedInRequest, project_id: int, pieces) -> StreamingHttpResponse:
         response = StreamingHttpResponse(pieces, content_type=self.content_type)
         response["Content-Disposition"] = (
             f'attachment; filename="project-{project_id}-{self.filename}"'
         )
         return response
 
-    def _begin(self, request: Request, project_id: int):
+    def _begin(self, request: SignedInRequest, project_id: int):
         options = self._options(request)
         project = project_get(project_id=project_id)
         export_record(
@@ -151,7 +151,7 @@ class ExportJsonlApi(_ExportApi):
             "One JSON object per line and pair, with the fields of docs/exports.md.",
         ),
     )
-    def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
+    def get(self, request: SignedInRequest, project_id: int) -> StreamingHttpResponse:
         _, options = self._begin(request, project_id)
         records = export_records(project_id=project_id, options=options)
         return self._stream(request, project_id, chunked(jsonl_pieces(records)))
@@ -164,7 +164,7 @@ class ExportCsvApi(_ExportApi):
         parameters=[ExportQuerySerializer],
         responses=_file("text/csv", OpenApiTypes.STR, "A header row, then one row per pair."),
     )
-    def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
+    def get(self, request: SignedInRequest, project_id: int) -> StreamingHttpResponse:
         _, options = self._begin(request, project_id)
         records = export_records(project_id=project_id, options=options)
         pieces = csv_pieces(records, record_fields(options))
@@ -180,7 +180,7 @@ class ExportParallelApi(_ExportApi):
             "application/zip", OpenApiTypes.BINARY, "Line-aligned source and target per split."
         ),
     )
-    def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
+    def get(self, request: SignedInRequest, project_id: int) -> StreamingHttpResponse:
         project, options = self._begin(request, project_id)
         members = parallel_members(project_id=project_id, options=options, title=project.name)
         return self._stream(request, project_id, stream_zip(members))
@@ -202,7 +202,7 @@ class ExportHuggingFaceApi(_ExportApi):
             ),
         },
     )
-    def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
+    def get(self, request: SignedInRequest, project_id: int) -> StreamingHttpResponse:
         project, options = self._begin(request, project_id)
         configurations = {
             "summaries_of": project if is_talk(project) else None,
@@ -263,7 +263,7 @@ class ExportSummariesApi(_ExportApi):
             "importance (spoken words) and rank, and the extractive summaries.",
         ),
     )
-    def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
+    def get(self, request: SignedInRequest, project_id: int) -> StreamingHttpResponse:
         self._refuse_unknown_parameters(request, allowed={"words", "ratios"})
         serializer = SummaryLengthsSerializer(data=request.query_params.dict())
         serializer.is_valid(raise_exception=True)
@@ -299,7 +299,7 @@ class ExportSalienceApi(_ExportApi):
             "score against the best description sentence, the automatic and the gold label.",
         ),
     )
-    def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
+    def get(self, request: SignedInRequest, project_id: int) -> StreamingHttpResponse:
         self._refuse_unknown_parameters(request, allowed={"candidates_only"})
         serializer = SalienceQuerySerializer(data=request.query_params.dict())
         serializer.is_valid(raise_exception=True)
@@ -318,7 +318,7 @@ class ExportPublicMeetingsApi(_ExportApi):
     takes_filters = False
 
     @extend_schema(responses={(200, "application/json"): PublicMeetingsExportSerializer})
-    def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
+    def get(self, request: SignedInRequest, project_id: int) -> StreamingHttpResponse:
         self._begin(request, project_id)
         pieces = chunked(public_meetings_pieces(project_id=project_id))
         return self._stream(request, project_id, pieces)
@@ -326,7 +326,7 @@ class ExportPublicMeetingsApi(_ExportApi):
 
 class ExportPreviewApi(_ExportApi):
     @extend_schema(parameters=[ExportQuerySerializer], responses=ExportPreviewSerializer)
-    def get(self, request: Request, project_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int) -> Response:
         options = self._filters(request)
         project = project_get(project_id=project_id)
         preview = export_preview(project_id=project_id, options=options)
@@ -347,7 +347,7 @@ class PublicMeetingsImportApi(APIView):
         request={"multipart/form-data": InputSerializer},
         responses={201: DocumentOutputSerializer(many=True)},
     )
-    def post(self, request: Request, project_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int) -> Response:
         upload = request.FILES.get("file")
         if upload is None:
             raise InvalidInput(
