@@ -1,4 +1,5 @@
 from collections.abc import Sequence
+from typing import Any
 
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
@@ -32,6 +33,7 @@ from backend.core.authentication import Permission, SignedInRequest
 from backend.core.errors import Conflict
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.core.serializers import CountField, IdField
+from backend.documents.models import Document
 from backend.documents.selectors import (
     document_get_for_write,
     documents_by_ids,
@@ -74,7 +76,7 @@ class OperationSerializer(serializers.Serializer):
     last_turn = CountField()
     segment = CountField(required=False, allow_null=True)
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["action"] == "assign" and attrs.get("segment") is None:
             raise serializers.ValidationError({"segment": "`assign` needs a segment."})
         if attrs["first_turn"] > attrs["last_turn"]:
@@ -116,7 +118,7 @@ class AnnotationEditInputSerializer(ReviewedVersionInputSerializer):
         child=OperationSerializer(), required=False, default=list, max_length=MAX_OPERATIONS
     )
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not attrs["operations"] and not attrs["reviewed_turns"]:
             raise serializers.ValidationError(
                 {"operations": "Send at least one operation or one reviewed turn."}
@@ -136,7 +138,7 @@ class AnnotationSubmitInputSerializer(ReviewedVersionInputSerializer):
 class _AnnotationWriteApi(APIView):
     permission_classes = MEMBER_OR_ADMIN
 
-    def _document(self, request: SignedInRequest, project_id: int, document_id: int):
+    def _document(self, request: SignedInRequest, project_id: int, document_id: int) -> Document:
         return document_get_for_write(
             project_id=project_id,
             document_id=document_id,
@@ -291,7 +293,7 @@ class PreAlignmentStartApi(APIView):
         )
         iteration = IdField(required=False)
 
-        def validate(self, attrs):
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             if ("documents" in attrs) == ("iteration" in attrs):
                 raise serializers.ValidationError("Send either `documents` or `iteration`.")
             return attrs
