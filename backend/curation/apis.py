@@ -19,6 +19,7 @@ from backend.curation.adjudication import (
     adjudication_complete,
     adjudication_reopen,
 )
+from backend.curation.models import Adjudication
 from backend.curation.selectors import (
     adjudication_dict,
     adjudication_payload_json,
@@ -30,6 +31,7 @@ from backend.curation.serializers import (
     AdjudicationPayloadSerializer,
     NeedsAdjudicationOutputSerializer,
 )
+from backend.documents.models import Document
 from backend.documents.selectors import document_get
 from backend.projects.permissions import CURATOR_LEAD_OR_ADMIN
 
@@ -51,12 +53,12 @@ class NeedsAdjudicationApi(APIView):
 class _AdjudicationApi(APIView):
     permission_classes = CURATOR_LEAD_OR_ADMIN
 
-    def _document(self, request: SignedInRequest, project_id: int, document_id: int):
+    def _document(self, request: SignedInRequest, project_id: int, document_id: int) -> Document:
         return document_get(
             project_id=project_id, document_id=document_id, user=request.user, only_assigned=False
         )
 
-    def _answer(self, adjudication) -> Response:
+    def _answer(self, adjudication: Adjudication) -> Response:
         return Response(AdjudicationOutputSerializer(adjudication_dict(adjudication)).data)
 
 

@@ -1,6 +1,7 @@
 """The bootstrap loop over HTTP: leads open, close and promote; members read."""
 
 from collections.abc import Sequence
+from typing import Any
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -92,7 +93,7 @@ class IterationListApi(PaginatedApi):
             seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
             annotators = serializers.ListField(child=IdField(), required=False, max_length=100)
 
-            def validate(self, attrs):
+            def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
                 if ("share" in attrs) == ("documents" in attrs):
                     raise serializers.ValidationError(
                         "Ask for a `share` of the batch or name its `documents`, one of the two."
@@ -261,7 +262,7 @@ class IterationPromoteApi(APIView):
         candidate = IdField(required=False)
         parameter_set = IdField(required=False)
 
-        def validate(self, attrs):
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             if "candidate" in attrs and "parameter_set" in attrs:
                 raise serializers.ValidationError("Name a candidate or a parameter set, not both.")
             return attrs
@@ -294,7 +295,9 @@ class IterationRecordApi(APIView):
     permission_classes = LEAD_OR_ADMIN
 
     @extend_schema(responses=RecordDetailSerializer)
-    def get(self, request: SignedInRequest, project_id: int, iteration_id: int, document_id: int):
+    def get(
+        self, request: SignedInRequest, project_id: int, iteration_id: int, document_id: int
+    ) -> Response:
         iteration = iteration_get(project_id=project_id, iteration_id=iteration_id)
         record = iteration_record(iteration=iteration, document_id=document_id)
         return Response(RecordDetailSerializer(record).data)
