@@ -6,7 +6,7 @@ Permanent errors (a bad file, an invalid parameter set) never reach here: servic
 job with a clear message and return, so the task does not retry what cannot succeed.
 """
 
-from typing import Any
+from typing import Any, TypeAlias
 
 from billiard.einfo import ExceptionInfo
 from celery import Task
@@ -18,6 +18,9 @@ from kombu.exceptions import OperationalError as BrokerOperationalError
 from backend.jobs.services import job_fail_unexpectedly, job_note_retry
 
 TRANSIENT_ERRORS = (DatabaseOperationalError, InterfaceError, BrokerOperationalError)
+
+TaskArgs: TypeAlias = tuple[Any, ...]
+TaskKwargs: TypeAlias = dict[str, Any]
 
 
 class JobTask(Task):
@@ -31,7 +34,7 @@ class JobTask(Task):
     retry_jitter = True
     max_retries = 5
 
-    def job_id_of(self, args: tuple[Any, ...]) -> int | None:
+    def job_id_of(self, args: TaskArgs) -> int | None:
         return args[0] if args else None
 
     def retry(self, *args: Any, **kwargs: Any) -> Retry:
@@ -41,24 +44,14 @@ class JobTask(Task):
         return super().retry(*args, **kwargs)
 
     def on_retry(
-        self,
-        exc: Exception,
-        task_id: str,
-        args: tuple[Any, ...],
-        kwargs: dict[str, Any],
-        einfo: ExceptionInfo,
+        self, exc: Exception, task_id: str, args: TaskArgs, kwargs: TaskKwargs, einfo: ExceptionInfo
     ) -> None:
         job_id = self.job_id_of(tuple(args))
         if job_id is not None:
             job_note_retry(job_id=job_id, error=f"{type(exc).__name__}: {exc}")
 
     def on_failure(
-        self,
-        exc: Exception,
-        task_id: str,
-        args: tuple[Any, ...],
-        kwargs: dict[str, Any],
-        einfo: ExceptionInfo,
+        self, exc: Exception, task_id: str, args: TaskArgs, kwargs: TaskKwargs, einfo: ExceptionInfo
     ) -> None:
         close_old_connections()
         job_id = self.job_id_of(tuple(args))
