@@ -5,11 +5,16 @@ Filters are query parameters, validated before anything is read; an unknown para
 refused rather than ignored, since a misspelt filter would silently export another corpus.
 """
 
+from collections.abc import Iterable
+from typing import Any
+
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.parsers import MultiPartParser
+from rest_framework.renderers import BaseRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -28,6 +33,7 @@ from backend.exports.formats.summaries import summary_records
 from backend.exports.selectors import export_preview, export_records
 from backend.exports.serializers import ExportPreviewSerializer, PublicMeetingsExportSerializer
 from backend.exports.services import export_record, public_meetings_import
+from backend.projects.models import Project
 from backend.projects.permissions import LEAD_OR_ADMIN
 from backend.projects.podcasts import is_podcast
 from backend.projects.selectors import project_get
@@ -77,7 +83,7 @@ class ExportQuerySerializer(serializers.Serializer):
         help_text="Add each annotator's labels of the pair's turns (gold of several annotators).",
     )
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         for low, high in (("min_words", "max_words"), ("min_sentences", "max_sentences")):
             if attrs[low] > attrs[high]:
                 raise serializers.ValidationError({low: f"must not exceed {high}."})
@@ -94,7 +100,9 @@ class _ExportApi(APIView):
     content_type = ""
     takes_filters = True
 
-    def perform_content_negotiation(self, request, force=False):
+    def perform_content_negotiation(
+        self, request: Request, force: bool = False
+    ) -> tuple[BaseRenderer, str]:
         """The body is a file whatever the client accepts; errors are JSON."""
         return super().perform_content_negotiation(request, force=True)
 
@@ -120,14 +128,18 @@ class _ExportApi(APIView):
                 {name: [f"Unknown query parameter; {known}."] for name in unknown}
             )
 
-    def _stream(self, request: SignedInRequest, project_id: int, pieces) -> StreamingHttpResponse:
+    def _stream(
+        self, request: SignedInRequest, project_id: int, pieces: Iterable[bytes]
+    ) -> StreamingHttpResponse:
         response = StreamingHttpResponse(pieces, content_type=self.content_type)
         response["Content-Disposition"] = (
             f'attachment; filename="project-{project_id}-{self.filename}"'
         )
         return response
 
-    def _begin(self, request: SignedInRequest, project_id: int):
+    def _begin(self, request: SignedInRequest, project_id: int) -> tuple[Project, Any]:
+        """The project and the export's options (`ExportOptions` where the view
+        `takes_filters`, else None), once the export is recorded."""
         options = self._options(request)
         project = project_get(project_id=project_id)
         export_record(
@@ -232,7 +244,7 @@ class SummaryLengthsSerializer(serializers.Serializer):
         "(0, 1] (0.3 and 0.4 when unset; empty for none).",
     )
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> SummaryLengths:
         try:
             return SummaryLengths(
                 words=tuple(int(value) for value in _listed(attrs["words"])),
@@ -367,7 +379,7 @@ class PublicMeetingsImportApi(APIView):
         )
 
 
-def _parsed(data) -> list[ParsedMeeting]:
+def _parsed(data: Any) -> list[ParsedMeeting]:
     try:
         return parse_public_meetings(data)
     except LayoutError as error:

@@ -29,7 +29,7 @@ from backend.alignments.models import PreAlignment
 from backend.alignments.selectors import current_pre_alignments
 from backend.curation.selectors import gold_by_document, gold_rules
 from backend.exports.unit_counts import DocumentCounts, unit_counts
-from backend.ratings.selectors import latest_rated_study, study_estimate
+from backend.ratings.selectors import StudyEstimate, latest_rated_study, study_estimate
 from workers.align.agreement import agreement
 from workers.align.model import UNALIGNED
 from workers.align.pairs.options import ExportOptions
@@ -182,7 +182,7 @@ def preview_summary(
     }
 
 
-def rating_estimate(*, project_id: int, options: ExportOptions) -> dict[str, Any] | None:
+def rating_estimate(*, project_id: int, options: ExportOptions) -> StudyEstimate | None:
     """The latest rating study's estimate of the share of good automatic pairs at the
     export's min_confidence; None when no study has rated any."""
     study = latest_rated_study(project_id=project_id)

@@ -11,6 +11,7 @@ from backend.core.authentication import SignedInRequest
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.projects.permissions import LEAD_OR_ADMIN, MEMBER_OR_ADMIN
 from backend.projects.selectors import project_get
+from backend.ratings.models import RatingStudy
 from backend.ratings.selectors import (
     rater_next,
     rater_study_list,
@@ -98,12 +99,12 @@ class StudyResultsApi(APIView):
 class _RaterApi(APIView):
     permission_classes = MEMBER_OR_ADMIN
 
-    def _study(self, request: SignedInRequest, project_id: int, study_id: int):
+    def _study(self, request: SignedInRequest, project_id: int, study_id: int) -> RatingStudy:
         return study_get(
             project_id=project_id, study_id=study_id, user=request.user, sees_all=False
         )
 
-    def _next(self, study, request: SignedInRequest) -> Response:
+    def _next(self, study: RatingStudy, request: SignedInRequest) -> Response:
         return Response(RaterNextSerializer(rater_next(study=study, rater=request.user)).data)
 
 

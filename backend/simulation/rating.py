@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from backend.alignments.services.pre_alignments import pre_align_start, shipped_parameter_set
@@ -114,7 +115,7 @@ class RatingSimulation:
         )
         return lead, raters
 
-    def _import(self, lead, meeting_id: str, *, gold: bool) -> Document:
+    def _import(self, lead: User, meeting_id: str, *, gold: bool) -> Document:
         meeting = load_public_meetings([meeting_id])[0]
         if meeting.reference is None:
             raise SimulationError(f"public_meetings' {meeting_id} has no reference alignment")
@@ -127,7 +128,7 @@ class RatingSimulation:
         self.meetings[document.pk] = meeting
         return document
 
-    def _rate(self, rater) -> None:
+    def _rate(self, rater: User) -> None:
         assert self.study is not None
         while (pair := rater_next(study=self.study, rater=rater)["pair"]) is not None:
             item = RatingAssignment.objects.select_related("item").get(pk=pair["assignment"]).item

@@ -8,7 +8,7 @@ with no pair is left out of the card's configuration (its file stays, empty).
 
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from backend.core.errors import Conflict
@@ -128,7 +128,7 @@ def huggingface_members(
     license_id: str | None = None,
     summaries_of: Project | None = None,
     salience_of: Project | None = None,
-):
+) -> Iterator[tuple[str, Iterable[bytes]]]:
     """`license_id`: the project's license setting, for the card (`unknown` when None). The
     caller refuses an export with no record first (`require_loadable`).
     `summaries_of`, a talk project, adds the `summaries` configuration: summaries.jsonl's
