@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from backend.core.errors import Conflict
 from backend.exports.formats.salience import salience_records
 from backend.exports.formats.summaries import summary_records
-from backend.exports.selectors import corpus_agreement, export_records
+from backend.exports.selectors import CorpusAgreement, corpus_agreement, export_records
 from backend.projects.models import Project
 from backend.ratings.selectors import latest_rated_study, study_estimate, study_results
 from workers.align.pairs.options import ExportOptions
@@ -345,7 +345,7 @@ def _meanings(options: ExportOptions) -> tuple[tuple[str, str], ...]:
     )
 
 
-def _agreement_prose(figures: dict) -> list[str]:
+def _agreement_prose(figures: CorpusAgreement) -> list[str]:
     """The corpus's inter-annotator agreement (docs/agreement.md), pooled over the exported
     gold documents that two or more annotators corrected."""
     overall = figures["overall"]
