@@ -65,7 +65,9 @@ def parameter_set_promote(
 ) -> Project:
     """From now on, new pre-alignments in the project use `parameter_set` (the diagonal
     aligner again when None). Promoted from a project's settings or after an iteration
-    (`iteration_number`, which the audit event names), it is the same act, audited alike."""
+    (`iteration_number`, which the audit event names), it is the same act, audited alike.
+    `parameter_set` is a backend.alignments `ParameterSet`, typed `Any` because that app sits
+    above this one."""
     if parameter_set is not None and parameter_set.project_id != project.pk:
         raise InvalidInput(
             no_such_parameter_set(project.pk, parameter_set.pk), field="parameter_set"
