@@ -70,6 +70,37 @@ class StudyEstimate(TypedDict):
     rated_pairs: int
 
 
+class ControlAnswers(TypedDict):
+    """A rater's answers on the gold pairs mixed in: flagged below `CONTROL_FLAG_BELOW`."""
+
+    rater: str
+    ratings: int
+    yes_share: float
+    flagged: bool
+
+
+class CurvePoint(TypedDict):
+    min_confidence: float
+    estimated_yes_share: float | None
+
+
+class StudyResults(TypedDict):
+    """A study's figures. Each of `bins` holds the bin's bounds and counts, its `ratings`,
+    and per answer of `workers.align.rating.ANSWERS` its count, share and Wilson interval."""
+
+    study: int
+    ratings: int
+    assignments: int
+    bins: list[dict[str, Any]]
+    alpha: float | None
+    controls: list[ControlAnswers]
+    target_yes_share: float
+    recommended_min_confidence: float | None
+    recommended_yes_share: float | None
+    recommended_rated_pairs: int
+    curve: list[CurvePoint]
+
+
 def study_list(*, project_id: int, user: User | None, sees_all: bool) -> QuerySet[RatingStudy]:
     studies = RatingStudy.objects.filter(project_id=project_id)
     if not sees_all:
@@ -213,7 +244,7 @@ def _shares(per_pair: dict[int, Counter[str]]) -> dict[str, Any]:
     return result
 
 
-def study_results(*, study: RatingStudy) -> dict[str, Any]:
+def study_results(*, study: RatingStudy) -> StudyResults:
     ratings = _ratings(study)
     per_bin: dict[int, dict[int, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
     items_per_bin: Counter[int | None] = Counter(

@@ -30,7 +30,7 @@ from backend.documents.models import Document
 from backend.projects.models import Membership, Project, Role
 from backend.projects.services import project_create
 from backend.ratings.models import Answer, RatingAssignment, RatingStudy
-from backend.ratings.selectors import rater_next, study_results
+from backend.ratings.selectors import StudyResults, rater_next, study_results
 from backend.ratings.services import rating_record, rating_study_create
 from backend.simulation.bootstrap import SimulationError, wait_for_job
 from workers.align.folds import folds
@@ -60,7 +60,7 @@ class RatingSimulation:
     meetings: dict[int, Meeting] = field(default_factory=dict)
     """By document id."""
 
-    def run(self) -> dict[str, Any]:
+    def run(self) -> StudyResults:
         fold_a, fold_b = folds(meeting_ids())
         lead, raters = self._set_up()
         project = self.project
