@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.http import HttpRequest
 
 from backend.accounts.models import ApiToken
 
@@ -12,5 +13,5 @@ class ApiTokenAdmin(admin.ModelAdmin):
     search_fields = ["name", "user__username", "prefix"]
     readonly_fields = ["user", "prefix", "key_hash", "created_at", "last_used_at"]
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False

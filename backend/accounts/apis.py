@@ -1,11 +1,11 @@
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from backend.accounts.selectors import api_token_list
 from backend.accounts.services import api_token_create, api_token_revoke
+from backend.core.authentication import SignedInRequest
 
 
 class ApiTokenOutputSerializer(serializers.Serializer):
@@ -27,12 +27,12 @@ class ApiTokenListApi(APIView):
         key = serializers.CharField(help_text="Shown once: store it now.")
 
     @extend_schema(responses=ApiTokenOutputSerializer(many=True))
-    def get(self, request: Request) -> Response:
+    def get(self, request: SignedInRequest) -> Response:
         tokens = api_token_list(user=request.user)
         return Response(ApiTokenOutputSerializer(tokens, many=True).data)
 
     @extend_schema(request=InputSerializer, responses={201: CreatedOutputSerializer})
-    def post(self, request: Request) -> Response:
+    def post(self, request: SignedInRequest) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         token, raw_key = api_token_create(user=request.user, **serializer.validated_data)
@@ -42,6 +42,6 @@ class ApiTokenListApi(APIView):
 
 class ApiTokenDetailApi(APIView):
     @extend_schema(responses={204: None})
-    def delete(self, request: Request, token_id: int) -> Response:
+    def delete(self, request: SignedInRequest, token_id: int) -> Response:
         api_token_revoke(user=request.user, token_id=token_id)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -5,6 +5,7 @@ in with a JSON request and then rely on Django's session cookie and CSRF protect
 """
 
 from django.contrib.auth import authenticate, login, logout
+from django.contrib.auth.models import User
 from django.middleware.csrf import get_token
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -27,7 +28,7 @@ class SessionUserSerializer(serializers.Serializer):
         help_text="Whether this user may start a project (TANDEM_PROJECT_CREATORS)."
     )
 
-    def get_may_create_projects(self, user) -> bool:
+    def get_may_create_projects(self, user: User) -> bool:
         return may_create_projects(user)
 
 

@@ -1,11 +1,17 @@
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
+from django.contrib.auth.models import User
 from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
+from rest_framework.request import Request
 
 from backend.accounts.keys import hash_key
 from backend.accounts.models import ApiToken
+
+if TYPE_CHECKING:  # importing it at run time would loop: DRF's settings import this module
+    from drf_spectacular.openapi import AutoSchema
 
 LAST_USED_RESOLUTION = timedelta(minutes=5)
 
@@ -15,7 +21,7 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
 
     keywords = ("token", "bearer")
 
-    def authenticate(self, request):
+    def authenticate(self, request: Request) -> tuple[User, ApiToken] | None:
         header = authentication.get_authorization_header(request).split()
         if not header or header[0].decode(errors="replace").lower() not in self.keywords:
             return None
@@ -35,7 +41,7 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
         self._note_use(token)
         return token.user, token
 
-    def authenticate_header(self, request) -> str:
+    def authenticate_header(self, request: Request) -> str:
         return "Token"
 
     @staticmethod
@@ -50,7 +56,7 @@ class ApiTokenScheme(OpenApiAuthenticationExtension):
     target_class = ApiTokenAuthentication
     name = "tokenAuth"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: "AutoSchema") -> dict[str, str]:
         return {
             "type": "apiKey",
             "in": "header",

@@ -1,3 +1,4 @@
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -10,7 +11,7 @@ MAX_ACTIVE_TOKENS = 20
 
 
 @transaction.atomic
-def api_token_create(*, user, name: str) -> tuple[ApiToken, str]:
+def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
     """Returns the token and its raw key, which is shown once and never stored."""
     name = name.strip()
     if not name:
@@ -26,7 +27,7 @@ def api_token_create(*, user, name: str) -> tuple[ApiToken, str]:
 
 
 @transaction.atomic
-def api_token_revoke(*, user, token_id: int) -> ApiToken:
+def api_token_revoke(*, user: User, token_id: int) -> ApiToken:
     token = ApiToken.objects.select_for_update().filter(user=user, pk=token_id).first()
     if token is None:
         raise NotFound(f"You have no token {token_id}.")

@@ -4,6 +4,8 @@ are counted in the database, so every web process and machine shares the count; 
 sign-in (`POST /api/v1/auth/session/`) and the admin's login are both covered."""
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -20,7 +22,11 @@ def client_address(request: HttpRequest) -> str | None:
     return request.META.get("REMOTE_ADDR")
 
 
-def lockout_response(request: HttpRequest, original_response=None, credentials=None):
+def lockout_response(
+    request: HttpRequest,
+    original_response: HttpResponse | None = None,
+    credentials: Mapping[str, Any] | None = None,
+) -> HttpResponse:
     """429 with Retry-After: each refused attempt restarts the cool-off, so waiting that long
     is exactly what lets the next attempt through."""
     seconds = math.ceil(settings.AXES_COOLOFF_TIME.total_seconds())

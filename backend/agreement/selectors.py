@@ -8,7 +8,7 @@ Nothing is stored: figures follow the annotations as they are now.
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db.models import QuerySet
 
@@ -83,6 +83,20 @@ def document_codings(*, documents: QuerySet[Document]) -> list[DocumentCoding]:
     return [codings[pk] for pk in ids]
 
 
+class AnnotatorQuality(TypedDict):
+    """One annotator in one iteration; `against_gold` holds the agreement measures of
+    `workers.align.agreement` (None without an adjudicated document)."""
+
+    iteration: int
+    number: int
+    annotator: int
+    username: str
+    submitted_documents: int
+    seconds_spent: int
+    seconds_per_document: float
+    against_gold: dict[str, Any] | None
+
+
 def agreement_by_iteration(*, project_id: int) -> list[dict[str, Any]]:
     """Per iteration: each document annotated twice or more with its figures (overall and per
     pair), their distribution per measure (a box per iteration), and the figures pooled over
@@ -111,7 +125,7 @@ def iteration_agreement_summary(*, iteration: Iteration) -> dict[str, Any]:
     }
 
 
-def annotator_quality(*, project_id: int) -> list[dict[str, Any]]:
+def annotator_quality(*, project_id: int) -> list[AnnotatorQuality]:
     """Per iteration and annotator: their submissions, the time they took per document, and
     their agreement with the adjudicated gold, on the documents whose gold an adjudication
     decided (elsewhere the gold is their own or identical submissions)."""
@@ -120,7 +134,7 @@ def annotator_quality(*, project_id: int) -> list[dict[str, Any]]:
         document_ids=[coding.document_id for group in codings.values() for coding in group]
     )
     names = _names(codings)
-    rows = []
+    rows: list[AnnotatorQuality] = []
     for iteration in iterations:
         group = codings[iteration.pk]
         for annotator in sorted({a for c in group for a in c.labels}, key=lambda a: names[a]):

@@ -1,8 +1,10 @@
+from collections.abc import Sequence
+from typing import Any
+
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -27,9 +29,11 @@ from backend.alignments.services.annotations import (
 )
 from backend.alignments.services.positions import reading_position_save
 from backend.alignments.services.pre_alignments import parameter_set_create, pre_align_start
+from backend.core.authentication import Permission, SignedInRequest
 from backend.core.errors import Conflict
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.core.serializers import CountField, IdField
+from backend.documents.models import Document
 from backend.documents.selectors import (
     document_get_for_write,
     documents_by_ids,
@@ -55,7 +59,7 @@ class EditorApi(APIView):
     permission_classes = MEMBER_OR_ADMIN
 
     @extend_schema(responses=EditorPayloadSerializer)
-    def get(self, request: Request, project_id: int, document_id: int) -> HttpResponse:
+    def get(self, request: SignedInRequest, project_id: int, document_id: int) -> HttpResponse:
         payload = editor_payload_json(
             project_id=project_id,
             document_id=document_id,
@@ -72,7 +76,7 @@ class OperationSerializer(serializers.Serializer):
     last_turn = CountField()
     segment = CountField(required=False, allow_null=True)
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["action"] == "assign" and attrs.get("segment") is None:
             raise serializers.ValidationError({"segment": "`assign` needs a segment."})
         if attrs["first_turn"] > attrs["last_turn"]:
@@ -114,7 +118,7 @@ class AnnotationEditInputSerializer(ReviewedVersionInputSerializer):
         child=OperationSerializer(), required=False, default=list, max_length=MAX_OPERATIONS
     )
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not attrs["operations"] and not attrs["reviewed_turns"]:
             raise serializers.ValidationError(
                 {"operations": "Send at least one operation or one reviewed turn."}
@@ -134,7 +138,7 @@ class AnnotationSubmitInputSerializer(ReviewedVersionInputSerializer):
 class _AnnotationWriteApi(APIView):
     permission_classes = MEMBER_OR_ADMIN
 
-    def _document(self, request: Request, project_id: int, document_id: int):
+    def _document(self, request: SignedInRequest, project_id: int, document_id: int) -> Document:
         return document_get_for_write(
             project_id=project_id,
             document_id=document_id,
@@ -150,7 +154,7 @@ class ReadingPositionApi(_AnnotationWriteApi):
         turn = CountField()
 
     @extend_schema(request=InputSerializer, responses={204: None})
-    def put(self, request: Request, project_id: int, document_id: int) -> Response:
+    def put(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         reading_position_save(
@@ -172,7 +176,7 @@ class AnnotationApi(_AnnotationWriteApi):
         description="`version` is the one the edits were made on: 0 before the first write. "
         "A stale version answers 409 with `current`, the annotation as it now is.",
     )
-    def post(self, request: Request, project_id: int, document_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -194,7 +198,7 @@ class AnnotationSubmitApi(_AnnotationWriteApi):
         request=InputSerializer,
         responses={200: AnnotationOutputSerializer, 409: AnnotationConflictSerializer},
     )
-    def post(self, request: Request, project_id: int, document_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -218,7 +222,7 @@ class AnnotationReopenApi(_AnnotationWriteApi):
         request=InputSerializer,
         responses={200: AnnotationOutputSerializer, 409: AnnotationConflictSerializer},
     )
-    def post(self, request: Request, project_id: int, document_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         annotation = annotation_reopen(
@@ -246,13 +250,13 @@ class ParameterSetListApi(PaginatedApi):
         engine_version = serializers.CharField()
         created_at = serializers.DateTimeField()
 
-    def get_permissions(self):
+    def get_permissions(self) -> Sequence[Permission]:
         if self.request.method == "POST":
             return [permission() for permission in LEAD_OR_ADMIN]
         return super().get_permissions()
 
     @extend_schema(responses=OutputSerializer(many=True))
-    def get(self, request: Request, project_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int) -> Response:
         return paginated_response(
             queryset=parameter_set_list(project_id=project_id),
             serializer_class=self.OutputSerializer,
@@ -261,7 +265,7 @@ class ParameterSetListApi(PaginatedApi):
         )
 
     @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
-    def post(self, request: Request, project_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         project = project_get(project_id=project_id)
@@ -289,13 +293,13 @@ class PreAlignmentStartApi(APIView):
         )
         iteration = IdField(required=False)
 
-        def validate(self, attrs):
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             if ("documents" in attrs) == ("iteration" in attrs):
                 raise serializers.ValidationError("Send either `documents` or `iteration`.")
             return attrs
 
     @extend_schema(request=InputSerializer, responses={202: JobOutputSerializer})
-    def post(self, request: Request, project_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -328,7 +332,7 @@ class AlignerListApi(APIView):
         aligner = serializers.ChoiceField(choices=list(ALIGNERS), required=False)
 
     @extend_schema(parameters=[FilterSerializer], responses=AlignerOutputSerializer(many=True))
-    def get(self, request: Request) -> Response:
+    def get(self, request: SignedInRequest) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         return Response(

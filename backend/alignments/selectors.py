@@ -5,8 +5,9 @@ every load would dominate the request."""
 import json
 from collections.abc import Sequence
 from dataclasses import asdict
-from typing import Any
+from typing import Any, TypedDict
 
+from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, QuerySet
 
 from backend.alignments.models import Annotation, ParameterSet, PreAlignment, ReadingPosition
@@ -19,6 +20,55 @@ from backend.projects.selectors import no_such_parameter_set
 from backend.projects.talks import is_talk, section_is_excluded
 from workers.align.document_model import UNALIGNED
 from workers.align.params import ALIGNERS, aligner_description, aligner_settings
+
+
+class AnnotationState(TypedDict):
+    """An annotation as the editor and a 409's `current` read it (`id` None, version 0,
+    before the annotator's first write)."""
+
+    id: int | None
+    version: int
+    annotator: int
+    pre_alignment: int | None
+    assignments: list[int]
+    changed: list[bool]
+    reviewed: list[bool]
+    accepted_without_review: list[bool]
+    seconds_spent: int
+    submitted_at: str | None
+
+
+class NamedAnnotationState(AnnotationState):
+    username: str
+
+
+class PreAlignmentView(TypedDict):
+    id: int
+    parameter_set: int | None
+    engine_version: str
+    computed_at: str
+    params: dict[str, Any]
+    labels: list[int]
+    confidences: list[float]
+    low_confidence_below: float
+    warnings: list[dict[str, Any]]
+
+
+class ReadingPlace(TypedDict):
+    turn: int
+    updated_at: str
+
+
+class Listening(TypedDict):
+    audio_url: str | None
+    turn_words: list[list[list[Any]]]
+
+
+class AlignerDescription(TypedDict):
+    name: str
+    description: str
+    settings: list[dict[str, Any]]
+
 
 _DOCUMENT_FIELDS = (
     "id",
@@ -65,13 +115,13 @@ def current_pre_alignment_ids(*, document_ids: Sequence[int] | QuerySet) -> dict
     return {**latest, **under_promoted}
 
 
-def caller_annotation(*, document: Document, annotator) -> Annotation | None:
+def caller_annotation(*, document: Document, annotator: User) -> Annotation | None:
     """One row at most (unique per document and annotator): without the model's ordering,
     which would join the documents, projects and users tables to a save's every lookup."""
     return Annotation.objects.filter(document=document, annotator=annotator).order_by().first()
 
 
-def annotation_state(*, document: Document, annotator) -> dict[str, Any]:
+def annotation_state(*, document: Document, annotator: User) -> AnnotationState:
     """The caller's annotation as the editor sees it; before their first write, a version 0
     copy of the current pre-alignment, so the editor never needs a second request."""
     annotation = caller_annotation(document=document, annotator=annotator)
@@ -83,7 +133,7 @@ def annotation_state(*, document: Document, annotator) -> dict[str, Any]:
 
 
 def editor_payload_json(
-    *, project_id: int, document_id: int, user, only_assigned: bool, may_review: bool
+    *, project_id: int, document_id: int, user: User, only_assigned: bool, may_review: bool
 ) -> str:
     """The document, the pre-alignment and the caller's annotation. A document assigned to
     others is not the caller's to annotate (`may_annotate` false); a lead or curator
@@ -138,7 +188,7 @@ def editor_payload_json(
     )
 
 
-def listening(row: dict[str, Any]) -> dict[str, Any]:
+def listening(row: dict[str, Any]) -> Listening:
     """What the editor plays a document's recording with (`audio_url`, null without one)
     and follows it by (`turn_words`, read only when there is a recording)."""
     if not row["has_audio"]:
@@ -162,7 +212,7 @@ def turn_words(*, document_id: int) -> list[list[list[Any]]]:
     return per_turn if any(per_turn) else []
 
 
-def reading_position(*, document_id: int, user) -> dict[str, Any] | None:
+def reading_position(*, document_id: int, user: User) -> ReadingPlace | None:
     """Where the user left off in this document's editor, on any device; None before."""
     position = ReadingPosition.objects.filter(document_id=document_id, user=user).first()
     if position is None:
@@ -184,7 +234,7 @@ def _excluded_sections(row: dict[str, Any]) -> list[str]:
 
 
 def editor_document_row(
-    *, project_id: int, document_id: int, user, only_assigned: bool
+    *, project_id: int, document_id: int, user: User | None, only_assigned: bool
 ) -> dict[str, Any]:
     """The columns an editor payload starts from, its texts as stored JSON."""
     documents = Document.objects.filter(project_id=project_id, pk=document_id)
@@ -220,7 +270,7 @@ def document_payload_json(row: dict[str, Any], **fields: Any) -> str:
     return "".join(parts)
 
 
-def annotation_with_username(annotation: Annotation) -> dict[str, Any]:
+def annotation_with_username(annotation: Annotation) -> NamedAnnotationState:
     return {**_annotation_dict(annotation), "username": annotation.annotator.username}
 
 
@@ -241,8 +291,8 @@ def parameter_set_named(
 
 
 def _unsaved_annotation(
-    annotator, pre_alignment: PreAlignment | None, turn_count: int
-) -> dict[str, Any]:
+    annotator: User, pre_alignment: PreAlignment | None, turn_count: int
+) -> AnnotationState:
     labels = pre_alignment.labels if pre_alignment else [UNALIGNED] * turn_count
     return {
         "id": None,
@@ -264,7 +314,7 @@ def low_confidence_below(project_settings: dict[str, Any]) -> float:
 
 def pre_alignment_dict(
     pre_alignment: PreAlignment, low_confidence: float, *, with_warnings: bool
-) -> dict[str, Any]:
+) -> PreAlignmentView:
     """The editor's view of a pre-alignment, with the project's low-confidence threshold.
     Its warnings (a degenerate result: every turn on one segment, none aligned...) go to
     leads and curators only (`with_warnings`): what they advise (add documents, upload word
@@ -283,7 +333,7 @@ def pre_alignment_dict(
     }
 
 
-def _annotation_dict(annotation: Annotation) -> dict[str, Any]:
+def _annotation_dict(annotation: Annotation) -> AnnotationState:
     return {
         "id": annotation.pk,
         "version": annotation.version,
@@ -302,7 +352,7 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def aligner_list(*, aligner: str | None = None) -> list[dict[str, Any]]:
+def aligner_list(*, aligner: str | None = None) -> list[AlignerDescription]:
     """Each aligner (or the one named) with every setting a parameter set for it may hold,
     read from the engine's declarations: what the API checks is what it describes."""
     return [

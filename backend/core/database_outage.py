@@ -10,9 +10,10 @@ the admin) from `DatabaseOutageMiddleware`. The health check says which service 
 """
 
 import logging
+from collections.abc import Callable
 
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 
 logger = logging.getLogger(__name__)
 
@@ -38,13 +39,13 @@ def log_outage(request: HttpRequest, error: Exception) -> None:
 
 
 class DatabaseOutageMiddleware:
-    def __init__(self, get_response) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         return self.get_response(request)
 
-    def process_exception(self, request: HttpRequest, exception: Exception):
+    def process_exception(self, request: HttpRequest, exception: Exception) -> JsonResponse | None:
         if not isinstance(exception, DATABASE_ERRORS):
             return None
         log_outage(request, exception)

@@ -6,8 +6,10 @@ declare the list as `{count, next, previous, results}` with its `page` and `page
 parameters, so the schema cannot say "array" where the API answers with a page.
 """
 
+from collections.abc import Sequence
 from typing import Any
 
+from django.db.models import QuerySet
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -34,7 +36,11 @@ class PaginatedApi(APIView):
 
 
 def paginated_response(
-    *, queryset, serializer_class: type[Serializer], request: Request, view: PaginatedApi
+    *,
+    queryset: QuerySet[Any] | Sequence[Any],
+    serializer_class: type[Serializer],
+    request: Request,
+    view: PaginatedApi,
 ) -> Response:
     paginator = view.pagination_class()
     page: list[Any] | None = paginator.paginate_queryset(queryset, request, view=view)

@@ -6,8 +6,8 @@ infinity, which no field or column expects: an id of infinity reached the ORM, a
 import codecs
 import json
 import math
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import IO, Any
 
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
@@ -19,7 +19,12 @@ MAX_JSON_DEPTH = 64
 
 
 class JSONParser(parsers.JSONParser):
-    def parse(self, stream, media_type=None, parser_context=None) -> Any:
+    def parse(
+        self,
+        stream: IO[Any],
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
         encoding = get_encoding(parser_context or {})
         try:
             data = json.load(

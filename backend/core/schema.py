@@ -1,6 +1,12 @@
+from typing import Any
+
 from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import build_object_type
+from drf_spectacular.utils import Direction
+from rest_framework.request import Request
+from rest_framework.serializers import Serializer
 
 
 class TandemAutoSchema(AutoSchema):
@@ -10,7 +16,7 @@ class TandemAutoSchema(AutoSchema):
     view's serializer (`EffortDashboardApi.OutputSerializer.RowSerializer`) likewise become
     `EffortDashboardApiOutputRow`."""
 
-    def get_serializer_name(self, serializer, direction) -> str:
+    def get_serializer_name(self, serializer: Serializer, direction: Direction) -> str:
         qualified = type(serializer).__qualname__
         if "." not in qualified:
             return super().get_serializer_name(serializer, direction)
@@ -23,7 +29,7 @@ class KeyedSerializerExtension(OpenApiSerializerExtension):
     target_class = "backend.core.serializers.KeyedSerializer"
     match_subclasses = True
 
-    def map_serializer(self, auto_schema, direction):
+    def map_serializer(self, auto_schema: AutoSchema, direction: Direction) -> dict[str, Any]:
         child = auto_schema.resolve_serializer(self.target.child_class, direction)
         return build_object_type(additionalProperties=child.ref)
 
@@ -56,7 +62,9 @@ ERRORS_OF_WRITES = {
 WRITES = ("post", "put", "patch", "delete")
 
 
-def document_error_responses(result, generator, request, public):
+def document_error_responses(
+    result: dict[str, Any], generator: SchemaGenerator, request: Request | None, public: bool
+) -> dict[str, Any]:
     """A drf-spectacular postprocessing hook: every operation declares its error answers
     with the one `Error` body, so clients and the schema tests read errors as they read
     successes. Responses a view documents itself (a 409 carrying the current state) stay."""

@@ -2,6 +2,7 @@ import dataclasses
 import functools
 import types
 import typing
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rest_framework import serializers
@@ -61,7 +62,7 @@ class HelpSearchSerializer(serializers.Serializer):
 class IdField(serializers.IntegerField):
     """An id in a request body."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("min_value", 1)
         kwargs.setdefault("max_value", ID_MAX)
         super().__init__(**kwargs)
@@ -70,7 +71,7 @@ class IdField(serializers.IntegerField):
 class CountField(serializers.IntegerField):
     """A non-negative number a PositiveIntegerField column stores or is compared with."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("min_value", 0)
         kwargs.setdefault("max_value", COUNT_MAX)
         super().__init__(**kwargs)
@@ -97,7 +98,7 @@ class StoredListField(serializers.ListField):
     child's type: passed on as it is, since converting each of a long document's thousands of
     items one by one cost a save more than its SQL. The child still gives the schema."""
 
-    def to_representation(self, data):
+    def to_representation(self, data: Iterable[Any]) -> list[Any]:
         return list(data)
 
 
@@ -107,7 +108,7 @@ class KeyedSerializer(serializers.Serializer):
 
     child_class: type[serializers.Serializer]
 
-    def to_representation(self, instance):
+    def to_representation(self, instance: Mapping[str, Any]) -> dict[str, Any]:
         child = self.child_class()
         return {key: child.to_representation(value) for key, value in instance.items()}
 

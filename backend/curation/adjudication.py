@@ -9,6 +9,7 @@ edit, stop when the document's iteration closes, since its gold is then recorded
 from collections.abc import Sequence
 from typing import NoReturn
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -29,7 +30,7 @@ from backend.documents.models import Document
 @transaction.atomic
 def adjudication_apply(
     *,
-    curator,
+    curator: User,
     document: Document,
     version: int,
     operations: Sequence[AssignmentOperation],
@@ -68,7 +69,7 @@ def adjudication_apply(
 
 @transaction.atomic
 def adjudication_complete(
-    *, curator, document: Document, version: int, seconds_spent: int = 0
+    *, curator: User, document: Document, version: int, seconds_spent: int = 0
 ) -> Adjudication:
     """The adjudication becomes the document's gold."""
     adjudication, baseline = _editable(document, version)
@@ -96,7 +97,7 @@ def adjudication_complete(
 
 
 @transaction.atomic
-def adjudication_reopen(*, curator, document: Document, version: int) -> Adjudication:
+def adjudication_reopen(*, curator: User, document: Document, version: int) -> Adjudication:
     """Take the decision back to change it; the gold rule decides meanwhile."""
     _check_open(document)
     adjudication = Adjudication.objects.select_for_update().filter(document=document).first()
@@ -150,7 +151,14 @@ def _check_open(document: Document) -> None:
         )
 
 
-def _create(curator, document, version, baseline, assignments, seconds) -> Adjudication:
+def _create(
+    curator: User,
+    document: Document,
+    version: int,
+    baseline: list[int],
+    assignments: list[int],
+    seconds: int,
+) -> Adjudication:
     try:
         with transaction.atomic():
             return Adjudication.objects.create(

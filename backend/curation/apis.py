@@ -4,7 +4,6 @@ reopening."""
 
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -14,11 +13,13 @@ from backend.alignments.apis import (
     VersionInputSerializer,
 )
 from backend.alignments.services.annotations import AssignmentOperation
+from backend.core.authentication import SignedInRequest
 from backend.curation.adjudication import (
     adjudication_apply,
     adjudication_complete,
     adjudication_reopen,
 )
+from backend.curation.models import Adjudication
 from backend.curation.selectors import (
     adjudication_dict,
     adjudication_payload_json,
@@ -30,6 +31,7 @@ from backend.curation.serializers import (
     AdjudicationPayloadSerializer,
     NeedsAdjudicationOutputSerializer,
 )
+from backend.documents.models import Document
 from backend.documents.selectors import document_get
 from backend.projects.permissions import CURATOR_LEAD_OR_ADMIN
 
@@ -43,7 +45,7 @@ class NeedsAdjudicationApi(APIView):
     permission_classes = CURATOR_LEAD_OR_ADMIN
 
     @extend_schema(responses=NeedsAdjudicationOutputSerializer)
-    def get(self, request: Request, project_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int) -> Response:
         documents = documents_needing_adjudication(project_id=project_id)
         return Response(NeedsAdjudicationOutputSerializer({"documents": documents}).data)
 
@@ -51,12 +53,12 @@ class NeedsAdjudicationApi(APIView):
 class _AdjudicationApi(APIView):
     permission_classes = CURATOR_LEAD_OR_ADMIN
 
-    def _document(self, request: Request, project_id: int, document_id: int):
+    def _document(self, request: SignedInRequest, project_id: int, document_id: int) -> Document:
         return document_get(
             project_id=project_id, document_id=document_id, user=request.user, only_assigned=False
         )
 
-    def _answer(self, adjudication) -> Response:
+    def _answer(self, adjudication: Adjudication) -> Response:
         return Response(AdjudicationOutputSerializer(adjudication_dict(adjudication)).data)
 
 
@@ -66,7 +68,7 @@ class AdjudicationApi(_AdjudicationApi):
     InputSerializer = EditBatchInputSerializer
 
     @extend_schema(responses=AdjudicationPayloadSerializer)
-    def get(self, request: Request, project_id: int, document_id: int) -> HttpResponse:
+    def get(self, request: SignedInRequest, project_id: int, document_id: int) -> HttpResponse:
         payload = adjudication_payload_json(project_id=project_id, document_id=document_id)
         return HttpResponse(payload, content_type="application/json")
 
@@ -76,7 +78,7 @@ class AdjudicationApi(_AdjudicationApi):
         description="`version` is the one the edits were made on: 0 before the first write. "
         "A stale version answers 409 with `current`, the adjudication as it now is.",
     )
-    def post(self, request: Request, project_id: int, document_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -99,7 +101,7 @@ class AdjudicationCompleteApi(_AdjudicationApi):
         request=InputSerializer,
         responses=WRITE_RESPONSES,
     )
-    def post(self, request: Request, project_id: int, document_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         adjudication = adjudication_complete(
@@ -120,7 +122,7 @@ class AdjudicationReopenApi(_AdjudicationApi):
         request=InputSerializer,
         responses=WRITE_RESPONSES,
     )
-    def post(self, request: Request, project_id: int, document_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         adjudication = adjudication_reopen(

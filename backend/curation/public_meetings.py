@@ -14,6 +14,7 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Literal
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -79,7 +80,7 @@ def public_meeting_documents(*, project: Project) -> QuerySet[Document]:
 
 def import_public_meeting(
     *,
-    actor,
+    actor: User,
     project: Project,
     meeting_id: str,
     assignees: Iterable = (),
@@ -166,7 +167,7 @@ def _checked(path: Path) -> CheckedFile:
 
 @transaction.atomic
 def corpus_meeting_import(
-    *, actor, project: Project, meeting: Meeting, name: str | None = None
+    *, actor: User, project: Project, meeting: Meeting, name: str | None = None
 ) -> Document:
     """The meeting's corpus texts (its `final` side), so the corpus's labels point at exactly
     these turns; stored through the import's own service, with no pre-alignment or gold."""
@@ -189,7 +190,7 @@ def corpus_meeting_import(
 
 @transaction.atomic
 def public_meeting_gold_import(
-    *, actor, project: Project, meeting_id: str, copy: int = 0
+    *, actor: User, project: Project, meeting_id: str, copy: int = 0
 ) -> Document:
     """The corpus's texts with its final alignment as a submitted annotation. Idempotent: a
     meeting (or that copy of it) already in the project is returned as it is. Copies let

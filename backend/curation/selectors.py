@@ -2,7 +2,7 @@
 (why a document has no gold yet, for closing and the lead's views)."""
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TypedDict
 
 from django.db.models import Count, Prefetch, Q
 
@@ -153,7 +153,23 @@ def adjudication_payload_json(*, project_id: int, document_id: int) -> str:
     )
 
 
-def adjudication_state(*, document: Document) -> dict[str, Any]:
+class AdjudicationState(TypedDict):
+    """An adjudication as the editor and a 409's `current` read it (`id` None, version 0,
+    before the curator's first write)."""
+
+    id: int | None
+    version: int
+    curator: int | None
+    sources: list[int]
+    baseline: list[int]
+    assignments: list[int]
+    changed: list[bool]
+    seconds_spent: int
+    completed_at: str | None
+    note: str
+
+
+def adjudication_state(*, document: Document) -> AdjudicationState:
     """The adjudication as the editor sees it; before the first write, a version 0 copy of
     the earliest counted submission."""
     adjudication = Adjudication.objects.filter(document=document).first()
@@ -175,7 +191,7 @@ def adjudication_state(*, document: Document) -> dict[str, Any]:
     }
 
 
-def adjudication_dict(adjudication: Adjudication) -> dict[str, Any]:
+def adjudication_dict(adjudication: Adjudication) -> AdjudicationState:
     return {
         "id": adjudication.pk,
         "version": adjudication.version,

@@ -19,6 +19,7 @@ from backend.iterations.gold import corpus_counts
 from backend.iterations.models import AccuracyRecord, Iteration
 from backend.iterations.selectors import RECORD_METRICS
 from backend.jobs.models import Job
+from backend.projects.models import Project
 from backend.tuning.models import TuningRun
 from workers.align.learning.statistics import auroc, expected_calibration_error, reliability
 
@@ -278,7 +279,7 @@ def _effort_totals(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def corpus_growth(*, project) -> dict[str, Any]:
+def corpus_growth(*, project: Project) -> dict[str, Any]:
     """Gold and trusted automatic pairs as each iteration closed, and now."""
     return {
         "iterations": [

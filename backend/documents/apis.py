@@ -1,3 +1,6 @@
+from collections.abc import Iterator, Sequence
+from typing import IO
+
 from django.conf import settings
 from django.http import FileResponse, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
@@ -10,10 +13,12 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers, status
 from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.core.authentication import Permission, SignedInRequest
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.core.parsers import JSONParser
 from backend.core.ranges import Unsatisfiable, requested_range
@@ -160,7 +165,7 @@ class DocumentListApi(PaginatedApi):
             "most TANDEM_MAX_AUDIO_MB.",
         )
 
-    def get_permissions(self):
+    def get_permissions(self) -> Sequence[Permission]:
         if self.request.method == "POST":
             return [permission() for permission in LEAD_OR_ADMIN]
         return super().get_permissions()
@@ -174,7 +179,7 @@ class DocumentListApi(PaginatedApi):
         ],
         responses=DocumentOutputSerializer(many=True),
     )
-    def get(self, request: Request, project_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int) -> Response:
         query = request.query_params
         documents = document_list(
             project_id=project_id,
@@ -197,7 +202,7 @@ class DocumentListApi(PaginatedApi):
         responses={202: JobOutputSerializer},
         description="Stores the files and starts an import job; follow it at the job's URL.",
     )
-    def post(self, request: Request, project_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int) -> Response:
         content_length = int(request.META.get("CONTENT_LENGTH") or 0)
         check_total_size(
             max(0, content_length - MULTIPART_OVERHEAD_BYTES),
@@ -247,12 +252,12 @@ class DocumentDetailApi(APIView):
                 )
             return value
 
-    def get_permissions(self):
+    def get_permissions(self) -> Sequence[Permission]:
         if self.request.method in ("PATCH", "DELETE"):
             return [permission() for permission in LEAD_OR_ADMIN]
         return super().get_permissions()
 
-    def _document(self, request: Request, project_id: int, document_id: int) -> Document:
+    def _document(self, request: SignedInRequest, project_id: int, document_id: int) -> Document:
         return document_get(
             project_id=project_id,
             document_id=document_id,
@@ -261,12 +266,12 @@ class DocumentDetailApi(APIView):
         )
 
     @extend_schema(responses=DocumentOutputSerializer)
-    def get(self, request: Request, project_id: int, document_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
         document = self._document(request, project_id, document_id)
         return Response(DocumentOutputSerializer(document).data)
 
     @extend_schema(request=UpdateInputSerializer, responses=DocumentOutputSerializer)
-    def patch(self, request: Request, project_id: int, document_id: int) -> Response:
+    def patch(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
         serializer = self.UpdateInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -280,7 +285,7 @@ class DocumentDetailApi(APIView):
         return Response(DocumentOutputSerializer(document).data)
 
     @extend_schema(responses={204: None})
-    def delete(self, request: Request, project_id: int, document_id: int) -> Response:
+    def delete(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
         document_delete(
             actor=request.user, document=self._document(request, project_id, document_id)
         )
@@ -299,16 +304,18 @@ class DocumentAudioApi(APIView):
             help_text=".wav, .mp3, .ogg/.opus, .m4a/.aac or .flac, at most TANDEM_MAX_AUDIO_MB."
         )
 
-    def get_permissions(self):
+    def get_permissions(self) -> Sequence[Permission]:
         if self.request.method in ("PUT", "DELETE"):
             return [permission() for permission in LEAD_OR_ADMIN]
         return super().get_permissions()
 
-    def perform_content_negotiation(self, request, force=False):
+    def perform_content_negotiation(
+        self, request: Request, force: bool = False
+    ) -> tuple[BaseRenderer, str]:
         """The body is audio whatever the media element accepts; errors are JSON."""
         return super().perform_content_negotiation(request, force=True)
 
-    def _document(self, request: Request, project_id: int, document_id: int) -> Document:
+    def _document(self, request: SignedInRequest, project_id: int, document_id: int) -> Document:
         return document_get(
             project_id=project_id,
             document_id=document_id,
@@ -334,11 +341,11 @@ class DocumentAudioApi(APIView):
         description="Streams the recording, with HTTP range requests (`Accept-Ranges: bytes`); "
         "a range outside the file answers 416 with `Content-Range: bytes */size`.",
     )
-    def get(self, request: Request, project_id: int, document_id: int) -> HttpResponseBase:
+    def get(self, request: SignedInRequest, project_id: int, document_id: int) -> HttpResponseBase:
         recording = document_audio(document=self._document(request, project_id, document_id))
         return _audio_response(request, recording)
 
-    def head(self, request: Request, project_id: int, document_id: int) -> HttpResponseBase:
+    def head(self, request: SignedInRequest, project_id: int, document_id: int) -> HttpResponseBase:
         recording = document_audio(document=self._document(request, project_id, document_id))
         return _audio_response(request, recording, body=False)
 
@@ -347,7 +354,7 @@ class DocumentAudioApi(APIView):
         responses=AudioOutputSerializer,
         description="Adds or replaces the recording; a refused file leaves the old one.",
     )
-    def put(self, request: Request, project_id: int, document_id: int) -> Response:
+    def put(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
         content_length = int(request.META.get("CONTENT_LENGTH") or 0)
         check_total_size(
             max(0, content_length - MULTIPART_OVERHEAD_BYTES),
@@ -360,7 +367,7 @@ class DocumentAudioApi(APIView):
         return Response(AudioOutputSerializer(recording).data)
 
     @extend_schema(responses={204: None})
-    def delete(self, request: Request, project_id: int, document_id: int) -> Response:
+    def delete(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
         document_audio_delete(
             actor=request.user, document=self._document(request, project_id, document_id)
         )
@@ -368,7 +375,7 @@ class DocumentAudioApi(APIView):
 
 
 def _audio_response(
-    request: Request, recording: OriginalFile, body: bool = True
+    request: SignedInRequest, recording: OriginalFile, body: bool = True
 ) -> HttpResponseBase:
     """The whole file (200) or the one range asked for (206), streamed from storage."""
     size = recording.size
@@ -406,7 +413,7 @@ def _audio_response(
     return response
 
 
-def _read(handle, length: int):
+def _read(handle: IO[bytes], length: int) -> Iterator[bytes]:
     try:
         while length > 0:
             chunk = handle.read(min(AUDIO_CHUNK_BYTES, length))
@@ -449,7 +456,7 @@ class SettingsPreviewApi(APIView):
     permission_classes = LEAD_OR_ADMIN
 
     @extend_schema(request=SettingsPreviewInputSerializer, responses=SettingsPreviewSerializer)
-    def post(self, request: Request, project_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int) -> Response:
         serializer = SettingsPreviewInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         preview = settings_change_preview(

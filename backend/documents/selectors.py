@@ -1,6 +1,8 @@
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
+from django.contrib.auth.models import User
 from django.db.models import Exists, F, FilteredRelation, OuterRef, Prefetch, Q, QuerySet
 from django.urls import reverse
 
@@ -15,7 +17,7 @@ from workers.align.document_model import Meeting, Report, Segment, Transcript, T
 def document_list(
     *,
     project_id: int,
-    user,
+    user: User,
     only_assigned: bool,
     statuses: list[str] | None = None,
     iteration: str | None = None,
@@ -55,7 +57,7 @@ def document_list(
     )
 
 
-def document_get(*, project_id: int, document_id: int, user, only_assigned: bool) -> Document:
+def document_get(*, project_id: int, document_id: int, user: User, only_assigned: bool) -> Document:
     """The document as its pages show it: with its recording and the caller's annotation."""
     documents = _visible_document(project_id, document_id, user, only_assigned)
     return _found(
@@ -64,7 +66,7 @@ def document_get(*, project_id: int, document_id: int, user, only_assigned: bool
 
 
 def document_get_for_write(
-    *, project_id: int, document_id: int, user, only_assigned: bool
+    *, project_id: int, document_id: int, user: User, only_assigned: bool
 ) -> Document:
     """The document an edit is written to, with its project and iteration in the same query:
     a save is the editor's most frequent request, and the prefetches `document_get` adds
@@ -74,7 +76,7 @@ def document_get_for_write(
 
 
 def _visible_document(
-    project_id: int, document_id: int, user, only_assigned: bool
+    project_id: int, document_id: int, user: User, only_assigned: bool
 ) -> QuerySet[Document]:
     documents = Document.objects.filter(project_id=project_id, pk=document_id)
     if only_assigned:
@@ -132,7 +134,7 @@ def with_recording(documents: QuerySet[Document]) -> QuerySet[Document]:
     )
 
 
-def with_callers_annotation(documents: QuerySet[Document], user) -> QuerySet[Document]:
+def with_callers_annotation(documents: QuerySet[Document], user: User) -> QuerySet[Document]:
     """Each document's `my_annotation_version`, `my_annotation_submitted_at`,
     `my_position_turn` and `my_position_updated_at` (None when the caller has none): an
     annotator's list says where *they* are, not whether anyone submitted, and where they left
@@ -176,7 +178,7 @@ def kept_segments(document: Document) -> np.ndarray | None:
     )
 
 
-def document_meeting(document: Document, reference=None) -> Meeting:
+def document_meeting(document: Document, reference: Any = None) -> Meeting:
     """The document as the alignment engine reads it. `reference` (a submitted Annotation, or
     per-turn labels) becomes the meeting's reference labels, which tuning scores against.
 
@@ -218,7 +220,7 @@ def document_meeting(document: Document, reference=None) -> Meeting:
     )
 
 
-def _reference_labels(reference, turn_count: int) -> tuple[int, ...] | None:
+def _reference_labels(reference: Any, turn_count: int) -> tuple[int, ...] | None:
     if reference is None:
         return None
     labels: Sequence[int] = getattr(reference, "assignments", reference)

@@ -7,6 +7,7 @@ from functools import partial
 from typing import Any, cast
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.files.base import ContentFile, File
 from django.db import IntegrityError, transaction
 
@@ -51,7 +52,7 @@ UNCHANGED = object()
 
 def document_upload(
     *,
-    actor,
+    actor: User,
     project: Project,
     name: str,
     upload: CheckedUpload,
@@ -222,7 +223,7 @@ def document_store_parsed(
 @transaction.atomic
 def document_update(
     *,
-    actor,
+    actor: User,
     document: Document,
     name: str | None = None,
     iteration_id: int | object | None = UNCHANGED,
@@ -243,7 +244,7 @@ def document_update(
                 f"Project {document.project_id} has no iteration {iteration_id}.",
                 field="iteration",
             )
-        _check_leaves_no_closed_iteration(document, iteration_id)
+        _check_leaves_no_closed_iteration(document, cast("int | None", iteration_id))
         document.iteration_id = cast("int | None", iteration_id)
         changed.append("iteration")
     if changed:
@@ -271,7 +272,7 @@ def document_assign(*, document: Document, users: Iterable) -> None:
 
 
 @transaction.atomic
-def document_delete(*, actor, document: Document) -> None:
+def document_delete(*, actor: User, document: Document) -> None:
     """Refused while the document is in an open iteration, whose batch the lead is following;
     taking it out first is one click, and says what happens to its annotations."""
     iteration = document.iteration
@@ -298,7 +299,7 @@ def document_delete(*, actor, document: Document) -> None:
     transaction.on_commit(delete_stored_files)
 
 
-def _check_leaves_no_closed_iteration(document: Document, iteration_id) -> None:
+def _check_leaves_no_closed_iteration(document: Document, iteration_id: int | None) -> None:
     """A closed iteration's records and tuning rest on its batch, so the batch stays whole."""
     if document.iteration_id is None or document.iteration_id == iteration_id:
         return
@@ -372,7 +373,7 @@ def _stored_audio(document: Document, audio: CheckedAudio) -> OriginalFile:
     return original
 
 
-def document_audio_replace(*, actor, document: Document, audio: CheckedAudio) -> OriginalFile:
+def document_audio_replace(*, actor: User, document: Document, audio: CheckedAudio) -> OriginalFile:
     """Store the document's recording, replacing the one it had. The new file is written
     first and the rows swapped in one transaction, so a failure at any point leaves the old
     recording in place (and the new file removed); the old file goes once the swap commits.
@@ -412,7 +413,7 @@ def document_audio_replace(*, actor, document: Document, audio: CheckedAudio) ->
 
 
 @transaction.atomic
-def document_audio_delete(*, actor, document: Document) -> None:
+def document_audio_delete(*, actor: User, document: Document) -> None:
     recordings = list(
         OriginalFile.objects.select_for_update().filter(
             document=document, role=OriginalFile.Role.AUDIO

@@ -8,6 +8,8 @@ from copy import copy
 from dataclasses import dataclass
 from typing import Literal
 
+from django.db.models import QuerySet
+
 from backend.documents.models import Document, ReportSegment
 from backend.projects.models import Project
 from backend.projects.podcasts import (
@@ -48,7 +50,7 @@ def _count(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
 
 
-def _report_unit_effect(proposed: Project, documents) -> SettingEffect:
+def _report_unit_effect(proposed: Project, documents: QuerySet[Document]) -> SettingEffect:
     """A talk paper's unit shows in its segments' keys: `s3.2` for a sentence, `s3` for a
     section (backend/documents/services.py)."""
     unit = report_unit(proposed)
@@ -76,7 +78,9 @@ def _report_unit_effect(proposed: Project, documents) -> SettingEffect:
     return SettingEffect("report_unit", other, "reimport", summary)
 
 
-def _excluded_sections_effect(project: Project, proposed: Project, documents) -> SettingEffect:
+def _excluded_sections_effect(
+    project: Project, proposed: Project, documents: QuerySet[Document]
+) -> SettingEffect:
     changed_documents: set[int] = set()
     changed_segments = 0
     for document_id, section in ReportSegment.objects.filter(document__in=documents).values_list(

@@ -5,15 +5,20 @@ Filters are query parameters, validated before anything is read; an unknown para
 refused rather than ignored, since a misspelt filter would silently export another corpus.
 """
 
+from collections.abc import Iterable
+from typing import Any
+
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.parsers import MultiPartParser
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.core.authentication import SignedInRequest
 from backend.core.errors import InvalidInput
 from backend.core.schema import ERROR_COMPONENT
 from backend.core.serializers import CountField
@@ -28,6 +33,7 @@ from backend.exports.formats.summaries import summary_records
 from backend.exports.selectors import export_preview, export_records
 from backend.exports.serializers import ExportPreviewSerializer, PublicMeetingsExportSerializer
 from backend.exports.services import export_record, public_meetings_import
+from backend.projects.models import Project
 from backend.projects.permissions import LEAD_OR_ADMIN
 from backend.projects.podcasts import is_podcast
 from backend.projects.selectors import project_get
@@ -77,7 +83,7 @@ class ExportQuerySerializer(serializers.Serializer):
         help_text="Add each annotator's labels of the pair's turns (gold of several annotators).",
     )
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         for low, high in (("min_words", "max_words"), ("min_sentences", "max_sentences")):
             if attrs[low] > attrs[high]:
                 raise serializers.ValidationError({low: f"must not exceed {high}."})
@@ -94,25 +100,27 @@ class _ExportApi(APIView):
     content_type = ""
     takes_filters = True
 
-    def perform_content_negotiation(self, request, force=False):
+    def perform_content_negotiation(
+        self, request: Request, force: bool = False
+    ) -> tuple[BaseRenderer, str]:
         """The body is a file whatever the client accepts; errors are JSON."""
         return super().perform_content_negotiation(request, force=True)
 
-    def _options(self, request: Request) -> ExportOptions | None:
+    def _options(self, request: SignedInRequest) -> ExportOptions | None:
         """The export's filters, or None for a format that takes none."""
         if self.takes_filters:
             return self._filters(request)
         self._refuse_unknown_parameters(request, allowed=set())
         return None
 
-    def _filters(self, request: Request) -> ExportOptions:
+    def _filters(self, request: SignedInRequest) -> ExportOptions:
         self._refuse_unknown_parameters(request, allowed=set(ExportQuerySerializer().fields))
         serializer = ExportQuerySerializer(data=request.query_params.dict())
         serializer.is_valid(raise_exception=True)
         return ExportOptions(**serializer.validated_data)
 
     @staticmethod
-    def _refuse_unknown_parameters(request: Request, *, allowed: set[str]) -> None:
+    def _refuse_unknown_parameters(request: SignedInRequest, *, allowed: set[str]) -> None:
         unknown = sorted(set(request.query_params) - allowed)
         if unknown:
             known = f"use {', '.join(sorted(allowed))}" if allowed else "this export takes none"
@@ -120,14 +128,18 @@ class _ExportApi(APIView):
                 {name: [f"Unknown query parameter; {known}."] for name in unknown}
             )
 
-    def _stream(self, request: Request, project_id: int, pieces) -> StreamingHttpResponse:
+    def _stream(
+        self, request: SignedInRequest, project_id: int, pieces: Iterable[bytes]
+    ) -> StreamingHttpResponse:
         response = StreamingHttpResponse(pieces, content_type=self.content_type)
         response["Content-Disposition"] = (
             f'attachment; filename="project-{project_id}-{self.filename}"'
         )
         return response
 
-    def _begin(self, request: Request, project_id: int):
+    def _begin(self, request: SignedInRequest, project_id: int) -> tuple[Project, Any]:
+        """The project and the export's options (`ExportOptions` where the view
+        `takes_filters`, else None), once the export is recorded."""
         options = self._options(request)
         project = project_get(project_id=project_id)
         export_record(
@@ -151,7 +163,7 @@ class ExportJsonlApi(_ExportApi):
             "One JSON object per line and pair, with the fields of docs/exports.md.",
         ),
     )
-    def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
+    def get(self, request: SignedInRequest, project_id: int) -> StreamingHttpResponse:
         _, options = self._begin(request, project_id)
         records = export_records(project_id=project_id, options=options)
         return self._stream(request, project_id, chunked(jsonl_pieces(records)))
@@ -164,7 +176,7 @@ class ExportCsvApi(_ExportApi):
         parameters=[ExportQuerySerializer],
         responses=_file("text/csv", OpenApiTypes.STR, "A header row, then one row per pair."),
     )
-    def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
+    def get(self, request: SignedInRequest, project_id: int) -> StreamingHttpResponse:
         _, options = self._begin(request, project_id)
         records = export_records(project_id=project_id, options=options)
         pieces = csv_pieces(records, record_fields(options))
@@ -180,7 +192,7 @@ class ExportParallelApi(_ExportApi):
             "application/zip", OpenApiTypes.BINARY, "Line-aligned source and target per split."
         ),
     )
-    def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
+    def get(self, request: SignedInRequest, project_id: int) -> StreamingHttpResponse:
         project, options = self._begin(request, project_id)
         members = parallel_members(project_id=project_id, options=options, title=project.name)
         return self._stream(request, project_id, stream_zip(members))
@@ -202,7 +214,7 @@ class ExportHuggingFaceApi(_ExportApi):
             ),
         },
     )
-    def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
+    def get(self, request: SignedInRequest, project_id: int) -> StreamingHttpResponse:
         project, options = self._begin(request, project_id)
         configurations = {
             "summaries_of": project if is_talk(project) else None,
@@ -232,7 +244,7 @@ class SummaryLengthsSerializer(serializers.Serializer):
         "(0, 1] (0.3 and 0.4 when unset; empty for none).",
     )
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> SummaryLengths:
         try:
             return SummaryLengths(
                 words=tuple(int(value) for value in _listed(attrs["words"])),
@@ -263,7 +275,7 @@ class ExportSummariesApi(_ExportApi):
             "importance (spoken words) and rank, and the extractive summaries.",
         ),
     )
-    def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
+    def get(self, request: SignedInRequest, project_id: int) -> StreamingHttpResponse:
         self._refuse_unknown_parameters(request, allowed={"words", "ratios"})
         serializer = SummaryLengthsSerializer(data=request.query_params.dict())
         serializer.is_valid(raise_exception=True)
@@ -299,7 +311,7 @@ class ExportSalienceApi(_ExportApi):
             "score against the best description sentence, the automatic and the gold label.",
         ),
     )
-    def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
+    def get(self, request: SignedInRequest, project_id: int) -> StreamingHttpResponse:
         self._refuse_unknown_parameters(request, allowed={"candidates_only"})
         serializer = SalienceQuerySerializer(data=request.query_params.dict())
         serializer.is_valid(raise_exception=True)
@@ -318,7 +330,7 @@ class ExportPublicMeetingsApi(_ExportApi):
     takes_filters = False
 
     @extend_schema(responses={(200, "application/json"): PublicMeetingsExportSerializer})
-    def get(self, request: Request, project_id: int) -> StreamingHttpResponse:
+    def get(self, request: SignedInRequest, project_id: int) -> StreamingHttpResponse:
         self._begin(request, project_id)
         pieces = chunked(public_meetings_pieces(project_id=project_id))
         return self._stream(request, project_id, pieces)
@@ -326,7 +338,7 @@ class ExportPublicMeetingsApi(_ExportApi):
 
 class ExportPreviewApi(_ExportApi):
     @extend_schema(parameters=[ExportQuerySerializer], responses=ExportPreviewSerializer)
-    def get(self, request: Request, project_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int) -> Response:
         options = self._filters(request)
         project = project_get(project_id=project_id)
         preview = export_preview(project_id=project_id, options=options)
@@ -347,7 +359,7 @@ class PublicMeetingsImportApi(APIView):
         request={"multipart/form-data": InputSerializer},
         responses={201: DocumentOutputSerializer(many=True)},
     )
-    def post(self, request: Request, project_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int) -> Response:
         upload = request.FILES.get("file")
         if upload is None:
             raise InvalidInput(
@@ -367,7 +379,7 @@ class PublicMeetingsImportApi(APIView):
         )
 
 
-def _parsed(data) -> list[ParsedMeeting]:
+def _parsed(data: Any) -> list[ParsedMeeting]:
     try:
         return parse_public_meetings(data)
     except LayoutError as error:

@@ -8,7 +8,7 @@ submissions the gold rule weighs.
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -29,7 +29,7 @@ from backend.alignments.models import PreAlignment
 from backend.alignments.selectors import current_pre_alignments
 from backend.curation.selectors import gold_by_document, gold_rules
 from backend.exports.unit_counts import DocumentCounts, unit_counts
-from backend.ratings.selectors import latest_rated_study, study_estimate
+from backend.ratings.selectors import StudyEstimate, latest_rated_study, study_estimate
 from workers.align.annotation.agreement import agreement
 from workers.align.document_model import UNALIGNED
 from workers.align.pairs.options import ExportOptions
@@ -66,7 +66,45 @@ class PairOutcome:
     rejected_by: str | None
 
 
-def export_preview(*, project_id: int, options: ExportOptions) -> dict[str, Any]:
+class OriginCounts(TypedDict):
+    total: int
+    gold: int
+    automatic: int
+
+
+class FilterStep(TypedDict):
+    """One filter of `FILTERS` with its value, the pairs it removed and those left after it."""
+
+    filter: str
+    value: Any
+    removed: int
+    kept: int
+
+
+class SplitCounts(TypedDict):
+    meetings: int
+    pairs: int
+
+
+class CorpusAgreement(TypedDict):
+    """`figures_dict`s (backend.agreement.selectors), pooled and per pair of annotators."""
+
+    overall: dict[str, Any]
+    pairs: list[dict[str, Any]]
+
+
+class ExportPreview(TypedDict):
+    documents: OriginCounts
+    pairs_before_filters: OriginCounts
+    filters: list[FilterStep]
+    pairs: OriginCounts
+    splits: dict[str, SplitCounts]
+    agreement: CorpusAgreement
+    rating: StudyEstimate | None
+    options: dict[str, Any]
+
+
+def export_preview(*, project_id: int, options: ExportOptions) -> ExportPreview:
     """How many pairs each filter keeps, applied in order, and where the kept ones go.
 
     The filters read only each pair's lengths, confidence and agreement: the lengths are
@@ -135,7 +173,7 @@ def preview_summary(
     options: ExportOptions,
     documents: Counter[str],
     outcomes: Counter[PairOutcome],
-) -> dict[str, Any]:
+) -> ExportPreview:
     """The preview of exported documents by origin and their pairs' outcomes (how many
     pairs had each)."""
     found: Counter[str] = Counter()
@@ -152,7 +190,7 @@ def preview_summary(
         split_pairs[outcome.split] += pairs
         split_meetings[outcome.split].add(outcome.meeting)
     remaining = found.total()
-    steps = []
+    steps: list[FilterStep] = []
     for name in FILTERS:
         remaining -= removed[name]
         steps.append(
@@ -169,9 +207,9 @@ def preview_summary(
             "gold": documents["gold"],
             "automatic": documents["automatic"],
         },
-        "pairs_before_filters": {"total": found.total(), **_by_origin(found)},
+        "pairs_before_filters": _by_origin(found),
         "filters": steps,
-        "pairs": {"total": kept.total(), **_by_origin(kept)},
+        "pairs": _by_origin(kept),
         "splits": {
             split: {"meetings": len(split_meetings[split]), "pairs": split_pairs[split]}
             for split in SPLITS
@@ -182,7 +220,7 @@ def preview_summary(
     }
 
 
-def rating_estimate(*, project_id: int, options: ExportOptions) -> dict[str, Any] | None:
+def rating_estimate(*, project_id: int, options: ExportOptions) -> StudyEstimate | None:
     """The latest rating study's estimate of the share of good automatic pairs at the
     export's min_confidence; None when no study has rated any."""
     study = latest_rated_study(project_id=project_id)
@@ -191,7 +229,7 @@ def rating_estimate(*, project_id: int, options: ExportOptions) -> dict[str, Any
     return study_estimate(study=study, min_confidence=options.min_confidence)
 
 
-def corpus_agreement(*, project_id: int, options: ExportOptions) -> dict[str, Any]:
+def corpus_agreement(*, project_id: int, options: ExportOptions) -> CorpusAgreement:
     """The annotators' agreement pooled over the gold documents the export keeps that two
     or more of them annotated (the agreement filter applied), overall and per pair."""
     kept = []
@@ -208,8 +246,8 @@ def corpus_agreement(*, project_id: int, options: ExportOptions) -> dict[str, An
     }
 
 
-def _by_origin(counts: Counter[str]) -> dict[str, int]:
-    return {"gold": counts["gold"], "automatic": counts["automatic"]}
+def _by_origin(counts: Counter[str]) -> OriginCounts:
+    return {"total": counts.total(), "gold": counts["gold"], "automatic": counts["automatic"]}
 
 
 @dataclass(frozen=True)

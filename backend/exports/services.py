@@ -7,14 +7,16 @@ like an annotator's; the audit event says it was imported. It is not checked aga
 editor's order rule: the corpus's own reference breaks that rule in 4 of its 22 meetings.
 """
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from backend.alignments.models import Annotation
+from backend.alignments.models import Annotation, PreAlignment
 from backend.alignments.services.pre_alignments import (
     parameter_set_get_or_create,
     pre_alignment_record,
 )
+from backend.audit.models import AuditEvent
 from backend.audit.services import record_event
 from backend.curation.public_meetings import INITIAL_PARAMETER_SET
 from backend.curation.services import gold_refresh
@@ -27,7 +29,9 @@ from workers.align.public_meetings_layout import ParsedMeeting
 
 
 @transaction.atomic
-def export_record(*, actor, project: Project, export_format: str, options: ExportOptions | None):
+def export_record(
+    *, actor: User, project: Project, export_format: str, options: ExportOptions | None
+) -> AuditEvent:
     """Recorded when the export starts streaming: what was asked for, by whom."""
     return record_event(
         actor=actor,
@@ -41,7 +45,7 @@ def export_record(*, actor, project: Project, export_format: str, options: Expor
 
 @transaction.atomic
 def public_meetings_import(
-    *, actor, project: Project, meetings: list[ParsedMeeting]
+    *, actor: User, project: Project, meetings: list[ParsedMeeting]
 ) -> list[Document]:
     documents = [_import_meeting(actor, project, meeting) for meeting in meetings]
     record_event(
@@ -56,7 +60,7 @@ def public_meetings_import(
     return list(Document.objects.filter(pk__in=[d.pk for d in documents]).order_by("pk"))
 
 
-def _import_meeting(actor, project: Project, meeting: ParsedMeeting) -> Document:
+def _import_meeting(actor: User, project: Project, meeting: ParsedMeeting) -> Document:
     document = Document.objects.create(
         project=project, name=meeting.name, source=meeting.source, created_by=actor
     )
@@ -83,7 +87,9 @@ def _import_meeting(actor, project: Project, meeting: ParsedMeeting) -> Document
     return document
 
 
-def _submit_gold(actor, document: Document, pre_alignment, gold: list[int]) -> None:
+def _submit_gold(
+    actor: User, document: Document, pre_alignment: PreAlignment | None, gold: list[int]
+) -> None:
     baseline = pre_alignment.labels if pre_alignment else [UNALIGNED] * len(gold)
     annotation = Annotation.objects.create(
         document=document,

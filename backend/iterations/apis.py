@@ -1,12 +1,15 @@
 """The bootstrap loop over HTTP: leads open, close and promote; members read."""
 
+from collections.abc import Sequence
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from backend.alignments.serializers import AlignmentParamsSerializer
+from backend.core.authentication import Permission, SignedInRequest
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.core.serializers import IdField
 from backend.documents.selectors import document_get_for_write, documents_by_ids
@@ -48,7 +51,7 @@ from workers.align.annotation.selection import SelectionPolicy
 MAX_BATCH = 1000
 
 
-def _detail(request: Request, project_id: int, iteration_id: int) -> dict:
+def _detail(request: SignedInRequest, project_id: int, iteration_id: int) -> dict:
     """Leads see the whole batch; an annotator only what is theirs (see iteration_documents)."""
     iteration = iteration_get(project_id=project_id, iteration_id=iteration_id)
     annotator = request.user if sees_only_assigned(request, iteration.project_id) else None
@@ -90,7 +93,7 @@ class IterationListApi(PaginatedApi):
             seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
             annotators = serializers.ListField(child=IdField(), required=False, max_length=100)
 
-            def validate(self, attrs):
+            def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
                 if ("share" in attrs) == ("documents" in attrs):
                     raise serializers.ValidationError(
                         "Ask for a `share` of the batch or name its `documents`, one of the two."
@@ -113,13 +116,13 @@ class IterationListApi(PaginatedApi):
             "named a second annotator, from `annotators` or the project's annotators.",
         )
 
-    def get_permissions(self):
+    def get_permissions(self) -> Sequence[Permission]:
         if self.request.method == "POST":
             return [permission() for permission in LEAD_OR_ADMIN]
         return super().get_permissions()
 
     @extend_schema(responses=IterationOutputSerializer(many=True))
-    def get(self, request: Request, project_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int) -> Response:
         project_get(project_id=project_id)
         return paginated_response(
             queryset=iteration_list(project_id=project_id),
@@ -129,7 +132,7 @@ class IterationListApi(PaginatedApi):
         )
 
     @extend_schema(request=InputSerializer, responses={201: IterationDetailSerializer})
-    def post(self, request: Request, project_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -154,7 +157,7 @@ class IterationDetailApi(APIView):
     permission_classes = MEMBER_OR_ADMIN
 
     @extend_schema(responses=IterationDetailSerializer)
-    def get(self, request: Request, project_id: int, iteration_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int, iteration_id: int) -> Response:
         return Response(_detail(request, project_id, iteration_id))
 
 
@@ -166,7 +169,7 @@ class IterationCloseApi(APIView):
         grid = GridField(required=False)
 
     @extend_schema(request=InputSerializer, responses=IterationDetailSerializer)
-    def post(self, request: Request, project_id: int, iteration_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int, iteration_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         iteration_close(
@@ -184,7 +187,7 @@ class IterationCancelApi(APIView):
     permission_classes = LEAD_OR_ADMIN
 
     @extend_schema(request=None, responses=IterationDetailSerializer)
-    def post(self, request: Request, project_id: int, iteration_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int, iteration_id: int) -> Response:
         iteration_cancel(
             actor=request.user,
             iteration=iteration_get(project_id=project_id, iteration_id=iteration_id),
@@ -202,7 +205,7 @@ class IterationDocumentsApi(APIView):
         assignments = AssignmentSerializer(many=True, required=False)
 
     @extend_schema(request=InputSerializer, responses=IterationDetailSerializer)
-    def post(self, request: Request, project_id: int, iteration_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int, iteration_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -221,7 +224,7 @@ class IterationPreAlignApi(APIView):
     permission_classes = LEAD_OR_ADMIN
 
     @extend_schema(request=None, responses=IterationDetailSerializer)
-    def post(self, request: Request, project_id: int, iteration_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int, iteration_id: int) -> Response:
         iteration_pre_align_again(
             actor=request.user,
             iteration=iteration_get(project_id=project_id, iteration_id=iteration_id),
@@ -238,7 +241,7 @@ class IterationTuneApi(APIView):
         grid = GridField(required=False)
 
     @extend_schema(request=InputSerializer, responses=IterationDetailSerializer)
-    def post(self, request: Request, project_id: int, iteration_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int, iteration_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         iteration_tune_again(
@@ -259,7 +262,7 @@ class IterationPromoteApi(APIView):
         candidate = IdField(required=False)
         parameter_set = IdField(required=False)
 
-        def validate(self, attrs):
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             if "candidate" in attrs and "parameter_set" in attrs:
                 raise serializers.ValidationError("Name a candidate or a parameter set, not both.")
             return attrs
@@ -270,7 +273,7 @@ class IterationPromoteApi(APIView):
         params = AlignmentParamsSerializer()
 
     @extend_schema(request=InputSerializer, responses=OutputSerializer)
-    def post(self, request: Request, project_id: int, iteration_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int, iteration_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -292,7 +295,9 @@ class IterationRecordApi(APIView):
     permission_classes = LEAD_OR_ADMIN
 
     @extend_schema(responses=RecordDetailSerializer)
-    def get(self, request: Request, project_id: int, iteration_id: int, document_id: int):
+    def get(
+        self, request: SignedInRequest, project_id: int, iteration_id: int, document_id: int
+    ) -> Response:
         iteration = iteration_get(project_id=project_id, iteration_id=iteration_id)
         record = iteration_record(iteration=iteration, document_id=document_id)
         return Response(RecordDetailSerializer(record).data)
@@ -349,7 +354,7 @@ class BatchProposalApi(APIView):
         )
 
     @extend_schema(parameters=[FilterSerializer], responses=OutputSerializer)
-    def get(self, request: Request, project_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         proposal = batch_proposal(
@@ -393,7 +398,7 @@ class IterationReviewApi(APIView):
         preview = ReviewPlanSerializer(allow_null=True, help_text="The previewed threshold's.")
 
     @extend_schema(parameters=[FilterSerializer], responses=OutputSerializer)
-    def get(self, request: Request, project_id: int, iteration_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int, iteration_id: int) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         iteration = iteration_get(project_id=project_id, iteration_id=iteration_id)
@@ -403,7 +408,7 @@ class IterationReviewApi(APIView):
         return Response(self.OutputSerializer(review).data)
 
     @extend_schema(request=InputSerializer, responses=OutputSerializer)
-    def put(self, request: Request, project_id: int, iteration_id: int) -> Response:
+    def put(self, request: SignedInRequest, project_id: int, iteration_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         iteration = iteration_review_threshold_set(
@@ -437,7 +442,7 @@ class DocumentReviewApi(APIView):
         )
 
     @extend_schema(responses=OutputSerializer)
-    def get(self, request: Request, project_id: int, document_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
         document = document_get_for_write(
             project_id=project_id,
             document_id=document_id,

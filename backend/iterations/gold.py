@@ -16,6 +16,7 @@ from backend.core.ids import batches
 from backend.documents.models import Document
 from backend.iterations.models import AccuracyRecord
 from backend.projects.defaults import DEFAULT_TRUSTED_CONFIDENCE
+from backend.projects.models import Project
 from workers.align.document_model import UNALIGNED
 from workers.align.pairs.shape import pairs_reaching
 
@@ -54,7 +55,7 @@ def gold_documents(*, project_id: int) -> list[Document]:
     return list(seen.values())
 
 
-def corpus_counts(*, project, trusted_confidence: float | None = None) -> CorpusCounts:
+def corpus_counts(*, project: Project, trusted_confidence: float | None = None) -> CorpusCounts:
     """Gold pairs are report segments that gold assigns at least one turn; trusted pairs are
     the same among the other documents' current pre-alignments, when confident enough: what
     an export with that `min_confidence` keeps of them before its length filters."""

@@ -1,5 +1,6 @@
-from typing import Any
+from typing import TypedDict
 
+from django.contrib.auth.models import User
 from django.db.models import Count, Prefetch, QuerySet
 
 from backend.alignments.models import Annotation, ParameterSet, PreAlignment
@@ -19,6 +20,21 @@ RECORD_METRICS = (
     "word_accuracy",
     "windowdiff",
 )
+
+
+class GoldView(TypedDict):
+    state: str
+    rule: str | None
+
+
+class BatchItem(TypedDict):
+    """One document of an iteration's batch as the lead inspects it (`BatchDocumentSerializer`)."""
+
+    document: Document
+    annotations: list[Annotation]
+    pre_alignment: int | None
+    record: AccuracyRecord | None
+    gold: GoldView
 
 
 def iteration_list(*, project_id: int) -> QuerySet[Iteration]:
@@ -48,7 +64,9 @@ def iteration_get(*, project_id: int, iteration_id: int) -> Iteration:
     return iteration
 
 
-def accuracy_summary(iteration: Iteration, *, annotator=None) -> dict[str, dict]:
+def accuracy_summary(
+    iteration: Iteration, *, annotator: User | None = None
+) -> dict[str, dict[str, float | int | None]]:
     """Per metric, the distribution over the iteration's documents (empty until it closes);
     for an `annotator`, over their own records only."""
     records = list(iteration.records.all())
@@ -60,7 +78,7 @@ def accuracy_summary(iteration: Iteration, *, annotator=None) -> dict[str, dict]
     }
 
 
-def iteration_documents(*, iteration: Iteration, annotator=None) -> list[dict]:
+def iteration_documents(*, iteration: Iteration, annotator: User | None = None) -> list[BatchItem]:
     """The batch as the lead inspects it: each document's assignees and their annotations,
     the pre-alignment under the iteration's parameters and, once closed, its record.
 
@@ -96,7 +114,7 @@ def iteration_documents(*, iteration: Iteration, annotator=None) -> list[dict]:
         ).values_list("document_id", "pk")
     )
     golds = gold_by_document(document_ids=[document.pk for document in documents])
-    batch: list[dict[str, Any]] = [
+    batch: list[BatchItem] = [
         {
             "document": document,
             "annotations": list(document.annotations.all()),
@@ -114,7 +132,7 @@ def iteration_documents(*, iteration: Iteration, annotator=None) -> list[dict]:
     return batch
 
 
-def _gold_state(document: Document, gold: Gold | None) -> dict:
+def _gold_state(document: Document, gold: Gold | None) -> GoldView:
     """The stored gold, or why there is none, from the rows already fetched."""
     if gold is not None:
         return {"state": GoldState.GOLD, "rule": gold.rule}

@@ -1,14 +1,17 @@
 """Output shapes shared by the iteration endpoints (list, detail, and the actions that answer
 with the iteration they changed)."""
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from backend.alignments.models import Annotation
 from backend.alignments.serializers import AlignmentParamsSerializer
 from backend.curation.models import GoldRule, GoldState
 from backend.documents.models import Document
 from backend.iterations.models import IterationStatus
-from backend.iterations.selectors import RECORD_METRICS
+from backend.iterations.selectors import RECORD_METRICS, BatchItem
 from backend.jobs.models import Job
 from backend.tuning.models import TuningRun
 from backend.tuning.serializers import (
@@ -65,7 +68,7 @@ class TuningBriefSerializer(VerdictFieldsSerializer):
         help_text="Settings (section.name) whose value differs between the grid's candidates.",
     )
 
-    def get_promoted_candidate(self, run) -> int | None:
+    def get_promoted_candidate(self, run: TuningRun) -> int | None:
         candidate = run.promoted_candidate
         return candidate.pk if candidate else None
 
@@ -112,10 +115,10 @@ class CorpusCountsSerializer(serializers.Serializer):
 class CorpusAtCloseField(serializers.Field):
     """The corpus counts when the iteration closed; null before (stored as `{}`)."""
 
-    def __init__(self, **options):
+    def __init__(self, **options: Any) -> None:
         super().__init__(read_only=True, **options)
 
-    def to_representation(self, value):
+    def to_representation(self, value: dict[str, int]) -> dict[str, int] | None:
         return value or None
 
 
@@ -178,7 +181,7 @@ class BatchAnnotationSerializer(serializers.Serializer):
     seconds_spent = serializers.IntegerField()
     submitted_at = serializers.DateTimeField(allow_null=True)
 
-    def get_turns_changed(self, annotation) -> int:
+    def get_turns_changed(self, annotation: Annotation) -> int:
         return sum(annotation.changed)
 
 
@@ -199,7 +202,7 @@ class BatchDocumentSerializer(serializers.Serializer):
     gold = BatchGoldSerializer(help_text="The document's gold (backend.curation.rule), or why not.")
 
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
-    def get_assignees(self, item) -> list[int]:
+    def get_assignees(self, item: BatchItem) -> list[int]:
         return [user.pk for user in item["document"].assignees.all()]
 
 

@@ -12,6 +12,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -50,7 +51,7 @@ from workers.align.setting_fields import in_words
 
 def iteration_open(
     *,
-    actor,
+    actor: User,
     project: Project,
     documents: Sequence[Document],
     assignments: Mapping[int, Sequence[int]] | None = None,
@@ -103,7 +104,7 @@ def iteration_open(
     return iteration
 
 
-def iteration_pre_align_again(*, actor, iteration: Iteration) -> Iteration:
+def iteration_pre_align_again(*, actor: User, iteration: Iteration) -> Iteration:
     """A failed or cancelled pre-alignment is started again; a queued, running or successful
     one is left alone, since a second job would only race with it."""
     if iteration.closed_at is not None:
@@ -128,7 +129,7 @@ def iteration_pre_align_again(*, actor, iteration: Iteration) -> Iteration:
 
 def iteration_add_documents(
     *,
-    actor,
+    actor: User,
     iteration: Iteration,
     documents: Sequence[Document],
     assignments: Mapping[int, Sequence[int]] | None = None,
@@ -178,7 +179,7 @@ def iteration_add_documents(
 
 
 @transaction.atomic
-def iteration_cancel(*, actor, iteration: Iteration) -> Iteration:
+def iteration_cancel(*, actor: User, iteration: Iteration) -> Iteration:
     """Give up an open iteration: its pre-alignment job stops, its documents are free for the
     next batch with their pre-alignments and annotations kept, and it stays in the project's
     history under its number, marked cancelled, naming the documents it had."""
@@ -221,7 +222,11 @@ def _locked_open(iteration: Iteration, doing: str) -> Iteration:
 
 
 def iteration_close(
-    *, actor, iteration: Iteration, tune: bool = True, grid: dict[str, list[Any]] | None = None
+    *,
+    actor: User,
+    iteration: Iteration,
+    tune: bool = True,
+    grid: dict[str, list[Any]] | None = None,
 ) -> Iteration:
     """Freeze the gold into accuracy records, then tune on all gold so far (this iteration's
     included) over `grid` (the engine's default grid when None). Refused, with nothing
@@ -262,7 +267,7 @@ def iteration_close(
 
 
 def iteration_tune_again(
-    *, actor, iteration: Iteration, grid: dict[str, list[Any]] | None = None
+    *, actor: User, iteration: Iteration, grid: dict[str, list[Any]] | None = None
 ) -> Iteration:
     """A closed iteration whose tuning failed, was cancelled or never ran tunes again."""
     if iteration.closed_at is None:
@@ -279,7 +284,7 @@ def iteration_tune_again(
 
 def iteration_promote(
     *,
-    actor,
+    actor: User,
     iteration: Iteration,
     candidate: TuningCandidate | None = None,
     parameter_set: ParameterSet | None = None,
@@ -326,7 +331,7 @@ def iteration_promote(
 
 
 @transaction.atomic
-def _promote_after(*, actor, iteration: Iteration, parameter_set: ParameterSet) -> None:
+def _promote_after(*, actor: User, iteration: Iteration, parameter_set: ParameterSet) -> None:
     """Promote for the project and remember on the iteration what was promoted after it."""
     parameter_set_promote(
         actor=actor,
@@ -339,7 +344,7 @@ def _promote_after(*, actor, iteration: Iteration, parameter_set: ParameterSet) 
 
 
 def _put_in_iteration(
-    actor, iteration: Iteration, documents: Sequence[Document], assignees: Mapping[int, Any]
+    actor: User, iteration: Iteration, documents: Sequence[Document], assignees: Mapping[int, Any]
 ) -> dict[int, list[int]]:
     """Move the documents into the iteration with their new assignees (those named); returns
     each one's assignees from before, for an undo."""
@@ -355,7 +360,7 @@ def _put_in_iteration(
 
 
 def _start_pre_alignment(
-    actor, iteration: Iteration, documents: list[Document], parameter_set: ParameterSet
+    actor: User, iteration: Iteration, documents: list[Document], parameter_set: ParameterSet
 ) -> None:
     job = pre_align_start(
         actor=actor,
@@ -367,7 +372,7 @@ def _start_pre_alignment(
     iteration.pre_align_job = job
 
 
-def _start_tuning(actor, iteration: Iteration, grid) -> None:
+def _start_tuning(actor: User, iteration: Iteration, grid: dict[str, list[Any]] | None) -> None:
     run = tuning_start(
         actor=actor,
         project=iteration.project,
@@ -380,7 +385,7 @@ def _start_tuning(actor, iteration: Iteration, grid) -> None:
 
 
 @transaction.atomic
-def _undo_open(actor, iteration: Iteration, previous_assignees: dict[int, list[int]]) -> None:
+def _undo_open(actor: User, iteration: Iteration, previous_assignees: dict[int, list[int]]) -> None:
     for document in Document.objects.filter(pk__in=previous_assignees):
         document_assign(document=document, users=previous_assignees[document.pk])
     record_event(
@@ -396,7 +401,7 @@ def _undo_open(actor, iteration: Iteration, previous_assignees: dict[int, list[i
 
 @transaction.atomic
 def _undo_add(
-    actor, iteration: Iteration, previous_assignees: dict[int, list[int]], job: Job | None
+    actor: User, iteration: Iteration, previous_assignees: dict[int, list[int]], job: Job | None
 ) -> None:
     for document in Document.objects.filter(pk__in=previous_assignees):
         document_update(
@@ -418,7 +423,7 @@ def _undo_add(
 
 
 @transaction.atomic
-def _undo_close(actor, iteration: Iteration) -> None:
+def _undo_close(actor: User, iteration: Iteration) -> None:
     iteration.records.all().delete()
     Iteration.objects.filter(pk=iteration.pk).update(
         closed_at=None, closed_by=None, corpus_at_close={}
@@ -434,7 +439,9 @@ def _undo_close(actor, iteration: Iteration) -> None:
     )
 
 
-def _check_batch(project: Project, documents: Sequence[Document], assignments) -> None:
+def _check_batch(
+    project: Project, documents: Sequence[Document], assignments: Mapping[int, Sequence[int]]
+) -> None:
     if not documents:
         raise InvalidInput("An iteration needs at least one document.", field="documents")
     busy = (
@@ -450,7 +457,9 @@ def _check_batch(project: Project, documents: Sequence[Document], assignments) -
     _check_new_documents(project, documents, assignments)
 
 
-def _check_new_documents(project: Project, documents: Sequence[Document], assignments) -> None:
+def _check_new_documents(
+    project: Project, documents: Sequence[Document], assignments: Mapping[int, Sequence[int]]
+) -> None:
     if not documents:
         raise InvalidInput("Name at least one document.", field="documents")
     foreign = [document for document in documents if document.project_id != project.pk]
@@ -591,7 +600,7 @@ def _documents_named(documents: list[Document], singular: str, plural: str) -> s
 
 @transaction.atomic
 def iteration_review_threshold_set(
-    *, actor, iteration: Iteration, threshold: float | None
+    *, actor: User, iteration: Iteration, threshold: float | None
 ) -> Iteration:
     """Set the confidence below which the editor's review mode shows a turn (None: `auto`,
     `backend.iterations.review`). Refused once the iteration is closed or cancelled: its

@@ -1,9 +1,9 @@
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.core.authentication import SignedInRequest
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.jobs.models import Job
 from backend.jobs.selectors import job_get, job_list
@@ -46,7 +46,7 @@ class JobListApi(PaginatedApi):
         parameters=[OpenApiParameter("status", str, enum=Job.Status.values)],
         responses=JobOutputSerializer(many=True),
     )
-    def get(self, request: Request, project_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int) -> Response:
         return paginated_response(
             queryset=job_list(project_id=project_id, status=request.query_params.get("status")),
             serializer_class=JobOutputSerializer,
@@ -61,7 +61,7 @@ class JobDetailApi(APIView):
     permission_classes = LEAD_OR_ADMIN
 
     @extend_schema(responses=JobOutputSerializer)
-    def get(self, request: Request, project_id: int, job_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int, job_id: int) -> Response:
         return Response(JobOutputSerializer(job_get(project_id=project_id, job_id=job_id)).data)
 
 
@@ -69,6 +69,6 @@ class JobCancelApi(APIView):
     permission_classes = LEAD_OR_ADMIN
 
     @extend_schema(request=None, responses=JobOutputSerializer)
-    def post(self, request: Request, project_id: int, job_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int, job_id: int) -> Response:
         job = job_cancel(actor=request.user, job=job_get(project_id=project_id, job_id=job_id))
         return Response(JobOutputSerializer(job).data)

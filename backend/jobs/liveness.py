@@ -24,6 +24,7 @@ ignored if it ever comes back.
 
 import logging
 import time
+from typing import Any
 
 from celery import bootsteps
 from celery.worker import state as worker_state
@@ -98,17 +99,17 @@ class JobLiveness(bootsteps.StartStopStep):
 
     requires = ("celery.worker.components:Timer",)
 
-    def __init__(self, worker, **kwargs) -> None:
+    def __init__(self, worker: Any, **kwargs: Any) -> None:
         super().__init__(worker, **kwargs)
         self.timer_entry = None
         self.watch = DatabaseWatch()
 
-    def start(self, worker) -> None:
+    def start(self, worker: Any) -> None:
         tick(self.watch)
         self.timer_entry = worker.timer.call_repeatedly(
             max(1.0, settings.TANDEM_JOB_HEARTBEAT_SECONDS), tick, (self.watch,)
         )
 
-    def stop(self, worker) -> None:
+    def stop(self, worker: Any) -> None:
         if self.timer_entry is not None:
             self.timer_entry.cancel()

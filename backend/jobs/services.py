@@ -3,11 +3,12 @@
 import logging
 import uuid
 from collections.abc import Callable, Iterable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -17,6 +18,7 @@ from backend.audit.services import record_event
 from backend.celery import app as celery_app
 from backend.core.errors import Conflict, ServiceUnavailable
 from backend.jobs.models import Job
+from backend.projects.models import Project
 
 logger = logging.getLogger(__name__)
 
@@ -24,7 +26,14 @@ logger = logging.getLogger(__name__)
 ENQUEUE_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
 
 
-def job_create(*, kind: str, project=None, document=None, created_by=None, arguments=None) -> Job:
+def job_create(
+    *,
+    kind: str,
+    project: Project | None = None,
+    document: Any = None,  # a backend.documents Document: that app sits above this one
+    created_by: User | None = None,
+    arguments: dict[str, Any] | None = None,
+) -> Job:
     return Job.objects.create(
         kind=kind,
         project=project,
@@ -128,7 +137,7 @@ def jobs_heartbeat(*, job_ids: Iterable[int]) -> None:
         )
 
 
-def jobs_recover_lost(*, now=None) -> list[int]:
+def jobs_recover_lost(*, now: datetime | None = None) -> list[int]:
     """Running jobs whose workers are gone, told by a heartbeat older than
     TANDEM_JOB_LOST_AFTER_SECONDS: each is sent again under a new task id, queued (its tasks
     are idempotent and resume), or, once sent TANDEM_JOB_MAX_REQUEUES times already or never
@@ -238,7 +247,7 @@ def job_fail_unexpectedly(*, job_id: int, error: BaseException) -> None:
 
 
 @transaction.atomic
-def job_cancel(*, actor, job: Job) -> Job:
+def job_cancel(*, actor: User, job: Job) -> Job:
     job = Job.objects.select_for_update().get(pk=job.pk)
     if job.status in Job.FINISHED:
         raise Conflict(f"Job {job.pk} already {job.status}; there is nothing to cancel.")

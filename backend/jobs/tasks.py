@@ -6,9 +6,11 @@ Permanent errors (a bad file, an invalid parameter set) never reach here: servic
 job with a clear message and return, so the task does not retry what cannot succeed.
 """
 
-from typing import Any
+from typing import Any, TypeAlias
 
+from billiard.einfo import ExceptionInfo
 from celery import Task
+from celery.exceptions import Retry
 from django.db import InterfaceError, close_old_connections
 from django.db import OperationalError as DatabaseOperationalError
 from kombu.exceptions import OperationalError as BrokerOperationalError
@@ -16,6 +18,9 @@ from kombu.exceptions import OperationalError as BrokerOperationalError
 from backend.jobs.services import job_fail_unexpectedly, job_note_retry
 
 TRANSIENT_ERRORS = (DatabaseOperationalError, InterfaceError, BrokerOperationalError)
+
+TaskArgs: TypeAlias = tuple[Any, ...]
+TaskKwargs: TypeAlias = dict[str, Any]
 
 
 class JobTask(Task):
@@ -29,10 +34,10 @@ class JobTask(Task):
     retry_jitter = True
     max_retries = 5
 
-    def job_id_of(self, args: tuple[Any, ...]) -> int | None:
+    def job_id_of(self, args: TaskArgs) -> int | None:
         return args[0] if args else None
 
-    def retry(self, *args, **kwargs):
+    def retry(self, *args: Any, **kwargs: Any) -> Retry:
         """The job goes back to `queued` before the retry's message is sent: a job still
         `running` with a fresh heartbeat reads as one a live worker runs, and `job_begin` would
         drop the retry as a second delivery, leaving the job to the liveness rule's re-send.
@@ -49,7 +54,9 @@ class JobTask(Task):
                 close_old_connections()
         return super().retry(*args, **kwargs)
 
-    def on_failure(self, exc, task_id, args, kwargs, einfo) -> None:
+    def on_failure(
+        self, exc: Exception, task_id: str, args: TaskArgs, kwargs: TaskKwargs, einfo: ExceptionInfo
+    ) -> None:
         close_old_connections()
         job_id = self.job_id_of(tuple(args))
         if job_id is not None:

@@ -1,11 +1,14 @@
+from collections.abc import Sequence
+from typing import Any
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from backend.audit.selectors import audit_event_list
+from backend.core.authentication import Permission, SignedInRequest
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.core.serializers import IdField
 from backend.projects.defaults import (
@@ -115,7 +118,7 @@ class ProjectSettingsSerializer(serializers.Serializer):
         },
     )
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
         if isinstance(data, dict):
             unknown = sorted(set(data) - set(self.fields))
             if unknown:
@@ -170,7 +173,7 @@ class ProjectListApi(PaginatedApi):
     permission_classes = [IsAuthenticated, MayCreateProjectsOrReads]
 
     @extend_schema(responses=ProjectOutputSerializer(many=True))
-    def get(self, request: Request) -> Response:
+    def get(self, request: SignedInRequest) -> Response:
         return paginated_response(
             queryset=project_list(user=request.user),
             serializer_class=ProjectOutputSerializer,
@@ -179,7 +182,7 @@ class ProjectListApi(PaginatedApi):
         )
 
     @extend_schema(request=ProjectInputSerializer, responses={201: ProjectOutputSerializer})
-    def post(self, request: Request) -> Response:
+    def post(self, request: SignedInRequest) -> Response:
         serializer = ProjectInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         project = project_create(creator=request.user, **serializer.validated_data)
@@ -194,7 +197,7 @@ class ProjectDetailApi(APIView):
         name = serializers.CharField(max_length=200, required=False)
         kind = None  # type: ignore[assignment]  # chosen at creation only
 
-        def validate(self, attrs):
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             if "kind" in self.initial_data:
                 raise serializers.ValidationError(
                     {"kind": "A project's kind is chosen at creation and cannot change."}
@@ -203,20 +206,20 @@ class ProjectDetailApi(APIView):
 
         promoted_parameter_set = IdField(allow_null=True, required=False)
 
-    def get_permissions(self):
+    def get_permissions(self) -> Sequence[Permission]:
         if self.request.method in ("PATCH", "DELETE"):
             return [permission() for permission in LEAD_OR_ADMIN]
         return super().get_permissions()
 
-    def _project(self, request: Request, project_id: int):
+    def _project(self, request: SignedInRequest, project_id: int) -> Project:
         return project_get(project_id=project_id, caller=request.user)
 
     @extend_schema(responses=ProjectOutputSerializer)
-    def get(self, request: Request, project_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int) -> Response:
         return Response(ProjectOutputSerializer(self._project(request, project_id)).data)
 
     @extend_schema(request=UpdateInputSerializer, responses=ProjectOutputSerializer)
-    def patch(self, request: Request, project_id: int) -> Response:
+    def patch(self, request: SignedInRequest, project_id: int) -> Response:
         serializer = self.UpdateInputSerializer(data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
         project = project_update(
@@ -227,7 +230,7 @@ class ProjectDetailApi(APIView):
         return Response(ProjectOutputSerializer(project).data)
 
     @extend_schema(responses={204: None})
-    def delete(self, request: Request, project_id: int) -> Response:
+    def delete(self, request: SignedInRequest, project_id: int) -> Response:
         project_delete(actor=request.user, project=project_get(project_id=project_id))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -248,13 +251,13 @@ class MembershipListApi(PaginatedApi):
         user = IdField(required=False)
         role = serializers.ChoiceField(choices=Role.choices)
 
-    def get_permissions(self):
+    def get_permissions(self) -> Sequence[Permission]:
         if self.request.method == "POST":
             return [permission() for permission in LEAD_OR_ADMIN]
         return super().get_permissions()
 
     @extend_schema(responses=MembershipOutputSerializer(many=True))
-    def get(self, request: Request, project_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int) -> Response:
         project_get(project_id=project_id)
         return paginated_response(
             queryset=membership_list(project_id=project_id),
@@ -268,7 +271,7 @@ class MembershipListApi(PaginatedApi):
         responses={201: MembershipOutputSerializer},
         description="The new member is named by `username` or by `user` id (one of the two).",
     )
-    def post(self, request: Request, project_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -289,7 +292,7 @@ class MembershipDetailApi(APIView):
         role = serializers.ChoiceField(choices=Role.choices)
 
     @extend_schema(request=InputSerializer, responses=MembershipOutputSerializer)
-    def patch(self, request: Request, project_id: int, membership_id: int) -> Response:
+    def patch(self, request: SignedInRequest, project_id: int, membership_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         membership = membership_update(
@@ -300,7 +303,7 @@ class MembershipDetailApi(APIView):
         return Response(MembershipOutputSerializer(membership).data)
 
     @extend_schema(responses={204: None})
-    def delete(self, request: Request, project_id: int, membership_id: int) -> Response:
+    def delete(self, request: SignedInRequest, project_id: int, membership_id: int) -> Response:
         membership_delete(
             actor=request.user,
             membership=membership_get(project_id=project_id, membership_id=membership_id),
@@ -324,7 +327,7 @@ class AuditEventListApi(PaginatedApi):
         parameters=[OpenApiParameter("action", str, description="Prefix, e.g. `document.`")],
         responses=OutputSerializer(many=True),
     )
-    def get(self, request: Request, project_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int) -> Response:
         events = audit_event_list(project_id=project_id, action=request.query_params.get("action"))
         return paginated_response(
             queryset=events, serializer_class=self.OutputSerializer, request=request, view=self

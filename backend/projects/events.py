@@ -1,7 +1,8 @@
 """What happens to projects that apps above them react to (backend/core/events.py)."""
 
 from dataclasses import dataclass
-from typing import Any
+
+from django.contrib.auth.models import User
 
 from backend.core.events import Event
 from backend.projects.models import Project
@@ -12,4 +13,4 @@ class ProjectCreated(Event):
     """A project was created, by `creator`, its first lead."""
 
     project: Project
-    creator: Any
+    creator: User

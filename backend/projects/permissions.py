@@ -6,14 +6,17 @@ exists, so ids cannot be probed.
 """
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
 from rest_framework.permissions import SAFE_METHODS, BasePermission, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.views import APIView
 
 from backend.projects.models import Membership, Role
 
 _ROLE_CACHE = "_tandem_project_roles"
 
 
-def project_role(request, project_id) -> str | None:
+def project_role(request: Request, project_id: int) -> str | None:
     cache = request.__dict__.setdefault(_ROLE_CACHE, {})
     if project_id not in cache:
         cache[project_id] = (
@@ -30,7 +33,7 @@ def project_role(request, project_id) -> str | None:
 class _HasProjectRole(BasePermission):
     roles: tuple[str, ...] = ()
 
-    def has_permission(self, request, view) -> bool:
+    def has_permission(self, request: Request, view: APIView) -> bool:
         project_id = view.kwargs.get("project_id")
         return project_id is not None and project_role(request, project_id) in self.roles
 
@@ -58,11 +61,11 @@ class IsProjectAnnotator(_HasProjectRole):
 class IsSuperuser(BasePermission):
     message = "Only an administrator may do this."
 
-    def has_permission(self, request, view) -> bool:
+    def has_permission(self, request: Request, view: APIView) -> bool:
         return bool(request.user and request.user.is_superuser)
 
 
-def may_create_projects(user) -> bool:
+def may_create_projects(user: User | AnonymousUser) -> bool:
     """Whoever creates a project becomes its lead: TANDEM_PROJECT_CREATORS says who may."""
     if not (user and user.is_authenticated):
         return False
@@ -75,7 +78,7 @@ class MayCreateProjectsOrReads(BasePermission):
         "administrator to create one and make you its lead."
     )
 
-    def has_permission(self, request, view) -> bool:
+    def has_permission(self, request: Request, view: APIView) -> bool:
         return request.method in SAFE_METHODS or may_create_projects(request.user)
 
 
@@ -84,13 +87,13 @@ LEAD_OR_ADMIN = [IsAuthenticated & (IsSuperuser | IsProjectLead)]
 CURATOR_LEAD_OR_ADMIN = [IsAuthenticated & (IsSuperuser | IsProjectLead | IsProjectCurator)]
 
 
-def sees_only_assigned(request, project_id) -> bool:
+def sees_only_assigned(request: Request, project_id: int) -> bool:
     """Annotators see the documents assigned to them; curators, leads and administrators
     see all (curators to adjudicate them)."""
     return not request.user.is_superuser and project_role(request, project_id) == Role.ANNOTATOR
 
 
-def may_adjudicate(request, project_id) -> bool:
+def may_adjudicate(request: Request, project_id: int) -> bool:
     """Leads, curators and administrators read every annotation and adjudicate."""
     return request.user.is_superuser or project_role(request, project_id) in (
         Role.LEAD,

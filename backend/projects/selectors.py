@@ -1,16 +1,17 @@
+from django.contrib.auth.models import User
 from django.db.models import OuterRef, QuerySet, Subquery
 
 from backend.core.errors import NotFound
 from backend.projects.models import Membership, Project
 
 
-def _with_caller_role(projects: QuerySet[Project], user) -> QuerySet[Project]:
+def _with_caller_role(projects: QuerySet[Project], user: User) -> QuerySet[Project]:
     """Each project's `caller_role`: the user's role in it, None where they are no member."""
     role = Membership.objects.filter(project=OuterRef("pk"), user=user).values("role")[:1]
     return projects.annotate(caller_role=Subquery(role))
 
 
-def project_list(*, user) -> QuerySet[Project]:
+def project_list(*, user: User) -> QuerySet[Project]:
     """Superusers administer every project, so they see every project."""
     projects = _with_caller_role(Project.objects.all(), user)
     if not user.is_superuser:
@@ -18,7 +19,7 @@ def project_list(*, user) -> QuerySet[Project]:
     return projects.select_related("promoted_parameter_set")
 
 
-def project_get(*, project_id: int, caller=None) -> Project:
+def project_get(*, project_id: int, caller: User | None = None) -> Project:
     """With `caller`, the project carries their role as `caller_role`."""
     projects = Project.objects.select_related("promoted_parameter_set")
     if caller is not None:
@@ -40,7 +41,7 @@ def membership_get(*, project_id: int, membership_id: int) -> Membership:
     return membership
 
 
-def member_role(*, project: Project, user) -> str | None:
+def member_role(*, project: Project, user: User) -> str | None:
     return (
         Membership.objects.filter(project=project, user=user).values_list("role", flat=True).first()
     )

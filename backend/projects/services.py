@@ -1,6 +1,7 @@
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -16,7 +17,7 @@ PROJECT_FIELDS = ("name", "description", "language", "settings")
 
 @transaction.atomic
 def project_create(
-    *, creator, name: str, kind: str = Project.Kind.MEETING, **fields: Any
+    *, creator: User, name: str, kind: str = Project.Kind.MEETING, **fields: Any
 ) -> Project:
     """The creator becomes the project's first lead, so that nobody is locked out of it. The
     apps above set the project up in the same transaction (a talk project starts with
@@ -29,7 +30,7 @@ def project_create(
 
 
 @transaction.atomic
-def project_update(*, actor, project: Project, **fields: Any) -> Project:
+def project_update(*, actor: User, project: Project, **fields: Any) -> Project:
     """`promoted_parameter_set` (an id, or None for the diagonal aligner), when given, is
     promoted by `parameter_set_promote`, the one way a project's promoted set changes; the
     other fields are recorded as one update."""
@@ -60,11 +61,13 @@ def project_update(*, actor, project: Project, **fields: Any) -> Project:
 
 @transaction.atomic
 def parameter_set_promote(
-    *, actor, project: Project, parameter_set, iteration_number: int | None = None
+    *, actor: User, project: Project, parameter_set: Any, iteration_number: int | None = None
 ) -> Project:
     """From now on, new pre-alignments in the project use `parameter_set` (the diagonal
     aligner again when None). Promoted from a project's settings or after an iteration
-    (`iteration_number`, which the audit event names), it is the same act, audited alike."""
+    (`iteration_number`, which the audit event names), it is the same act, audited alike.
+    `parameter_set` is a backend.alignments `ParameterSet`, typed `Any` because that app sits
+    above this one."""
     if parameter_set is not None and parameter_set.project_id != project.pk:
         raise InvalidInput(
             no_such_parameter_set(project.pk, parameter_set.pk), field="parameter_set"
@@ -84,7 +87,7 @@ def parameter_set_promote(
     return project
 
 
-def _parameter_set_of(project: Project, parameter_set_id: int, field: str):
+def _parameter_set_of(project: Project, parameter_set_id: int, field: str) -> Any:
     parameter_set = project.parameter_sets.filter(pk=parameter_set_id).first()
     if parameter_set is None:
         raise InvalidInput(no_such_parameter_set(project.pk, parameter_set_id), field=field)
@@ -92,14 +95,19 @@ def _parameter_set_of(project: Project, parameter_set_id: int, field: str):
 
 
 @transaction.atomic
-def project_delete(*, actor, project: Project) -> None:
+def project_delete(*, actor: User, project: Project) -> None:
     record_event(actor=actor, action="project.delete", target=project, name=project.name)
     project.delete()
 
 
 @transaction.atomic
 def membership_create(
-    *, actor, project: Project, role: str, user_id: int | None = None, username: str | None = None
+    *,
+    actor: User,
+    project: Project,
+    role: str,
+    user_id: int | None = None,
+    username: str | None = None,
 ) -> Membership:
     """Add a user, named by id or by username (what a lead knows of a colleague)."""
     if (user_id is None) == (username is None):
@@ -131,7 +139,7 @@ def membership_create(
 
 
 @transaction.atomic
-def membership_update(*, actor, membership: Membership, role: str) -> Membership:
+def membership_update(*, actor: User, membership: Membership, role: str) -> Membership:
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
     if membership.role == Role.LEAD and role != Role.LEAD:
         _keep_a_lead(membership)
@@ -148,7 +156,7 @@ def membership_update(*, actor, membership: Membership, role: str) -> Membership
 
 
 @transaction.atomic
-def membership_delete(*, actor, membership: Membership) -> None:
+def membership_delete(*, actor: User, membership: Membership) -> None:
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
     if membership.role == Role.LEAD:
         _keep_a_lead(membership)

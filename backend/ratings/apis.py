@@ -4,13 +4,14 @@ rating, and never sees a pair's confidence or origin."""
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.core.authentication import SignedInRequest
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.projects.permissions import LEAD_OR_ADMIN, MEMBER_OR_ADMIN
 from backend.projects.selectors import project_get
+from backend.ratings.models import RatingStudy
 from backend.ratings.selectors import (
     rater_next,
     rater_study_list,
@@ -33,7 +34,7 @@ class StudyListApi(PaginatedApi):
     permission_classes = LEAD_OR_ADMIN
 
     @extend_schema(responses=StudyOutputSerializer(many=True))
-    def get(self, request: Request, project_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int) -> Response:
         return paginated_response(
             queryset=study_list(project_id=project_id, user=request.user, sees_all=True),
             serializer_class=StudyOutputSerializer,
@@ -42,7 +43,7 @@ class StudyListApi(PaginatedApi):
         )
 
     @extend_schema(request=StudyCreateInputSerializer, responses={201: StudyOutputSerializer})
-    def post(self, request: Request, project_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int) -> Response:
         serializer = StudyCreateInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -68,7 +69,7 @@ class AssignedStudyListApi(PaginatedApi):
     permission_classes = MEMBER_OR_ADMIN
 
     @extend_schema(responses=RaterStudySerializer(many=True))
-    def get(self, request: Request, project_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int) -> Response:
         return paginated_response(
             queryset=rater_study_list(project_id=project_id, user=request.user),
             serializer_class=RaterStudySerializer,
@@ -81,7 +82,7 @@ class StudyDetailApi(APIView):
     permission_classes = LEAD_OR_ADMIN
 
     @extend_schema(responses=StudyOutputSerializer)
-    def get(self, request: Request, project_id: int, study_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int, study_id: int) -> Response:
         study = study_get(project_id=project_id, study_id=study_id)
         return Response(StudyOutputSerializer(study).data)
 
@@ -90,7 +91,7 @@ class StudyResultsApi(APIView):
     permission_classes = LEAD_OR_ADMIN
 
     @extend_schema(responses=StudyResultsSerializer)
-    def get(self, request: Request, project_id: int, study_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int, study_id: int) -> Response:
         study = study_get(project_id=project_id, study_id=study_id)
         return Response(StudyResultsSerializer(study_results(study=study)).data)
 
@@ -98,12 +99,12 @@ class StudyResultsApi(APIView):
 class _RaterApi(APIView):
     permission_classes = MEMBER_OR_ADMIN
 
-    def _study(self, request: Request, project_id: int, study_id: int):
+    def _study(self, request: SignedInRequest, project_id: int, study_id: int) -> RatingStudy:
         return study_get(
             project_id=project_id, study_id=study_id, user=request.user, sees_all=False
         )
 
-    def _next(self, study, request: Request) -> Response:
+    def _next(self, study: RatingStudy, request: SignedInRequest) -> Response:
         return Response(RaterNextSerializer(rater_next(study=study, rater=request.user)).data)
 
 
@@ -112,13 +113,13 @@ class RaterNextApi(_RaterApi):
     this again."""
 
     @extend_schema(responses=RaterNextSerializer)
-    def get(self, request: Request, project_id: int, study_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int, study_id: int) -> Response:
         return self._next(self._study(request, project_id, study_id), request)
 
 
 class RateApi(_RaterApi):
     @extend_schema(request=RateInputSerializer, responses=RaterNextSerializer)
-    def post(self, request: Request, project_id: int, study_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int, study_id: int) -> Response:
         serializer = RateInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         study = self._study(request, project_id, study_id)
@@ -134,7 +135,7 @@ class RateApi(_RaterApi):
 
 class UndoApi(_RaterApi):
     @extend_schema(request=None, responses=RaterNextSerializer)
-    def post(self, request: Request, project_id: int, study_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int, study_id: int) -> Response:
         study = self._study(request, project_id, study_id)
         rating_undo_last(rater=request.user, study=study)
         return self._next(study, request)

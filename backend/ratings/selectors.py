@@ -6,9 +6,10 @@ population they stand for (`workers.align.annotation.rating`).
 """
 
 from collections import Counter, defaultdict
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
+from django.contrib.auth.models import User
 from django.db.models import Count, Q, QuerySet
 
 from backend.core.errors import NotFound
@@ -30,7 +31,77 @@ CONTROL_FLAG_BELOW = 0.7
 """A rater who says yes to fewer gold pairs than this is flagged: gold is right by definition."""
 
 
-def study_list(*, project_id: int, user, sees_all: bool) -> QuerySet[RatingStudy]:
+class PairSegment(TypedDict):
+    position: int
+    speaker: str
+    text: str
+
+
+class PairTurn(TypedDict):
+    position: int
+    speaker: str
+    text: str
+    in_pair: bool
+
+
+class RatingPair(TypedDict):
+    """A pair as its rater reads it: the segment and the pair's turns with their neighbours."""
+
+    assignment: int
+    document_name: str
+    segment: PairSegment
+    turns: list[PairTurn]
+
+
+class RaterNext(TypedDict):
+    study: int
+    name: str
+    done: int
+    total: int
+    can_undo: bool
+    pair: RatingPair | None
+
+
+class StudyEstimate(TypedDict):
+    study: int
+    name: str
+    min_confidence: float
+    estimated_yes_share: float | None
+    rated_pairs: int
+
+
+class ControlAnswers(TypedDict):
+    """A rater's answers on the gold pairs mixed in: flagged below `CONTROL_FLAG_BELOW`."""
+
+    rater: str
+    ratings: int
+    yes_share: float
+    flagged: bool
+
+
+class CurvePoint(TypedDict):
+    min_confidence: float
+    estimated_yes_share: float | None
+
+
+class StudyResults(TypedDict):
+    """A study's figures. Each of `bins` holds the bin's bounds and counts, its `ratings`,
+    and per answer of `workers.align.rating.ANSWERS` its count, share and Wilson interval."""
+
+    study: int
+    ratings: int
+    assignments: int
+    bins: list[dict[str, Any]]
+    alpha: float | None
+    controls: list[ControlAnswers]
+    target_yes_share: float
+    recommended_min_confidence: float | None
+    recommended_yes_share: float | None
+    recommended_rated_pairs: int
+    curve: list[CurvePoint]
+
+
+def study_list(*, project_id: int, user: User | None, sees_all: bool) -> QuerySet[RatingStudy]:
     studies = RatingStudy.objects.filter(project_id=project_id)
     if not sees_all:
         studies = studies.filter(items__assignments__rater=user).distinct()
@@ -41,7 +112,7 @@ def study_list(*, project_id: int, user, sees_all: bool) -> QuerySet[RatingStudy
     )
 
 
-def rater_study_list(*, project_id: int, user) -> QuerySet[RatingStudy]:
+def rater_study_list(*, project_id: int, user: User) -> QuerySet[RatingStudy]:
     """The studies `user` rates in, each with their own progress: `my_assignments` (the
     pairs given to them) and `my_ratings` (those they rated), for the rater's home page."""
     mine = Q(items__assignments__rater=user)
@@ -56,7 +127,9 @@ def rater_study_list(*, project_id: int, user) -> QuerySet[RatingStudy]:
     )
 
 
-def study_get(*, project_id: int, study_id: int, user=None, sees_all: bool = True) -> RatingStudy:
+def study_get(
+    *, project_id: int, study_id: int, user: User | None = None, sees_all: bool = True
+) -> RatingStudy:
     study = (
         study_list(project_id=project_id, user=user, sees_all=sees_all).filter(pk=study_id).first()
     )
@@ -65,11 +138,11 @@ def study_get(*, project_id: int, study_id: int, user=None, sees_all: bool = Tru
     return study
 
 
-def _own(study: RatingStudy, rater) -> QuerySet[RatingAssignment]:
+def _own(study: RatingStudy, rater: User) -> QuerySet[RatingAssignment]:
     return RatingAssignment.objects.filter(item__study=study, rater=rater)
 
 
-def rater_next(*, study: RatingStudy, rater) -> dict[str, Any]:
+def rater_next(*, study: RatingStudy, rater: User) -> RaterNext:
     """The rater's progress and the first of their assignments (in their order) not yet
     rated, with the pair's text and its neighbouring turns; no confidence, no origin."""
     own = _own(study, rater)
@@ -90,7 +163,7 @@ def rater_next(*, study: RatingStudy, rater) -> dict[str, Any]:
     }
 
 
-def _pair(assignment: RatingAssignment) -> dict[str, Any]:
+def _pair(assignment: RatingAssignment) -> RatingPair:
     item = assignment.item
     positions = item.turn_positions
     low, high = min(positions) - CONTEXT_TURNS, max(positions) + CONTEXT_TURNS
@@ -171,7 +244,7 @@ def _shares(per_pair: dict[int, Counter[str]]) -> dict[str, Any]:
     return result
 
 
-def study_results(*, study: RatingStudy) -> dict[str, Any]:
+def study_results(*, study: RatingStudy) -> StudyResults:
     ratings = _ratings(study)
     per_bin: dict[int, dict[int, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
     items_per_bin: Counter[int | None] = Counter(
@@ -230,7 +303,9 @@ def study_results(*, study: RatingStudy) -> dict[str, Any]:
     }
 
 
-def _ordinal_alpha(ratings) -> float | None:
+def _ordinal_alpha(
+    ratings: list[tuple[int, int, str, str, float | None, int | None]],
+) -> float | None:
     """Over every rated pair, controls included: no < partly < yes."""
     items = sorted({row[0] for row in ratings})
     raters = sorted({row[1] for row in ratings})
@@ -257,7 +332,7 @@ def latest_rated_study(*, project_id: int) -> RatingStudy | None:
     )
 
 
-def study_estimate(*, study: RatingStudy, min_confidence: float) -> dict[str, Any]:
+def study_estimate(*, study: RatingStudy, min_confidence: float) -> StudyEstimate:
     """What a study says of an export at `min_confidence`."""
     pairs = rated_pairs(study)
     return {

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from backend.agreement.aligned import aligned_documents
@@ -65,7 +66,7 @@ def _study_pairs(project_id: int) -> tuple[list[_Pair], list[_Pair]]:
 @transaction.atomic
 def rating_study_create(
     *,
-    actor,
+    actor: User,
     project: Project,
     name: str,
     sample_size: int,
@@ -163,7 +164,9 @@ def _raters(project: Project, rater_ids: list[int]) -> list:
     return [users[i] for i in ids]
 
 
-def _assign(items: list[RatingItem], raters: list, per_pair: int, rng: np.random.Generator):
+def _assign(
+    items: list[RatingItem], raters: list[User], per_pair: int, rng: np.random.Generator
+) -> None:
     """Each item to `per_pair` raters taken in turn from a shuffled list, so their loads differ
     by at most one; each rater then gets their items in an order of their own."""
     rotation = [raters[int(i)] for i in rng.permutation(len(raters))]
@@ -181,7 +184,9 @@ def _assign(items: list[RatingItem], raters: list, per_pair: int, rng: np.random
 
 
 @transaction.atomic
-def rating_record(*, rater, study: RatingStudy, assignment_id: int, answer: str, note: str = ""):
+def rating_record(
+    *, rater: User, study: RatingStudy, assignment_id: int, answer: str, note: str = ""
+) -> Rating:
     assignment = (
         RatingAssignment.objects.select_for_update()
         .filter(pk=assignment_id, rater=rater, item__study=study)
@@ -202,7 +207,7 @@ def rating_record(*, rater, study: RatingStudy, assignment_id: int, answer: str,
 
 
 @transaction.atomic
-def rating_undo_last(*, rater, study: RatingStudy) -> RatingAssignment:
+def rating_undo_last(*, rater: User, study: RatingStudy) -> RatingAssignment:
     """Takes back the rater's latest rating in the study; its assignment comes next again."""
     rating = (
         Rating.objects.select_for_update()

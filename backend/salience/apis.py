@@ -3,10 +3,10 @@ and how far the ROUGE rule's labels agree with the gold. Lead (or administrator)
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.core.authentication import SignedInRequest
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.projects.permissions import LEAD_OR_ADMIN
 from backend.projects.podcasts import cleans_descriptions, salience_config
@@ -37,7 +37,7 @@ class DescriptionCleaningApi(PaginatedApi):
         f"{CleaningConfig.sigma:g}; only words seen {CleaningConfig.min_count} times or more "
         f"in the project's descriptions, with an IDF above {CleaningConfig.min_idf:g}, count.",
     )
-    def get(self, request: Request, project_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int) -> Response:
         project = project_get(project_id=project_id)
         return paginated_response(
             queryset=list(description_cleaning(project=project)),
@@ -67,7 +67,7 @@ class SalienceDashboardApi(APIView):
         iterations = IterationSerializer(many=True)
 
     @extend_schema(responses=OutputSerializer)
-    def get(self, request: Request, project_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int) -> Response:
         project = project_get(project_id=project_id)
         agreement = salience_agreement(project=project)
         return Response(

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from backend.agreement.selectors import iteration_agreement_summary
@@ -335,7 +336,7 @@ class Simulation:
 
     def _correct(
         self,
-        annotator,
+        annotator: User,
         document: Document,
         meeting_id: str,
         review: ReviewTally,

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from backend.alignments.services.pre_alignments import pre_align_start, shipped_parameter_set
@@ -29,7 +30,7 @@ from backend.documents.models import Document
 from backend.projects.models import Membership, Project, Role
 from backend.projects.services import project_create
 from backend.ratings.models import Answer, RatingAssignment, RatingStudy
-from backend.ratings.selectors import rater_next, study_results
+from backend.ratings.selectors import StudyResults, rater_next, study_results
 from backend.ratings.services import rating_record, rating_study_create
 from backend.simulation.bootstrap import SimulationError, wait_for_job
 from workers.align.document_model import Meeting
@@ -59,7 +60,7 @@ class RatingSimulation:
     meetings: dict[int, Meeting] = field(default_factory=dict)
     """By document id."""
 
-    def run(self) -> dict[str, Any]:
+    def run(self) -> StudyResults:
         fold_a, fold_b = folds(meeting_ids())
         lead, raters = self._set_up()
         project = self.project
@@ -114,7 +115,7 @@ class RatingSimulation:
         )
         return lead, raters
 
-    def _import(self, lead, meeting_id: str, *, gold: bool) -> Document:
+    def _import(self, lead: User, meeting_id: str, *, gold: bool) -> Document:
         meeting = load_public_meetings([meeting_id])[0]
         if meeting.reference is None:
             raise SimulationError(f"public_meetings' {meeting_id} has no reference alignment")
@@ -127,7 +128,7 @@ class RatingSimulation:
         self.meetings[document.pk] = meeting
         return document
 
-    def _rate(self, rater) -> None:
+    def _rate(self, rater: User) -> None:
         assert self.study is not None
         while (pair := rater_next(study=self.study, rater=rater)["pair"]) is not None:
             item = RatingAssignment.objects.select_related("item").get(pk=pair["assignment"]).item

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from statistics import mean
 from typing import Any
 
+from django.contrib.auth.models import User
+
 from backend.alignments.selectors import current_pre_alignments
 from backend.alignments.services.pre_alignments import diagonal_parameter_set, pre_align_start
 from backend.curation.public_meetings import source_of
@@ -59,7 +61,7 @@ class BatchPlan:
             return self.shuffled[: sum(self.sizes)]
         return self.shuffled
 
-    def next_batch(self, *, project: Project, lead, wait: Wait) -> list[str]:
+    def next_batch(self, *, project: Project, lead: User, wait: Wait) -> list[str]:
         index = len(self.chosen)
         if index == 0 or self.policy == SelectionPolicy.RANDOM:
             batch = self._open_meetings()[: self.sizes[index]]
@@ -71,7 +73,7 @@ class BatchPlan:
         return batch
 
     def _proposed(
-        self, project: Project, lead, wait: Wait, size: int
+        self, project: Project, lead: User, wait: Wait, size: int
     ) -> tuple[list[str], dict[str, str]]:
         open_meetings = self._open_meetings()
         documents = _documents_of(project, open_meetings)
@@ -115,7 +117,7 @@ class BatchPlan:
         }
 
     def held_out_accuracy(
-        self, *, project: Project, lead, meetings: dict[str, Meeting], wait: Wait
+        self, *, project: Project, lead: User, meetings: dict[str, Meeting], wait: Wait
     ) -> dict[str, Any]:
         """The held-out meetings pre-aligned with the parameters the loop ended with, scored
         against the corpus's reachable alignment (percent of turns right, per meeting)."""
@@ -174,7 +176,9 @@ def _documents_of(project: Project, meeting_ids: list[str]) -> list[Document]:
     return [by_source[source_of(meeting)] for meeting in meeting_ids]
 
 
-def _pre_align(project: Project, lead, documents: list[Document], wait: Wait, what: str) -> str:
+def _pre_align(
+    project: Project, lead: User, documents: list[Document], wait: Wait, what: str
+) -> str:
     """Pre-aligns `documents` with the parameters in use (the diagonal before any) and waits;
     answers the parameter set's name."""
     project.refresh_from_db(fields=["promoted_parameter_set"])

@@ -1,9 +1,9 @@
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.core.authentication import SignedInRequest
 from backend.core.errors import InvalidInput
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.core.serializers import IdField
@@ -68,7 +68,7 @@ class TuningRunListApi(PaginatedApi):
         )
 
     @extend_schema(responses=RunOutputSerializer(many=True))
-    def get(self, request: Request, project_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int) -> Response:
         return paginated_response(
             queryset=tuning_run_list(project_id=project_id),
             serializer_class=RunOutputSerializer,
@@ -84,7 +84,7 @@ class TuningRunListApi(PaginatedApi):
         "`turns` (default) ranks candidates by the share of gold turns they align right, "
         "`balanced` by segment + word accuracy - WindowDiff.",
     )
-    def post(self, request: Request, project_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -120,7 +120,7 @@ class TuningRunDetailApi(APIView):
         ],
         responses=OutputSerializer,
     )
-    def get(self, request: Request, project_id: int, run_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int, run_id: int) -> Response:
         run = tuning_run_get(project_id=project_id, run_id=run_id)
         limit = _limit(request.query_params.get("limit", "50"))
         ordering = request.query_params.get("ordering", "rank")

@@ -7,6 +7,7 @@ from django.db.models import F, QuerySet
 from backend.alignments.models import ParameterSet
 from backend.core.errors import InvalidInput, NotFound
 from backend.projects.defaults import DEFAULT_LEARNED_DECISION
+from backend.projects.models import Project
 from backend.tuning.models import TuningCandidate, TuningRun, TuningSlice
 from workers.align.metrics import MeetingScores
 
@@ -96,7 +97,7 @@ def _spread(scores: list[MeetingScores]) -> dict[str, float | None]:
     }
 
 
-def parameters_in_use(*, project) -> ParameterSet | None:
+def parameters_in_use(*, project: Project) -> ParameterSet | None:
     """What pre-aligns the project's next batch and what a tuning run must beat: the promoted
     parameter set, else the one the latest iteration (not cancelled) was pre-aligned with;
     None before the first iteration, when the lead chooses. The iterations are read through

@@ -1,14 +1,14 @@
 """How a tuning candidate is shown: by the tuning runs' API and by the iterations and
 dashboards that quote a run's proposal or its table."""
 
-from typing import cast
+from typing import Any, cast
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema_field
 from rest_framework import serializers
 
 from backend.alignments.serializers import AlignmentParamsSerializer
 from backend.tuning import plan
-from backend.tuning.models import LEARNING_REFUSALS, PROPOSAL_REASONS
+from backend.tuning.models import LEARNING_REFUSALS, PROPOSAL_REASONS, TuningCandidate
 from backend.tuning.selectors import CANDIDATE_ORDERINGS, candidate_spreads
 
 MAX_GRID_ENTRIES = 64
@@ -102,7 +102,7 @@ class CandidateOutputSerializer(serializers.Serializer):
     )
 
     @extend_schema_field(CandidateSpreadSerializer())
-    def get_spread(self, candidate) -> dict[str, float | None]:
+    def get_spread(self, candidate: TuningCandidate) -> dict[str, float | None]:
         # Read once per run and response: every candidate of a page comes from the same slices.
         spreads = cast(dict, self.context).setdefault("candidate_spreads", {})
         if candidate.run_id not in spreads:
@@ -130,7 +130,7 @@ class GridField(serializers.DictField):
 
     child = serializers.ListField(child=GridValueField(), max_length=plan.MAX_SETTINGS)
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
         if isinstance(data, dict) and len(data) > MAX_GRID_ENTRIES:
             raise serializers.ValidationError(
                 f"The grid has {len(data)} entries; at most {MAX_GRID_ENTRIES} are allowed."

@@ -27,9 +27,11 @@ that is not a probability (docs/review.md).
 
 import json
 import logging
+from collections.abc import Iterable
 from typing import Any, cast
 
 from celery import chord, signature
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -60,6 +62,7 @@ from backend.tuning import plan
 from backend.tuning.models import TuningCandidate, TuningRun, TuningSlice
 from backend.tuning.selectors import learns_decision
 from backend.vectors.services import vectors_for, vectors_load
+from workers.align.document_model import Meeting
 from workers.align.learning import turn_decision
 from workers.align.params import AlignmentParams
 from workers.align.paths.turn_dp import TurnSettings
@@ -76,9 +79,9 @@ FINISH_STAGE_TASK = "backend.tuning.tasks.finish_stage"
 
 def tuning_start(
     *,
-    actor,
+    actor: User,
     project: Project,
-    gold_documents,
+    gold_documents: Iterable[Document],
     grid: dict[str, list[Any]] | None = None,
     stages: list[dict[str, Any]] | None = None,
     ranked_by: str = TuningRun.RankedBy.TURNS,
@@ -152,7 +155,7 @@ def tuning_start(
     return run
 
 
-def tuning_candidate_parameter_set(*, actor, candidate: TuningCandidate) -> ParameterSet:
+def tuning_candidate_parameter_set(*, actor: User, candidate: TuningCandidate) -> ParameterSet:
     """A parameter set with the candidate's settings, which a lead can then promote."""
     run = candidate.run
     label = f"rank {candidate.rank}" if candidate.rank else f"setting {candidate.index}"
@@ -583,7 +586,7 @@ def _candidate_params(
     }
 
 
-def _gold_meeting(run: TuningRun, document_id: int):
+def _gold_meeting(run: TuningRun, document_id: int) -> Meeting:
     labels = next(gold["labels"] for gold in run.gold_documents if gold["document"] == document_id)
     return document_meeting(Document.objects.get(pk=document_id), reference=labels)
 

@@ -21,7 +21,7 @@ class _StageTask(JobTask):
 
 
 @shared_task(bind=True, name="backend.tuning.tasks.prepare", base=JobTask)
-def prepare(self, job_id: int) -> None:
+def prepare(self: JobTask, job_id: int) -> None:
     tuning_prepare_run(job_id=job_id, task_id=self.request.id)
 
 

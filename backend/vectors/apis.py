@@ -1,10 +1,10 @@
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.parsers import MultiPartParser
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.core.authentication import SignedInRequest
 from backend.core.errors import InvalidInput
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.core.serializers import dataclass_serializer
@@ -38,7 +38,7 @@ class WordVectorsApi(PaginatedApi):
     permission_classes = LEAD_OR_ADMIN
 
     @extend_schema(responses=WordVectorsOutputSerializer(many=True))
-    def get(self, request: Request, project_id: int) -> Response:
+    def get(self, request: SignedInRequest, project_id: int) -> Response:
         return paginated_response(
             queryset=word_vectors_list(project_id=project_id),
             serializer_class=WordVectorsOutputSerializer,
@@ -47,7 +47,7 @@ class WordVectorsApi(PaginatedApi):
         )
 
     @extend_schema(request=None, responses={202: JobOutputSerializer})
-    def post(self, request: Request, project_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int) -> Response:
         job = vectors_train_start(project=project_get(project_id=project_id), actor=request.user)
         return accepted(job)
 
@@ -68,7 +68,7 @@ class WordVectorsUploadApi(APIView):
         request={"multipart/form-data": InputSerializer},
         responses={201: WordVectorsOutputSerializer},
     )
-    def post(self, request: Request, project_id: int) -> Response:
+    def post(self, request: SignedInRequest, project_id: int) -> Response:
         upload = request.FILES.get("file")
         if upload is None:
             raise InvalidInput(
@@ -84,7 +84,7 @@ class WordVectorsDetailApi(APIView):
     permission_classes = LEAD_OR_ADMIN
 
     @extend_schema(responses={204: None})
-    def delete(self, request: Request, project_id: int, vectors_id: int) -> Response:
+    def delete(self, request: SignedInRequest, project_id: int, vectors_id: int) -> Response:
         vectors = word_vectors_get(project_id=project_id, vectors_id=vectors_id)
         vectors_delete(actor=request.user, vectors=vectors)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -19,9 +19,11 @@ from collections.abc import Callable
 from dataclasses import asdict
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from django.conf import settings as django_settings
+from django.contrib.auth.models import User
 from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 from django.db.models import RestrictedError
@@ -76,7 +78,7 @@ def project_training_settings(project: Project) -> TrainingSettings:
     return load_params(new_document_defaults()).vectors
 
 
-def vectors_train_start(*, project: Project, actor=None) -> Job:
+def vectors_train_start(*, project: Project, actor: User | None = None) -> Job:
     """The queued training job of the project, or a new one (503 when the broker is down)."""
     with transaction.atomic():
         Project.objects.select_for_update().filter(pk=project.pk).first()
@@ -156,7 +158,7 @@ def vectors_for(*, project_id: int, settings: TrainingSettings) -> WordVectors:
 
 
 def _stored_or_made(
-    project_id: int, key: str, make: Callable[[], KeyedVectors], **fields
+    project_id: int, key: str, make: Callable[[], KeyedVectors], **fields: Any
 ) -> WordVectors:
     """The project's vectors of this content key, else `make()` stored under it."""
     stored = WordVectors.objects.filter(project_id=project_id, training_key=key).first()
@@ -165,7 +167,7 @@ def _stored_or_made(
     return _store(project_id, key, make(), **fields)
 
 
-def _store(project_id: int, key: str, vectors: KeyedVectors, **fields) -> WordVectors:
+def _store(project_id: int, key: str, vectors: KeyedVectors, **fields: Any) -> WordVectors:
     """A new version (or the one a concurrent worker stored first); the oldest go."""
     try:
         with transaction.atomic():
@@ -192,7 +194,7 @@ def uploaded_vectors(*, project_id: int) -> WordVectors | None:
     )
 
 
-def vectors_upload(*, actor, project: Project, upload: UploadedFile) -> WordVectors:
+def vectors_upload(*, actor: User, project: Project, upload: UploadedFile) -> WordVectors:
     """Store pretrained vectors a lead uploads; from now on the project's alignments and
     tuning runs use them instead of training. Uploading the same file again makes it the
     current one again."""
@@ -232,7 +234,7 @@ def vectors_upload(*, actor, project: Project, upload: UploadedFile) -> WordVect
     return stored
 
 
-def vectors_delete(*, actor, vectors: WordVectors) -> None:
+def vectors_delete(*, actor: User, vectors: WordVectors) -> None:
     """Remove uploaded or trained vectors (409 while a tuning run uses them); removing the
     last upload makes the project train its own vectors again."""
     with transaction.atomic():

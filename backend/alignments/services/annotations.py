@@ -8,14 +8,15 @@ proposed it, and those turns are recorded as accepted without review."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NoReturn
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from backend.alignments.events import SubmissionsChanged
-from backend.alignments.models import Annotation
+from backend.alignments.models import Annotation, PreAlignment
 from backend.alignments.selectors import (
     annotation_state,
     caller_annotation,
@@ -51,7 +52,7 @@ class AssignmentOperation:
 @transaction.atomic
 def annotation_apply(
     *,
-    annotator,
+    annotator: User,
     document: Document,
     version: int,
     operations: Sequence[AssignmentOperation],
@@ -94,7 +95,7 @@ def annotation_apply(
 @transaction.atomic
 def annotation_submit(
     *,
-    annotator,
+    annotator: User,
     document: Document,
     version: int,
     seconds_spent: int = 0,
@@ -135,7 +136,7 @@ def annotation_submit(
 
 
 @transaction.atomic
-def annotation_reopen(*, annotator, document: Document, version: int) -> Annotation:
+def annotation_reopen(*, annotator: User, document: Document, version: int) -> Annotation:
     """Take one's submission back to correct it further, until the document's iteration is
     closed (closing freezes the gold into the iteration's records and its tuning run), and
     only while one may annotate the document: its assignee, or anyone when it has none."""
@@ -174,7 +175,7 @@ def annotation_reopen(*, annotator, document: Document, version: int) -> Annotat
     return annotation
 
 
-def check_annotation_open(*, document: Document, annotator) -> None:
+def check_annotation_open(*, document: Document, annotator: User) -> None:
     """Annotations are taken until the document's iteration closes, from its assignees (from
     anyone, when it has none): a lead's copy of an annotator's document would otherwise end
     up beside the assignee's, and the gold rule counts only assignees."""
@@ -188,7 +189,7 @@ def check_annotation_open(*, document: Document, annotator) -> None:
     check_assignee(document=document, annotator=annotator)
 
 
-def check_assignee(*, document: Document, annotator) -> None:
+def check_assignee(*, document: Document, annotator: User) -> None:
     """Only assignees annotate a document that has some. Reopening is checked too: a lead's
     submission imported before the document was assigned to others could be withdrawn but
     then neither saved nor submitted again, stuck."""
@@ -215,7 +216,9 @@ def check_order(assignments: Sequence[int]) -> None:
         )
 
 
-def _editable(annotator, document: Document, version: int):
+def _editable(
+    annotator: User, document: Document, version: int
+) -> tuple[Annotation | None, PreAlignment | None, list[int]]:
     """The caller's annotation (None before their first write), the pre-alignment it
     corrects and that pre-alignment's labels, the baseline it is compared with; refuses
     writes after the iteration closed, from members the document is not assigned to, on
@@ -291,7 +294,9 @@ def _apply_operation(
         raise InvalidInput(f"{where}: unknown action {operation.action!r}.", operation=index)
 
 
-def _record_reviewed(annotator, document: Document, reviewed_turns: Sequence[int]):
+def _record_reviewed(
+    annotator: User, document: Document, reviewed_turns: Sequence[int]
+) -> Annotation | None:
     """Reviewed turns alone, merged into a stored open annotation without a new version: a
     union commutes with any other write, so a visit in one window must not make another
     window's copy stale. None when there is no such annotation yet (the caller then writes
@@ -339,16 +344,16 @@ def reviewed_flags(
 
 
 def _save(
-    annotator,
-    document,
-    annotation,
-    pre_alignment,
-    version,
-    assignments,
-    baseline,
-    seconds_spent,
+    annotator: User,
+    document: Document,
+    annotation: Annotation | None,
+    pre_alignment: PreAlignment | None,
+    version: int,
+    assignments: list[int],
+    baseline: list[int],
+    seconds_spent: int,
     reviewed_turns: Sequence[int] = (),
-):
+) -> Annotation:
     """Creates the annotation on its first write, correcting `pre_alignment` (what
     `_editable` read its baseline from), else updates it if still at `version`."""
     changed = [now != before for now, before in zip(assignments, baseline, strict=True)]
@@ -401,7 +406,7 @@ def _save(
 NOT_YET_IN_ANNOTATION = (Document.Status.IMPORTED, Document.Status.PRE_ALIGNED)
 
 
-def _stale(annotator, document: Document, sent: int | None = None):
+def _stale(annotator: User, document: Document, sent: int | None = None) -> NoReturn:
     current = annotation_state(document=document, annotator=annotator)
     raise Conflict(
         f"Your copy (version {sent}) is stale: the annotation is at version "

@@ -1,13 +1,15 @@
 """Writes on pre-alignments: parameter sets, recording the engine's proposals, and the
 pre-alignment job (queued by `pre_align_start`, run by `pre_align_run` on a worker)."""
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from gensim.models import KeyedVectors
 
 from backend.alignments.models import ParameterSet, PreAlignment
 from backend.alignments.pair_confidences import pair_confidences_to_store
@@ -26,6 +28,7 @@ from backend.jobs.services import (
     job_submit,
     job_succeed,
 )
+from backend.projects.models import Project
 from backend.vectors.services import vectors_for, vectors_load
 from backend.version import VERSION
 from workers.align.diagnosis import Finding, diagnose_meeting
@@ -52,11 +55,11 @@ ALIGNABLE = [
 @transaction.atomic
 def parameter_set_get_or_create(
     *,
-    project,
+    project: Project,
     name: str,
     params: dict[str, Any],
     engine_version: str,
-    actor=None,
+    actor: User | None = None,
     learned: dict[str, Any] | None = None,
 ) -> ParameterSet:
     """`params` as given: the engine's, or the provenance of labels from elsewhere (the
@@ -76,7 +79,7 @@ def parameter_set_get_or_create(
 
 
 def parameter_set_create(
-    *, project, name: str, params: Any, engine_version: str, actor
+    *, project: Project, name: str, params: Any, engine_version: str, actor: User
 ) -> ParameterSet:
     """A lead's own aligner configuration: checked against the aligner it names and stored
     whole (every setting, defaults included), so it keeps its meaning when a default changes."""
@@ -133,7 +136,7 @@ def pre_alignment_record(
     return pre_alignment
 
 
-def shipped_parameter_set(project) -> ParameterSet:
+def shipped_parameter_set(project: Project) -> ParameterSet:
     """The engine's defaults tuned on public_meetings for documents from outside the corpus
     (fold A's, with lexical vectors, which a new project's few texts need no training for):
     78.6 % of turns right on meetings aligned one at a time, cross-fitted, where the diagonal
@@ -146,7 +149,7 @@ def shipped_parameter_set(project) -> ParameterSet:
     )
 
 
-def diagonal_parameter_set(project) -> ParameterSet:
+def diagonal_parameter_set(project: Project) -> ParameterSet:
     """The paper's first-iteration aligner: no gold to tune on yet and no vectors needed."""
     return parameter_set_get_or_create(
         project=project,
@@ -156,7 +159,7 @@ def diagonal_parameter_set(project) -> ParameterSet:
     )
 
 
-def talk_parameter_set(project) -> ParameterSet:
+def talk_parameter_set(project: Project) -> ParameterSet:
     """A talk project's starting aligner: TalkSumm's HMM with the paper's values (lambda
     0.75, gamma 0.5, delta 0.33, epsilon 0.1), which tuning on the project's own gold may
     then replace; not the meeting corpus's tuned values, which were fitted to reports."""
@@ -178,7 +181,9 @@ def alignment_params(parameter_set: ParameterSet) -> AlignmentParams:
         ) from error
 
 
-def pre_align_start(*, actor, project, documents, parameter_set: ParameterSet) -> Job:
+def pre_align_start(
+    *, actor: User, project: Project, documents: Iterable[Document], parameter_set: ParameterSet
+) -> Job:
     """Queue the pre-alignment of `documents` with `parameter_set` on the cpu queue."""
     documents = list(documents)
     if parameter_set.project_id != project.pk:
@@ -312,7 +317,10 @@ def _done_message(documents: int, warnings: Sequence[dict[str, Any]]) -> str:
 
 
 def align_document(
-    document: Document, params: AlignmentParams, vectors, learned: LearnedDecision | None
+    document: Document,
+    params: AlignmentParams,
+    vectors: KeyedVectors | None,
+    learned: LearnedDecision | None,
 ) -> tuple[AlignmentResult, list[Finding]]:
     """The engine's labels and confidences, and what `workers.align.diagnosis` finds
     degenerate in them (the diagonal's confidences, which no evidence backs, are not judged).
@@ -329,7 +337,7 @@ def _align_candidates(
     meeting: Meeting,
     kept: np.ndarray | None,
     params: AlignmentParams,
-    vectors,
+    vectors: KeyedVectors | None,
     learned: LearnedDecision | None,
 ) -> AlignmentResult:
     if kept is None or not len(kept):

@@ -8,13 +8,13 @@ with no pair is left out of the card's configuration (its file stays, empty).
 
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from backend.core.errors import Conflict
 from backend.exports.formats.salience import salience_records
 from backend.exports.formats.summaries import summary_records
-from backend.exports.selectors import corpus_agreement, export_records
+from backend.exports.selectors import CorpusAgreement, corpus_agreement, export_records
 from backend.projects.models import Project
 from backend.ratings.selectors import latest_rated_study, study_estimate, study_results
 from workers.align.pairs.options import ExportOptions
@@ -128,7 +128,7 @@ def huggingface_members(
     license_id: str | None = None,
     summaries_of: Project | None = None,
     salience_of: Project | None = None,
-):
+) -> Iterator[tuple[str, Iterable[bytes]]]:
     """`license_id`: the project's license setting, for the card (`unknown` when None). The
     caller refuses an export with no record first (`require_loadable`).
     `summaries_of`, a talk project, adds the `summaries` configuration: summaries.jsonl's
@@ -345,7 +345,7 @@ def _meanings(options: ExportOptions) -> tuple[tuple[str, str], ...]:
     )
 
 
-def _agreement_prose(figures: dict) -> list[str]:
+def _agreement_prose(figures: CorpusAgreement) -> list[str]:
     """The corpus's inter-annotator agreement (docs/agreement.md), pooled over the exported
     gold documents that two or more annotators corrected."""
     overall = figures["overall"]

@@ -9,7 +9,7 @@ from the same reading of the data and always line up.
 
 import json
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import IO
 
 from backend.exports.selectors import export_records
@@ -20,7 +20,9 @@ SPOOL_BYTES = 4 * 1024 * 1024
 FILE_PREFIX: dict[Split, str] = {"train": "train", "validation": "valid", "test": "test"}
 
 
-def parallel_members(*, project_id: int, options: ExportOptions, title: str):
+def parallel_members(
+    *, project_id: int, options: ExportOptions, title: str
+) -> Iterator[tuple[str, Iterable[bytes]]]:
     counts: dict[str, int] = {}
     for split in SPLITS:
         spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)  # noqa: SIM115 - closed below

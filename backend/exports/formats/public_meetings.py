@@ -20,6 +20,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from backend.alignments.models import PreAlignment
 from backend.curation.public_meetings import meeting_of_source
 from backend.exports.selectors import DocumentDump, document_dumps
 from workers.align.document_model import UNALIGNED
@@ -69,7 +70,7 @@ def _entry(dump: DocumentDump) -> dict[str, Any]:
     return entry
 
 
-def _provenance(pre_alignment) -> dict[str, Any] | None:
+def _provenance(pre_alignment: PreAlignment | None) -> dict[str, Any] | None:
     if pre_alignment is None:
         return None
     parameter_set = pre_alignment.parameter_set

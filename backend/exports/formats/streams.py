@@ -37,7 +37,7 @@ class _Sink(io.RawIOBase):
     def writable(self) -> bool:
         return True
 
-    def write(self, data) -> int:
+    def write(self, data: bytes) -> int:  # type: ignore[override]  # zipfile writes bytes only
         self._pieces.append(bytes(data))
         return len(data)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from backend.agreement.aligned import head_batches
+from backend.agreement.aligned import DocumentHead, head_batches
 from backend.alignments.models import PreAlignment
 from backend.alignments.selectors import current_pre_alignments
 from backend.curation.models import Gold
@@ -51,7 +51,10 @@ def summary_records(
 
 
 def _document_summary(
-    project: Project, head, lengths: SummaryLengths, found: tuple[np.ndarray | None, str | None]
+    project: Project,
+    head: DocumentHead,
+    lengths: SummaryLengths,
+    found: tuple[np.ndarray | None, str | None],
 ) -> dict[str, Any]:
     labels, labels_from = found
     segments = list(

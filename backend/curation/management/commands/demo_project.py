@@ -9,9 +9,11 @@ import json
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
@@ -32,7 +34,7 @@ MEETING_COUNT = 3
 class Command(BaseCommand):
     help = "Create (once) the demo project, its two users and three public_meetings documents."
 
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args: Any, **options: Any) -> None:
         credentials = _credentials(Path(settings.DATA_DIR) / "demo-credentials.json")
         lead = _user(LEAD, credentials)
         annotator = _user(ANNOTATOR, credentials)
@@ -57,7 +59,7 @@ def _credentials(path: Path) -> dict[str, str]:
     return credentials
 
 
-def _user(username: str, credentials: dict[str, str]):
+def _user(username: str, credentials: dict[str, str]) -> User:
     """Resets the password only when it does not match the file, since hashing is slow."""
     user, created = get_user_model().objects.get_or_create(username=username)
     if created or not user.check_password(credentials[username]):
@@ -67,7 +69,7 @@ def _user(username: str, credentials: dict[str, str]):
 
 
 @transaction.atomic
-def _project(lead, annotator) -> Project:
+def _project(lead: User, annotator: User) -> Project:
     project = Project.objects.filter(name=PROJECT_NAME).order_by("pk").first()
     if project is None:
         project = project_create(
@@ -83,7 +85,7 @@ def _project(lead, annotator) -> Project:
     return project
 
 
-def _documents(project: Project, lead, annotator) -> list[Document]:
+def _documents(project: Project, lead: User, annotator: User) -> list[Document]:
     existing = list(public_meeting_documents(project=project))
     if len(existing) >= MEETING_COUNT:
         return existing

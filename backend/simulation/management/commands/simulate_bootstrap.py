@@ -5,8 +5,9 @@ project, with simulated annotators. Jobs run on a real Celery worker: one alread
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from backend.curation.public_meetings import CORPUS_SOURCE, load_public_meetings
 from backend.simulation.bootstrap import Simulation, SimulationError
@@ -22,7 +23,7 @@ DEFAULT_OVERLOOK = 0.1
 class Command(BaseCommand):
     help = "Run the bootstrap loop on public_meetings with simulated annotators."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--corpus", choices=CORPORA, default=CORPUS_SOURCE)
         parser.add_argument(
             "--batches", default="4,6,6,6", help="Meetings per iteration, e.g. 4,6,6,6."
@@ -92,7 +93,7 @@ class Command(BaseCommand):
         )
         parser.add_argument("--job-timeout", type=float, default=3600.0, help="Seconds per job.")
 
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args: Any, **options: Any) -> None:
         sizes = _sizes(options["batches"])
         share = options["double_annotation"]
         overlook = options["overlook"]

@@ -4,8 +4,9 @@ running (scripts/worker), or with --start-worker one this command starts and sto
 
 import json
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from backend.core.errors import ServiceError
 from backend.simulation.bootstrap import SimulationError
@@ -16,7 +17,7 @@ from backend.simulation.rating import RatingSimulation
 class Command(BaseCommand):
     help = "Rate a stratified sample of the shipped defaults' pairs with simulated raters."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--sample-size", type=int, default=100, help="Automatic pairs.")
         parser.add_argument("--controls", type=int, default=20, help="Gold pairs mixed in.")
         parser.add_argument("--raters", type=int, default=3)
@@ -39,7 +40,7 @@ class Command(BaseCommand):
         )
         parser.add_argument("--job-timeout", type=float, default=3600.0, help="Seconds per job.")
 
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args: Any, **options: Any) -> None:
         simulation = RatingSimulation(
             sample_size=options["sample_size"],
             controls=options["controls"],
