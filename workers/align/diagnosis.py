@@ -141,7 +141,9 @@ def diagnose(
 
 
 def diagonal_labels(
-    turn_word_counts: np.ndarray, n_segments: int, segment_word_counts=None
+    turn_word_counts: np.ndarray,
+    n_segments: int,
+    segment_word_counts: Sequence[int] | np.ndarray | None = None,
 ) -> np.ndarray:
     """Per turn, the segment the diagonal gives it: the segment whose share of the report
     (by words, or equal shares) covers the middle of the turn's share of the transcript."""

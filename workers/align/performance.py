@@ -8,7 +8,7 @@ import resource
 import time
 import tracemalloc
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,7 +19,13 @@ from workers.align.reference.dp import naive_forward
 from workers.align.reference.gapped_dp import naive_gapped_path
 from workers.align.reference.hmm import naive_viterbi
 from workers.align.reference.turn_dp import naive_turn_labels
-from workers.align.talks.hmm import HmmSettings, transitions, uniform_start, viterbi
+from workers.align.talks.hmm import HmmSettings, Transitions, transitions, uniform_start, viterbi
+
+if TYPE_CHECKING:
+    from gensim.models import KeyedVectors
+
+    from workers.align.document_model import Meeting
+    from workers.align.params import AlignmentParams
 
 LARGEST_TURN_GRID = (850, 360)
 """About the largest meeting's transcript turns x report segments, the turn path's matrix."""
@@ -28,7 +34,9 @@ LARGEST_TALK = (68_769, 4_445, 6_000)
 talk's vocabulary."""
 
 
-def _talk_problem(words: int, states: int, vocabulary: int):
+def _talk_problem(
+    words: int, states: int, vocabulary: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, Transitions]:
     rng = np.random.default_rng(0)
     table = np.log(rng.random((vocabulary, states), dtype=np.float32) + 1e-3)
     observations = rng.integers(0, vocabulary, words)
@@ -81,7 +89,9 @@ def kernel_ns_per_pair(rows: int = 3300, cols: int = 4400, repeats: int = 5) -> 
     return figures
 
 
-def _corpus_setup(aligner: str | None = None):
+def _corpus_setup(
+    aligner: str | None = None,
+) -> tuple[list[Meeting], dict[str, AlignmentParams], KeyedVectors]:
     from workers.align.corpus import load_public_meetings, meeting_ids
     from workers.align.folds import shipped_defaults
     from workers.align.pipeline import corpus_vectors

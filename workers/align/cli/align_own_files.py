@@ -8,6 +8,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -32,6 +33,9 @@ from workers.align.pairs.shape import FILTERS
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import AlignmentResult, align_and_decide, corpus_vectors
 from workers.align.readers import report_summary, transcript_summary
+
+if TYPE_CHECKING:
+    from gensim.models import KeyedVectors
 
 
 def wants_own_files(args: argparse.Namespace) -> bool:
@@ -205,7 +209,9 @@ def _folder_problem(pair: PlannedPair, folder: Path) -> str:
     return pair.problem or ""
 
 
-def _vectors(path: str | None, meetings: Sequence[Meeting], params: AlignmentParams):
+def _vectors(
+    path: str | None, meetings: Sequence[Meeting], params: AlignmentParams
+) -> KeyedVectors | None:
     if path:
         return vectors_option(path)
     if params.aligner == "diagonal" or params.scoring.method != "embedding":

@@ -78,7 +78,7 @@ def _params_for(args: argparse.Namespace) -> dict[str, AlignmentParams]:
     return {meeting_id: shipped_defaults(meeting_id, corpus, args.aligner) for meeting_id in corpus}
 
 
-def _vectors(args: argparse.Namespace, params: Sequence[AlignmentParams]):
+def _vectors(args: argparse.Namespace, params: Sequence[AlignmentParams]) -> KeyedVectors | None:
     if args.vectors:
         return vectors_option(args.vectors)
     if not any(p.aligner != "diagonal" and p.scoring.method == "embedding" for p in params):
@@ -89,7 +89,7 @@ def _vectors(args: argparse.Namespace, params: Sequence[AlignmentParams]):
     return _corpus_vectors(settings.pop())
 
 
-def _corpus_vectors(settings: TrainingSettings):
+def _corpus_vectors(settings: TrainingSettings) -> KeyedVectors:
     with progress.epochs("training word vectors on the corpus texts") as on_epoch:
         return corpus_vectors(load_public_meetings(), settings, on_epoch)
 

@@ -27,8 +27,15 @@ NOT_VISITED = -2
     nogil=True,
 )
 def _assign_kernel(
-    path_rows, path_cols, weights, turn_of_row, segment_of_col, labels, best_sums, turn_sums
-):  # pragma: no cover
+    path_rows: np.ndarray,
+    path_cols: np.ndarray,
+    weights: np.ndarray,
+    turn_of_row: np.ndarray,
+    segment_of_col: np.ndarray,
+    labels: np.ndarray,
+    best_sums: np.ndarray,
+    turn_sums: np.ndarray,
+) -> None:  # pragma: no cover
     """Per turn, the segment with the largest weight sum along the path (earliest on ties).
 
     labels/best_sums/turn_sums have one entry per turn and must come in as NOT_VISITED/-inf/0.

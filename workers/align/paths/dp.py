@@ -67,7 +67,13 @@ def check_decays(transcript_decay: float, report_decay: float) -> None:
     cache=True,
     nogil=True,
 )
-def _forward_kernel(gains, transcript_decay, report_decay, directions, totals):  # pragma: no cover
+def _forward_kernel(
+    gains: np.ndarray,
+    transcript_decay: float,
+    report_decay: float,
+    directions: np.ndarray,
+    totals: np.ndarray,
+) -> float:  # pragma: no cover
     """Fill directions (n, m) and totals (n, m) = A from gains (n, m) = S**p; return A[n-1, m-1].
 
     Only the previous row of A, D and directions is kept (float64); the left neighbour lives in
@@ -143,7 +149,9 @@ def _forward_kernel(gains, transcript_decay, report_decay, directions, totals): 
 
 
 @numba.njit("int64(uint8[:, ::1], int64[::1], int64[::1])", cache=True, nogil=True)
-def _backtrace_kernel(directions, path_rows, path_cols):  # pragma: no cover
+def _backtrace_kernel(
+    directions: np.ndarray, path_rows: np.ndarray, path_cols: np.ndarray
+) -> int:  # pragma: no cover
     """Write the path (0, 0) .. (n-1, m-1) into path_rows/path_cols (n+m-1); return its length."""
     n_rows, n_cols = directions.shape
     i = n_rows - 1

@@ -55,8 +55,13 @@ UNALIGNED_COLUMN = -1
     nogil=True,
 )
 def _gapped_forward_kernel(
-    gains, match_offset, skip_gain, gap_open, directions, finals
-):  # pragma: no cover
+    gains: np.ndarray,
+    match_offset: float,
+    skip_gain: float,
+    gap_open: float,
+    directions: np.ndarray,
+    finals: np.ndarray,
+) -> None:  # pragma: no cover
     """Fill directions (n, m) from gains (n, m); finals (2,) gets M and X at (n-1, m-1).
 
     One row of M and X (float64) is updated in place: cell j only reads column j of the row
@@ -106,7 +111,12 @@ def _gapped_forward_kernel(
 
 
 @numba.njit("int64(uint8[:, ::1], boolean, int64[::1], int64[::1])", cache=True, nogil=True)
-def _gapped_backtrace_kernel(directions, end_in_gap, cell_rows, cell_cols):  # pragma: no cover
+def _gapped_backtrace_kernel(
+    directions: np.ndarray,
+    end_in_gap: bool,
+    cell_rows: np.ndarray,
+    cell_cols: np.ndarray,
+) -> int:  # pragma: no cover
     """Write the path's cells, last first, into cell_rows/cell_cols (n+m); return their count.
 
     A matched cell is (i, j); a transcript sentence in a gap is (i, UNALIGNED_COLUMN). Free

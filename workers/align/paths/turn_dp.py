@@ -54,8 +54,15 @@ GAP_WINS = np.uint8(2)
     nogil=True,
 )
 def _turn_forward_kernel(
-    sums, charge, matchable, unaligned_gain, gap_open, sources, steps, end
-):  # pragma: no cover
+    sums: np.ndarray,
+    charge: np.ndarray,
+    matchable: np.ndarray,
+    unaligned_gain: float,
+    gap_open: float,
+    sources: np.ndarray,
+    steps: np.ndarray,
+    end: np.ndarray,
+) -> None:  # pragma: no cover
     """Forward pass over E[t, s] = sums[t, s] - charge[t], or -inf where not matchable[s], for
     sums (n_turns, n_segments), charge (n_turns,) and matchable (n_segments,).
 
@@ -110,7 +117,13 @@ def _turn_forward_kernel(
 @numba.njit(
     "void(int32[:, ::1], uint8[:, ::1], int64, boolean, int64[::1])", cache=True, nogil=True
 )
-def _turn_backtrace_kernel(sources, steps, last, in_gap, labels):  # pragma: no cover
+def _turn_backtrace_kernel(
+    sources: np.ndarray,
+    steps: np.ndarray,
+    last: int,
+    in_gap: bool,
+    labels: np.ndarray,
+) -> None:  # pragma: no cover
     """Write each turn's segment (or UNALIGNED) into labels (n_turns,), from the end segment
     `last` (in the gap or not) back, following the ties of the module docstring."""
     n_turns = sources.shape[0]
@@ -212,7 +225,12 @@ def best_turn_labels(
 @numba.njit(
     "void(float32[:, ::1], int64[::1], float64[::1], float64[:, ::1])", cache=True, nogil=True
 )
-def _weighted_maxima_kernel(block, column_bounds, row_words, weighted):  # pragma: no cover
+def _weighted_maxima_kernel(
+    block: np.ndarray,
+    column_bounds: np.ndarray,
+    row_words: np.ndarray,
+    weighted: np.ndarray,
+) -> None:  # pragma: no cover
     """weighted (n_rows, k) = row_words (n_rows,) x the maximum of each row of block
     (n_rows, n_cols) over the columns column_bounds[c]..column_bounds[c + 1] - 1, for the
     k + 1 bounds of k non-empty column ranges (a segment's sentences)."""

@@ -39,8 +39,16 @@ so that the features stay finite."""
     nogil=True,
 )
 def _state_margins_kernel(
-    sums, charge, matchable, unaligned_gain, gap_open, labels, match, gap, margins
-):  # pragma: no cover
+    sums: np.ndarray,
+    charge: np.ndarray,
+    matchable: np.ndarray,
+    unaligned_gain: float,
+    gap_open: float,
+    labels: np.ndarray,
+    match: np.ndarray,
+    gap: np.ndarray,
+    margins: np.ndarray,
+) -> None:  # pragma: no cover
     """For E[t, s] = sums[t, s] - charge[t] (-inf where not matchable[s]), sums
     (n_turns, n_segments), charge (n_turns,), matchable (n_segments,) and labels (n_turns,)
     (a segment or UNALIGNED): margins (n_turns,) gets, per turn, the best path through its

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import zipfile
 from dataclasses import dataclass
+from typing import NoReturn
 
 from workers.align.document_model import ReaderError
 
@@ -69,7 +70,7 @@ def _check_total(name: str, size: int, archive_bytes: int, limits: ArchiveLimits
         )
 
 
-def _check_ratio(name: str, member: str, size: int, compressed: int, limits: ArchiveLimits):
+def _check_ratio(name: str, member: str, size: int, compressed: int, limits: ArchiveLimits) -> None:
     if size > _RATIO_CHECKED_FROM_BYTES and size > limits.max_ratio * max(1, compressed):
         _refuse(
             name,
@@ -100,5 +101,5 @@ def _mb(size: int) -> str:
     return f"{size / (1024 * 1024):.1f} MB"
 
 
-def _refuse(name: str, problem: str):
+def _refuse(name: str, problem: str) -> NoReturn:
     raise ReaderError(name, "whole file", f"refused as a decompression bomb: {problem}")

@@ -49,8 +49,12 @@ def rouge_n(left: sp.csr_matrix, right: sp.csr_matrix) -> np.ndarray:
     nogil=True,
 )
 def _rouge_l_kernel(
-    left_tokens, left_offsets, right_tokens, right_offsets, scores
-):  # pragma: no cover
+    left_tokens: np.ndarray,
+    left_offsets: np.ndarray,
+    right_tokens: np.ndarray,
+    right_offsets: np.ndarray,
+    scores: np.ndarray,
+) -> None:  # pragma: no cover
     """scores (n_left, n_right) = LCS F for texts given as flat token ids + offsets (n+1)."""
     n_left = left_offsets.shape[0] - 1
     n_right = right_offsets.shape[0] - 1

@@ -133,8 +133,16 @@ def transitions(n_states: int, n_words: int, settings: HmmSettings) -> Transitio
 
 @numba.njit(cache=True, nogil=True)
 def _viterbi_kernel(
-    table, observations, log_start, stay, forward, backward, decay, steps, path
-):  # pragma: no cover
+    table: np.ndarray,
+    observations: np.ndarray,
+    log_start: np.ndarray,
+    stay: float,
+    forward: np.ndarray,
+    backward: np.ndarray,
+    decay: float,
+    steps: np.ndarray,
+    path: np.ndarray,
+) -> float:  # pragma: no cover
     """Fills steps (T, K) uint8 and path (T,) and returns the best log probability.
 
     table (U, K) float32 holds log p(word u | state k); observations (T,) are word ids.

@@ -102,7 +102,12 @@ def emissions(
 
 
 @numba.njit(cache=True, nogil=True)
-def best_in_sentences(similarity, indptr, indices, best):  # pragma: no cover
+def best_in_sentences(
+    similarity: np.ndarray,
+    indptr: np.ndarray,
+    indices: np.ndarray,
+    best: np.ndarray,
+) -> None:  # pragma: no cover
     """best[k, u] = max(best[k, u], similarity[w, u] for the words w of sentence k), for the
     (paper words, spoken words) similarity of a block of spoken words and the sentences as
     CSR (indptr, indices): each sentence word's similarities are one contiguous row, so the
