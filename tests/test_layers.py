@@ -58,6 +58,7 @@ INFRASTRUCTURE_MODULES = {
     "backend.celery",
     "backend.core.broker_transport",
     "backend.core.local_worker",
+    "backend.core.lookups",
 }
 HTTP_LIBRARIES = ("rest_framework", "drf_spectacular")
 QUEUE_LIBRARIES = ("celery", "kombu")
