@@ -8,7 +8,7 @@ Nothing is stored: figures follow the annotations as they are now.
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import NotRequired, TypedDict, cast
 
 from django.db.models import QuerySet
 
@@ -83,6 +83,53 @@ def document_codings(*, documents: QuerySet[Document]) -> list[DocumentCoding]:
     return [codings[pk] for pk in ids]
 
 
+class Measures(TypedDict):
+    """An `Agreement`'s figures without its coders."""
+
+    documents: int
+    units: int
+    unit_words: int
+    turn_agreement: float | None
+    word_agreement: float | None
+    kappa: float | None
+    alpha: float | None
+    unaligned_agreement: float | None
+    windowdiff: float | None
+    pk: float | None
+
+
+class Figures(Measures):
+    """An `Agreement` for an API: `annotators` (user ids) only when the coders are users."""
+
+    annotators: NotRequired[list[int]]
+    usernames: list[str]
+
+
+class DocumentAgreement(Figures):
+    document: int
+    name: str
+    pairs: list[Figures]
+
+
+class IterationAgreement(TypedDict):
+    iteration: Iteration
+    documents: list[DocumentAgreement]
+    summary: dict[str, dict[str, float | int | None]]
+    overall: Figures
+    pairs: list[Figures]
+
+
+class GoldAgreement(Measures):
+    username: str
+
+
+class AgreementSummary(TypedDict):
+    documents: int
+    overall: Figures
+    pairs: list[Figures]
+    against_gold: list[GoldAgreement]
+
+
 class AnnotatorQuality(TypedDict):
     """One annotator in one iteration; `against_gold` holds the agreement measures of
     `workers.align.agreement` (None without an adjudicated document)."""
@@ -94,10 +141,10 @@ class AnnotatorQuality(TypedDict):
     submitted_documents: int
     seconds_spent: int
     seconds_per_document: float
-    against_gold: dict[str, Any] | None
+    against_gold: Measures | None
 
 
-def agreement_by_iteration(*, project_id: int) -> list[dict[str, Any]]:
+def agreement_by_iteration(*, project_id: int) -> list[IterationAgreement]:
     """Per iteration: each document annotated twice or more with its figures (overall and per
     pair), their distribution per measure (a box per iteration), and the figures pooled over
     the iteration's documents, overall and per pair of annotators who shared a document."""
@@ -108,7 +155,7 @@ def agreement_by_iteration(*, project_id: int) -> list[dict[str, Any]]:
     ]
 
 
-def iteration_agreement_summary(*, iteration: Iteration) -> dict[str, Any]:
+def iteration_agreement_summary(*, iteration: Iteration) -> AgreementSummary:
     """One iteration's figures pooled over its doubly annotated documents, overall and per
     pair, and each annotator's against the adjudicated gold (the simulation reports them)."""
     codings = document_codings(documents=Document.objects.filter(iteration=iteration))
@@ -118,9 +165,10 @@ def iteration_agreement_summary(*, iteration: Iteration) -> dict[str, Any]:
         "overall": row["overall"],
         "pairs": row["pairs"],
         "against_gold": [
-            {"username": quality["username"], **(quality["against_gold"] or {})}
+            {"username": quality["username"], **against_gold}
             for quality in annotator_quality(project_id=iteration.project_id)
-            if quality["iteration"] == iteration.pk and quality["against_gold"]
+            if quality["iteration"] == iteration.pk
+            and (against_gold := quality["against_gold"]) is not None
         ],
     }
 
@@ -198,19 +246,30 @@ def _names(codings: dict[int, list[DocumentCoding]]) -> dict[int, str]:
     }
 
 
-def _measures(figures: Agreement) -> dict[str, Any]:
-    row = figures.as_dict()
-    del row["coders"]
-    return row
+def _measures(figures: Agreement) -> Measures:
+    return {
+        "documents": figures.documents,
+        "units": figures.units,
+        "unit_words": figures.unit_words,
+        "turn_agreement": figures.turn_agreement,
+        "word_agreement": figures.word_agreement,
+        "kappa": figures.kappa,
+        "alpha": figures.alpha,
+        "unaligned_agreement": figures.unaligned_agreement,
+        "windowdiff": figures.windowdiff,
+        "pk": figures.pk,
+    }
 
 
 def _iteration_agreement(
     iteration: Iteration, codings: list[DocumentCoding], names: dict[int, str]
-) -> dict[str, Any]:
+) -> IterationAgreement:
     shared = [coding for coding in codings if len(coding.labels) >= 2]
-    documents = []
+    documents: list[DocumentAgreement] = []
+    overalls: list[Agreement] = []
     for coding in shared:
         report = agreement([coding.coded()])
+        overalls.append(report.overall)
         documents.append(
             {
                 "document": coding.document_id,
@@ -224,7 +283,13 @@ def _iteration_agreement(
         "iteration": iteration,
         "documents": documents,
         "summary": {
-            measure: summarise([row[measure] for row in documents if row[measure] is not None])
+            measure: summarise(
+                [
+                    getattr(figures, measure)
+                    for figures in overalls
+                    if getattr(figures, measure) is not None
+                ]
+            )
             for measure in MEASURES
         },
         "overall": figures_dict(pooled.overall, names),
@@ -232,15 +297,14 @@ def _iteration_agreement(
     }
 
 
-def figures_dict(figures: Agreement, names: dict[int, str] | None = None) -> dict[str, Any]:
+def figures_dict(figures: Agreement, names: dict[int, str] | None = None) -> Figures:
     """An `Agreement` for an API: coders as user ids with their `usernames` (when `names`
     maps ids to usernames), or as usernames alone (when the coders are usernames)."""
-    row = figures.as_dict()
-    coders = list(row.pop("coders"))
     if names is None:
-        return {"usernames": coders, **row}
+        return {"usernames": cast(list[str], list(figures.coders)), **_measures(figures)}
+    annotators = cast(list[int], list(figures.coders))
     return {
-        "annotators": coders,
-        "usernames": [names.get(annotator, str(annotator)) for annotator in coders],
-        **row,
+        "annotators": annotators,
+        "usernames": [names.get(annotator, str(annotator)) for annotator in annotators],
+        **_measures(figures),
     }

@@ -6,7 +6,8 @@ the annotations and the jobs, so a dashboard never disagrees with the iteration 
 """
 
 from collections import defaultdict
-from typing import Any
+from datetime import datetime
+from typing import TypedDict
 
 import numpy as np
 from django.db.models import QuerySet
@@ -15,7 +16,7 @@ from backend.alignments.models import Annotation
 from backend.core.errors import NotFound
 from backend.documents.models import Document
 from backend.iterations.accuracy import summarise
-from backend.iterations.gold import corpus_counts
+from backend.iterations.gold import CorpusCounts, corpus_counts
 from backend.iterations.models import AccuracyRecord, Iteration
 from backend.iterations.selectors import RECORD_METRICS
 from backend.jobs.models import Job
@@ -24,11 +25,37 @@ from backend.tuning.models import TuningRun
 from workers.align.learning.statistics import auroc, expected_calibration_error, reliability
 
 
-def accuracy_by_iteration(*, project_id: int) -> list[dict[str, Any]]:
+class DocumentAccuracy(TypedDict):
+    document: int
+    name: str
+    human_turn_accuracy: float
+    human_word_accuracy: float
+    segment_accuracy: float
+    word_accuracy: float
+    windowdiff: float | None
+
+
+class Reliability(TypedDict):
+    turns: int
+    expected_calibration_error: float | None
+    auroc: float | None
+    bins: list[dict[str, float]]
+
+
+class IterationAccuracy(TypedDict):
+    """`summary` holds `summarise` of each of `RECORD_METRICS`."""
+
+    iteration: Iteration
+    documents: list[DocumentAccuracy]
+    summary: dict[str, dict[str, float | int | None]]
+    reliability: Reliability
+
+
+def accuracy_by_iteration(*, project_id: int) -> list[IterationAccuracy]:
     """Per iteration (closed ones have values): each document's figures and, per metric,
     their distribution; the paper's Figure 3 and Table 2."""
     reliabilities = reliability_by_iteration(project_id=project_id)
-    records = defaultdict(list)
+    records: dict[int, list[AccuracyRecord]] = defaultdict(list)
     for record in (
         AccuracyRecord.objects.filter(iteration__project_id=project_id)
         .select_related("document")
@@ -45,7 +72,11 @@ def accuracy_by_iteration(*, project_id: int) -> list[dict[str, Any]]:
                 {
                     "document": record.document_id,
                     "name": record.document.name,
-                    **{metric: getattr(record, metric) for metric in RECORD_METRICS},
+                    "human_turn_accuracy": record.human_turn_accuracy,
+                    "human_word_accuracy": record.human_word_accuracy,
+                    "segment_accuracy": record.segment_accuracy,
+                    "word_accuracy": record.word_accuracy,
+                    "windowdiff": record.windowdiff,
                 }
                 for record in records[iteration.pk]
             ],
@@ -59,7 +90,7 @@ def accuracy_by_iteration(*, project_id: int) -> list[dict[str, Any]]:
     ]
 
 
-NO_RELIABILITY: dict[str, Any] = {
+NO_RELIABILITY: Reliability = {
     "turns": 0,
     "expected_calibration_error": None,
     "auroc": None,
@@ -67,7 +98,7 @@ NO_RELIABILITY: dict[str, Any] = {
 }
 
 
-def reliability_by_iteration(*, project_id: int) -> dict[int, dict[str, Any]]:
+def reliability_by_iteration(*, project_id: int) -> dict[int, Reliability]:
     """Per closed iteration, how far the pre-alignment's confidence was from the share of
     turns the gold kept: per bin of confidence its mean, the observed share and the count,
     and the count-weighted gap (expected calibration error); and how well the confidence
@@ -104,7 +135,7 @@ def reliability_by_iteration(*, project_id: int) -> dict[int, dict[str, Any]]:
     }
 
 
-def _reliability(confidences: np.ndarray, right: np.ndarray) -> dict[str, Any]:
+def _reliability(confidences: np.ndarray, right: np.ndarray) -> Reliability:
     ranking = auroc(confidences, right)
     return {
         "turns": len(confidences),
@@ -133,11 +164,45 @@ def tuning_run_for(*, project_id: int, iteration_id: int | None) -> TuningRun:
     return run
 
 
-def annotator_effort(*, project_id: int) -> list[dict[str, Any]]:
+class Effort(TypedDict):
+    turns_changed: int
+    turns_reviewed: int
+    turns_accepted_without_review: int
+    seconds_spent: int
+    submitted: bool
+
+
+class DocumentEffort(Effort):
+    document: int
+    name: str
+    turns: int
+
+
+class AnnotatorDocuments(TypedDict):
+    iteration: int
+    number: int
+    annotator: int
+    username: str
+    documents: list[DocumentEffort]
+
+
+class AnnotatorEffort(AnnotatorDocuments):
+    document_count: int
+    submitted_count: int
+    turns: int
+    turns_changed: int
+    turns_reviewed: int
+    turns_accepted_without_review: int
+    seconds_spent: int
+    turns_changed_per_document: float
+    seconds_per_document: float
+
+
+def annotator_effort(*, project_id: int) -> list[AnnotatorEffort]:
     """Per iteration and annotator: documents, turns changed, turns reviewed (visited,
     confirmed or changed in the editor), turns accepted without review and seconds, in total,
     per document and per turn, with each document's own figures for a scatter or histogram."""
-    rows: dict[tuple[int, int], dict[str, Any]] = {}
+    rows: dict[tuple[int, int], AnnotatorDocuments] = {}
     annotations = (
         Annotation.objects.filter(
             document__project_id=project_id, document__iteration__isnull=False
@@ -185,7 +250,27 @@ EFFORT_FIELDS = (
 """What an annotation's effort is read from."""
 
 
-def document_effort(*, project_id: int, iteration_id: int | None = None) -> list[dict[str, Any]]:
+class AnnotatorEffortOnDocument(Effort):
+    annotator: int
+    username: str
+
+
+class DocumentAnnotations(TypedDict):
+    document: int
+    name: str
+    turns: int
+    annotations: list[AnnotatorEffortOnDocument]
+
+
+class IterationDocuments(TypedDict):
+    iteration: int
+    number: int
+    documents: list[DocumentAnnotations]
+
+
+def document_effort(
+    *, project_id: int, iteration_id: int | None = None
+) -> list[IterationDocuments]:
     """Per iteration (or only `iteration_id`'s), each of its documents with each annotator's
     effort on it: turns changed, reviewed and accepted without review, active seconds, and
     whether it is submitted. A document nobody has opened yet is listed with no annotation,
@@ -206,7 +291,7 @@ def document_effort(*, project_id: int, iteration_id: int | None = None) -> list
         .only(*EFFORT_FIELDS, "document_id")
         .order_by("annotator__username", "annotator_id")
     )
-    by_document: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    by_document: dict[int, list[AnnotatorEffortOnDocument]] = defaultdict(list)
     for annotation in annotations:
         by_document[annotation.document_id].append(
             {
@@ -215,7 +300,7 @@ def document_effort(*, project_id: int, iteration_id: int | None = None) -> list
                 **_annotation_effort(annotation),
             }
         )
-    by_iteration: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    by_iteration: dict[int, list[DocumentAnnotations]] = defaultdict(list)
     for document in documents.order_by("name", "pk"):
         assert document.iteration_id is not None
         by_iteration[document.iteration_id].append(
@@ -236,7 +321,7 @@ def document_effort(*, project_id: int, iteration_id: int | None = None) -> list
     ]
 
 
-def _annotation_effort(annotation: Annotation) -> dict[str, Any]:
+def _annotation_effort(annotation: Annotation) -> Effort:
     return {
         "turns_changed": sum(annotation.changed),
         "turns_reviewed": _turns_reviewed(annotation),
@@ -257,7 +342,7 @@ def _turns_reviewed(annotation: Annotation) -> int:
     )
 
 
-def _effort_totals(row: dict[str, Any]) -> dict[str, Any]:
+def _effort_totals(row: AnnotatorDocuments) -> AnnotatorEffort:
     documents = row["documents"]
     count = len(documents)
     turns = sum(document["turns"] for document in documents)
@@ -279,7 +364,27 @@ def _effort_totals(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def corpus_growth(*, project: Project) -> dict[str, Any]:
+class Corpus(TypedDict):
+    """`CorpusCounts.as_dict`, as `corpus_at_close` stores it."""
+
+    gold_documents: int
+    gold_pairs: int
+    automatic_documents: int
+    trusted_pairs: int
+
+
+class CorpusAtClose(Corpus):
+    iteration: int
+    number: int
+    closed_at: datetime
+
+
+class CorpusGrowth(TypedDict):
+    iterations: list[CorpusAtClose]
+    now: Corpus
+
+
+def corpus_growth(*, project: Project) -> CorpusGrowth:
     """Gold and trusted automatic pairs as each iteration closed, and now."""
     return {
         "iterations": [
@@ -287,12 +392,24 @@ def corpus_growth(*, project: Project) -> dict[str, Any]:
                 "iteration": iteration.pk,
                 "number": iteration.number,
                 "closed_at": iteration.closed_at,
-                **iteration.corpus_at_close,
+                "gold_documents": iteration.corpus_at_close["gold_documents"],
+                "gold_pairs": iteration.corpus_at_close["gold_pairs"],
+                "automatic_documents": iteration.corpus_at_close["automatic_documents"],
+                "trusted_pairs": iteration.corpus_at_close["trusted_pairs"],
             }
             for iteration in _iterations(project.pk)
             if iteration.closed_at is not None and iteration.corpus_at_close
         ],
-        "now": corpus_counts(project=project).as_dict(),
+        "now": _corpus(corpus_counts(project=project)),
+    }
+
+
+def _corpus(counts: CorpusCounts) -> Corpus:
+    return {
+        "gold_documents": counts.gold_documents,
+        "gold_pairs": counts.gold_pairs,
+        "automatic_documents": counts.automatic_documents,
+        "trusted_pairs": counts.trusted_pairs,
     }
 
 

@@ -24,7 +24,7 @@ from backend.agreement.aligned import (
     segment_rows,
     turn_rows,
 )
-from backend.agreement.selectors import figures_dict
+from backend.agreement.selectors import Figures, figures_dict
 from backend.alignments.models import PreAlignment
 from backend.alignments.selectors import current_pre_alignments
 from backend.curation.selectors import gold_by_document, gold_rules
@@ -89,8 +89,8 @@ class SplitCounts(TypedDict):
 class CorpusAgreement(TypedDict):
     """`figures_dict`s (backend.agreement.selectors), pooled and per pair of annotators."""
 
-    overall: dict[str, Any]
-    pairs: list[dict[str, Any]]
+    overall: Figures
+    pairs: list[Figures]
 
 
 class ExportPreview(TypedDict):

@@ -6,7 +6,7 @@ population they stand for (`workers.align.annotation.rating`).
 """
 
 from collections import Counter, defaultdict
-from typing import Any, TypedDict
+from typing import TypedDict
 
 import numpy as np
 from django.contrib.auth.models import User
@@ -84,14 +84,37 @@ class CurvePoint(TypedDict):
     estimated_yes_share: float | None
 
 
+class AnswerShare(TypedDict):
+    count: int
+    share: float | None
+    interval: tuple[float, float] | None
+
+
+class Shares(TypedDict):
+    """Keyed by `workers.align.rating.ANSWERS`."""
+
+    ratings: int
+    no: AnswerShare
+    partly: AnswerShare
+    yes: AnswerShare
+
+
+class RatingBin(Shares):
+    index: int
+    low: float
+    high: float
+    population: int
+    items: int
+
+
 class StudyResults(TypedDict):
     """A study's figures. Each of `bins` holds the bin's bounds and counts, its `ratings`,
-    and per answer of `workers.align.rating.ANSWERS` its count, share and Wilson interval."""
+    and per answer its count, share and Wilson interval."""
 
     study: int
     ratings: int
     assignments: int
-    bins: list[dict[str, Any]]
+    bins: list[RatingBin]
     alpha: float | None
     controls: list[ControlAnswers]
     target_yes_share: float
@@ -226,22 +249,28 @@ def rated_pairs(study: RatingStudy) -> list[RatedPair]:
     ]
 
 
-def _shares(per_pair: dict[int, Counter[str]]) -> dict[str, Any]:
+def _shares(per_pair: dict[int, Counter[str]]) -> Shares:
     """Each answer's count of ratings, and its share as the mean over the bin's rated pairs
     of the share of their raters who gave it. The pairs are what was sampled, so the Wilson
     interval takes them as the trials (the pairs' shares summed as successes): two raters of
     one pair are not two independent draws from the corpus."""
     pairs = len(per_pair)
     answers: Counter[str] = sum(per_pair.values(), Counter())
-    result: dict[str, Any] = {"ratings": answers.total()}
-    for answer in ANSWERS:
+
+    def share(answer: str) -> AnswerShare:
         successes = sum(counts[answer] / counts.total() for counts in per_pair.values())
-        result[answer] = {
+        return {
             "count": answers[answer],
             "share": successes / pairs if pairs else None,
             "interval": wilson_interval(successes, pairs),
         }
-    return result
+
+    return {
+        "ratings": answers.total(),
+        "no": share(Answer.NO),
+        "partly": share(Answer.PARTLY),
+        "yes": share(Answer.YES),
+    }
 
 
 def study_results(*, study: RatingStudy) -> StudyResults:

@@ -267,10 +267,8 @@ class Simulation:
                 golds[document.pk].labels,
                 reachable_gold(self._reference(meeting_id)),
             )
-        agreement = {
-            "adjudicated": adjudicated,
-            **iteration_agreement_summary(iteration=iteration),
-        }
+        summary = iteration_agreement_summary(iteration=iteration)
+        agreement = {"adjudicated": adjudicated, **summary}
         iteration = iteration_close(actor=self.lead, iteration=iteration, tune=tune)
         outcome = self._outcome(index, batch, iteration)
         outcome.agreement = agreement
@@ -291,10 +289,10 @@ class Simulation:
                 else ""
             )
         )
-        if agreement["documents"]:
-            overall = agreement["overall"]
+        if summary["documents"]:
+            overall = summary["overall"]
             self.say(
-                f"iteration {index}: {agreement['documents']} documents annotated twice, "
+                f"iteration {index}: {summary['documents']} documents annotated twice, "
                 f"{adjudicated} adjudicated; agreement {overall['turn_agreement']:.2f} % of "
                 f"turns, kappa {overall['kappa']:.3f}, alpha {overall['alpha']:.3f}"
             )
