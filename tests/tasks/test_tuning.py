@@ -42,6 +42,36 @@ SMALL_GRID = {
 TWO_ROUNDS = [{"documents": 2, "keep": 0.25}, {"documents": 4, "keep": 0.0}]
 
 
+def tune_on_five_gold(lead, project, documents) -> tuple[TuningRun, Job]:
+    """A tf-idf turn-path grid of two settings on five gold documents, run to its end: no
+    word vectors to train, and a learned decision fitted from the fewest documents allowed."""
+    grid = {"aligner": ["turns"], "scoring.method": ["tfidf"], "turns.match_offset": [-0.1, 0.0]}
+    run = tuning_start(
+        actor=lead,
+        project=project,
+        gold_documents=documents,
+        grid=grid,
+        stages=[{"documents": 5, "keep": 0.0}],
+    )
+    job = wait_for_job(run.job_id, timeout=240)
+    assert job.status == Job.Status.SUCCEEDED, job.error
+    run.refresh_from_db()
+    return run, job
+
+
+def pre_align_through_the_api(client, document, parameter_set) -> PreAlignment:
+    """What a lead's POST of a pre-alignment with this parameter set stores, once its job
+    has run on the worker."""
+    started = client.post(
+        f"/api/v1/projects/{document.project_id}/pre-alignments/",
+        {"parameter_set": parameter_set.pk, "documents": [document.pk]},
+        format="json",
+    )
+    assert started.status_code == 202, started.json()
+    assert wait_for_job(started.json()["id"]).status == Job.Status.SUCCEEDED
+    return PreAlignment.objects.get(document=document, parameter_set=parameter_set)
+
+
 @pytest.mark.worker
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
@@ -168,17 +198,7 @@ def test_a_turn_path_run_learns_from_its_gold_and_pre_alignment_applies_it(
     vectors are trained and the fit's held-out AUROC is known to clear the floor."""
     project, lead, documents = gold_project(FIVE_GOLD_MEETINGS)
     assert len(documents) == MIN_GOLD_DOCUMENTS
-    grid = {"aligner": ["turns"], "scoring.method": ["tfidf"], "turns.match_offset": [-0.1, 0.0]}
-    run = tuning_start(
-        actor=lead,
-        project=project,
-        gold_documents=documents,
-        grid=grid,
-        stages=[{"documents": 5, "keep": 0.0}],
-    )
-    job = wait_for_job(run.job_id, timeout=240)
-    assert job.status == Job.Status.SUCCEEDED, job.error
-    run.refresh_from_db()
+    run, job = tune_on_five_gold(lead, project, documents)
     # The proposal learns: it beats the diagonal in use on every document.
     best = run.best
     assert best is not None
@@ -204,14 +224,7 @@ def test_a_turn_path_run_learns_from_its_gold_and_pre_alignment_applies_it(
 
     parameter_set = tuning_candidate_parameter_set(actor=lead, candidate=best)
     assert parameter_set.learned == best.learned
-    started = client.post(
-        f"/api/v1/projects/{project.pk}/pre-alignments/",
-        {"parameter_set": parameter_set.pk, "documents": [documents[0].pk]},
-        format="json",
-    )
-    assert started.status_code == 202, started.json()
-    assert wait_for_job(started.json()["id"]).status == Job.Status.SUCCEEDED
-    stored = PreAlignment.objects.get(document=documents[0], parameter_set=parameter_set)
+    stored = pre_align_through_the_api(client, documents[0], parameter_set)
     evidence = turn_evidence(document_meeting(documents[0]), params, None)[1]
     labels, probability = LearnedDecision.from_dict(parameter_set.learned).decide(evidence)
     assert stored.labels == labels.tolist()
@@ -259,19 +272,9 @@ def test_a_run_that_keeps_the_parameters_in_use_proposes_them_recalibrated(
         actor=lead,
     )
     parameter_set_promote(actor=lead, project=project, parameter_set=in_use)
-    grid = {"aligner": ["turns"], "scoring.method": ["tfidf"], "turns.match_offset": [-0.1, 0.0]}
 
-    run = tuning_start(
-        actor=lead,
-        project=project,
-        gold_documents=documents,
-        grid=grid,
-        stages=[{"documents": 5, "keep": 0.0}],
-    )
-    job = wait_for_job(run.job_id, timeout=240)
+    run, job = tune_on_five_gold(lead, project, documents)
 
-    assert job.status == Job.Status.SUCCEEDED, job.error
-    run.refresh_from_db()
     incumbent = run.incumbent_candidate
     challenger = run.candidates.get(is_incumbent=False)
     assert incumbent.params == in_use.params
@@ -318,14 +321,7 @@ def test_a_run_that_keeps_the_parameters_in_use_proposes_them_recalibrated(
     assert client.get(page).json()["tuning"]["promoted_candidate"] == incumbent.pk
     project.refresh_from_db()
     assert parameters_in_use(project=project) == recalibrated
-    started = client.post(
-        f"/api/v1/projects/{project.pk}/pre-alignments/",
-        {"parameter_set": recalibrated.pk, "documents": [documents[0].pk]},
-        format="json",
-    )
-    assert started.status_code == 202, started.json()
-    assert wait_for_job(started.json()["id"]).status == Job.Status.SUCCEEDED
-    stored = PreAlignment.objects.get(document=documents[0], parameter_set=recalibrated)
+    stored = pre_align_through_the_api(client, documents[0], recalibrated)
     evidence = turn_evidence(document_meeting(documents[0]), in_use_params, None)[1]
     labels, probability = expected.decide(evidence)
     assert stored.labels == labels.tolist()
