@@ -32,15 +32,17 @@ CHROMIUM_ARGS = [
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The files holding slow or worker tests go first: `scripts/test` runs a process per core
-    and hands out whole files in this order, so a long file started last would leave one core
-    alone at the end. Otherwise the order is unchanged (the sort is stable)."""
-    slow_files = {
-        item.path
-        for item in items
-        if item.get_closest_marker("slow") or item.get_closest_marker("worker")
-    }
-    items.sort(key=lambda item: item.path not in slow_files)
+    """The files holding slow tests go first, then those with worker tests: `scripts/test`
+    runs a process per core and hands out whole files in this order, so a long file started
+    last would leave one core alone at the end. Otherwise the order is unchanged (the sort
+    is stable)."""
+    rank: dict[object, int] = {}
+    for item in items:
+        if item.get_closest_marker("slow"):
+            rank[item.path] = 0
+        elif item.get_closest_marker("worker"):
+            rank[item.path] = min(rank.get(item.path, 1), 1)
+    items.sort(key=lambda item: rank.get(item.path, 2))
 
 
 def test_database_url() -> str:
