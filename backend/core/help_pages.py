@@ -2,10 +2,15 @@
 server, its links between docs and its screenshots pointed at the app's own addresses, and a
 search across pages. The Markdown stays the one source, readable on GitHub as well.
 
+The dated experiment logs (docs/experiments/*.md) that the reference pages cite are help
+pages too, named `experiments-<file>` (`experiments` for their index), so that a figure's
+link leads to how it was measured; the help's list and search keep to docs/*.md.
+
 The HTML is safe to insert as it is: raw HTML in the Markdown is escaped (`html` off),
 markdown-it refuses `javascript:` and similar links, and table alignment becomes a class
 rather than a `style` attribute, which the Content-Security-Policy would block."""
 
+import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +23,10 @@ from backend.core.errors import NotFound
 
 PAGE_NAME = re.compile(r"^[a-z0-9-]+$")
 IMAGE_NAME = re.compile(r"^[a-z0-9-]+\.png$")
-_DOC_LINK = re.compile(r"^(?:\./)?(?P<name>[a-z0-9-]+)\.md(?P<anchor>#[\w-]*)?$")
+_DOC_LINK = re.compile(
+    r"^(?:\./)?(?P<path>(?:\.\./)?(?:[a-z0-9-]+/)?(?:[a-z0-9-]+|README))\.md(?P<anchor>#[\w-]*)?$"
+)
+EXPERIMENTS = "experiments"
 _SCREENSHOT = re.compile(r"^(?:\./)?screenshots/(?P<file>[a-z0-9-]+\.png)$")
 _ALIGNMENT = re.compile(r"^text-align:(left|right|center)$")
 EXCERPT_CHARS = 160
@@ -53,7 +61,10 @@ class _Block:
 
 
 def _doc_path(name: str) -> Path:
-    path = settings.DOCS_DIR / f"{name}.md"
+    folder, _, file = name.partition("-") if name.startswith(f"{EXPERIMENTS}-") else ("", "", name)
+    if name == EXPERIMENTS:
+        folder, file = EXPERIMENTS, "README"
+    path = settings.DOCS_DIR / folder / f"{file}.md"
     if not PAGE_NAME.match(name) or not path.is_file():
         raise NotFound(f"No help page {name}.")
     return path
@@ -63,6 +74,31 @@ def _page_names() -> list[str]:
     return sorted(
         path.stem for path in settings.DOCS_DIR.glob("*.md") if PAGE_NAME.match(path.stem)
     )
+
+
+def _experiment_names() -> list[str]:
+    logs = sorted(
+        f"{EXPERIMENTS}-{path.stem}"
+        for path in (settings.DOCS_DIR / EXPERIMENTS).glob("*.md")
+        if PAGE_NAME.match(path.stem)
+    )
+    return [EXPERIMENTS, *logs] if logs else []
+
+
+def _linked_page(href: str, folder: str) -> tuple[str, str] | None:
+    """The help page and anchor a Markdown link from a page in `folder` points at, or None
+    for a link outside the help."""
+    link = _DOC_LINK.match(href)
+    if not link:
+        return None
+    target = posixpath.normpath(posixpath.join(folder, link.group("path")))
+    if target == f"{EXPERIMENTS}/README":
+        name = EXPERIMENTS
+    elif target.startswith(f"{EXPERIMENTS}/"):
+        name = f"{EXPERIMENTS}-{target.removeprefix(f'{EXPERIMENTS}/')}"
+    else:
+        name = target
+    return name, link.group("anchor") or ""
 
 
 def _plain(inline: Token) -> str:
@@ -81,7 +117,7 @@ def _slug(text: str, taken: dict[str, int]) -> str:
     return slug if count == 0 else f"{slug}-{count}"
 
 
-def _point_at_the_app(tokens: list[Token], names: set[str]) -> None:
+def _point_at_the_app(tokens: list[Token], names: set[str], folder: str) -> None:
     """Gives headings their anchors, points links between docs and screenshots at the app's
     addresses, and turns table alignment into classes."""
     taken: dict[str, int] = {}
@@ -94,9 +130,9 @@ def _point_at_the_app(tokens: list[Token], names: set[str]) -> None:
                 token.attrSet("class", f"align-{alignment.group(1)}")
         for child in token.children or []:
             if child.type == "link_open":
-                link = _DOC_LINK.match(str(child.attrGet("href")))
-                if link and link.group("name") in names:
-                    child.attrSet("href", f"/help/{link.group('name')}{link.group('anchor') or ''}")
+                linked = _linked_page(str(child.attrGet("href")), folder)
+                if linked and linked[0] in names:
+                    child.attrSet("href", f"/help/{linked[0]}{linked[1]}")
             elif child.type == "image":
                 image = _SCREENSHOT.match(str(child.attrGet("src")))
                 if image:
@@ -104,8 +140,10 @@ def _point_at_the_app(tokens: list[Token], names: set[str]) -> None:
 
 
 def _parse(name: str) -> tuple[list[Token], str]:
-    tokens = _markdown.parse(_doc_path(name).read_text(encoding="utf-8"))
-    _point_at_the_app(tokens, set(_page_names()))
+    path = _doc_path(name)
+    tokens = _markdown.parse(path.read_text(encoding="utf-8"))
+    folder = path.parent.relative_to(settings.DOCS_DIR).as_posix().strip(".")
+    _point_at_the_app(tokens, {*_page_names(), *_experiment_names()}, folder)
     titles = [
         _plain(tokens[index + 1])
         for index, token in enumerate(tokens)

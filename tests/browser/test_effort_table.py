@@ -1,8 +1,9 @@
-"""The dashboard's effort per iteration: turns changed and reviewed as shares of the batch's
-turns and active time per 100 turns, beside the pre-alignment's accuracy, and the sentence
-comparing the latest iteration with the first. Two iterations closed through the services
-(no worker: no tuning), with corrections, reviewed turns and time sent as the editor sends
-them; the expected figures are read back from the stored annotations."""
+"""The dashboard's effort per iteration: turns changed, reviewed and accepted without review as
+shares of the batch's turns and active time per 100 turns, beside the pre-alignment's
+accuracy, and the sentence comparing the latest iteration with the first. Two iterations
+closed through the services (no worker: no tuning), with corrections, reviewed turns and time
+sent as the editor sends them; the expected figures are read back from the stored
+annotations."""
 
 import re
 
@@ -58,12 +59,14 @@ def figures(iteration):
     turns = sum(len(annotation.changed) for annotation in annotations)
     changed = sum(sum(annotation.changed) for annotation in annotations)
     reviewed = sum(sum(annotation.reviewed) for annotation in annotations)
+    accepted = sum(sum(annotation.accepted_without_review) for annotation in annotations)
     seconds = sum(annotation.seconds_spent for annotation in annotations)
     records = AccuracyRecord.objects.filter(iteration=iteration)
     accuracy = sum(record.human_turn_accuracy for record in records) / records.count()
     return (
         f"{100 * changed / turns:.1f} %",
         f"{100 * reviewed / turns:.1f} %",
+        f"{100 * accepted / turns:.1f} %",
         f"{seconds / 60 / (turns / 100):.1f} min",
         f"{accuracy:.1f} %",
     )
@@ -86,16 +89,17 @@ def test_the_effort_table_shows_each_iterations_shares_and_time_beside_accuracy(
 
     table = page.get_by_role("table", name="Effort per iteration")
     for iteration in (first, second):
-        changed, reviewed, per_100, accuracy = figures(iteration)
+        changed, reviewed, accepted, per_100, accuracy = figures(iteration)
         cells = table.get_by_role("row", name=re.compile(rf"^#{iteration.number} ")).get_by_role(
             "cell"
         )
         expect(cells.nth(2)).to_have_text(changed)
         expect(cells.nth(3)).to_have_text(reviewed)
-        expect(cells.nth(4)).to_have_text(per_100)
-        expect(cells.nth(5)).to_have_text(accuracy)
-    first_changed, _, first_time, _ = figures(first)
-    second_changed, _, second_time, _ = figures(second)
+        expect(cells.nth(4)).to_have_text(accepted)
+        expect(cells.nth(5)).to_have_text(per_100)
+        expect(cells.nth(6)).to_have_text(accuracy)
+    first_changed, _, _, first_time, _ = figures(first)
+    second_changed, _, _, second_time, _ = figures(second)
     expect(page.get_by_test_id("effort-trend")).to_have_text(
         f"Iteration {second.number}: {second_changed} of turns changed, {second_time} per 100 "
         f"turns, against {first_changed} and {first_time} in iteration {first.number}."

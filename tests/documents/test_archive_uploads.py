@@ -8,7 +8,7 @@ from backend.curation.public_meetings import raw_files
 from backend.documents.models import Document
 from backend.documents.services import document_import_run
 from backend.jobs.models import Job
-from tests.align.test_archive_limits import REAL_REPORT, paragraph_bomb, whitespace_bomb
+from tests.align.readers.test_archive_limits import REAL_REPORT, paragraph_bomb, whitespace_bomb
 from tests.documents.test_import_job import SMALL_MEETING, lead_client, upload
 
 
