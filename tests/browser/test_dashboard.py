@@ -14,6 +14,7 @@ from django.conf import settings
 from backend.alignments.models import Annotation
 from backend.iterations.models import AccuracyRecord
 from backend.tuning.models import TuningCandidate
+from tests.browser.accessibility import assert_accessible
 from tests.browser.conftest import sign_in
 from tests.browser.lead_builders import TINY_GRID, closed_iteration, import_meetings
 from workers.align.learning.statistics import auroc, expected_calibration_error
@@ -148,6 +149,7 @@ def test_dashboard_shows_each_iterations_accuracy_tuning_effort_and_corpus(
             f"{document.name}{document.turn_count}{annotation.annotator.username}"
             f"{sum(annotation.changed)}{moved}0{duration(60 * moved)}yes"
         )
+    assert_accessible(page, "the dashboard with an iteration's documents open")
     toggle.click()
     expect(documents).to_have_count(0)
     corpus = page.get_by_role("img", name=re.compile("Gold pairs and trusted automatic pairs"))

@@ -13,6 +13,7 @@ from backend.iterations.models import Iteration
 from backend.jobs.models import Job
 from backend.projects.services import parameter_set_promote
 from backend.tuning.services import tuning_start
+from tests.browser.accessibility import assert_accessible
 from tests.browser.conftest import sign_in
 from tests.tasks.conftest import FIVE_GOLD_MEETINGS, wait_for_job
 from workers.align.params import AlignmentParams
@@ -195,6 +196,7 @@ def test_the_iteration_page_offers_the_parameters_in_use_recalibrated(
     page.get_by_role("button", name="Promote the proposal").click()
     confirm = page.get_by_role("dialog", name="Promote the proposal?")
     expect(confirm).to_contain_text("will keep the parameters of tuned on less gold")
+    assert_accessible(page, "the iteration page confirming a recalibration")
     confirm.get_by_role("button", name="Promote it").click()
     expect(page.get_by_role("status")).to_contain_text("Proposal promoted.")
     expect(verdict).to_have_text(
