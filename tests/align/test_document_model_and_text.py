@@ -6,7 +6,7 @@ import pytest
 
 from workers.align.document_model import ReaderError, Turn, Word
 from workers.align.text import first_tagged, scoring_sentences, split_sentences, strip_tags
-from workers.align.tokenizers import ENGLISH, FRENCH, GENERIC, tokenizer_for
+from workers.align.tokenizers import ENGLISH, FRENCH, GENERIC, SPANISH, tokenizer_for
 
 tokenize = FRENCH.tokenize
 normalise_asr_word = FRENCH.normalise_asr_word
@@ -108,6 +108,8 @@ def test_first_tagged_returns_the_speaker_name() -> None:
         (None, FRENCH),
         ("en", ENGLISH),
         ("en-GB", ENGLISH),
+        ("es", SPANISH),
+        ("es-MX", SPANISH),
         ("de", GENERIC),
     ],
 )
@@ -155,3 +157,15 @@ def test_english_sentences_end_at_a_stop_but_not_at_an_abbreviation() -> None:
         "did she vote ?",
         "yes !",
     ]
+
+
+def test_spanish_opening_marks_come_off_their_word_and_titles_keep_their_dot() -> None:
+    text = SPANISH.tokenize("La Sra. López preguntó: ¿Está encendido? ¡Sí, gracias!")
+    assert split_sentences(text) == [
+        "la sra. lópez preguntó : ¿ está encendido ?",
+        "¡ sí , gracias !",
+    ]
+
+
+def test_an_opening_mark_is_punctuation_in_any_language() -> None:
+    assert GENERIC.tokenize("¿Qué? ¡Vale!") == "¿ qué ? ¡ vale !"

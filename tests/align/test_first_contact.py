@@ -91,8 +91,9 @@ def test_an_english_pair_written_by_hand_gets_four_turns_in_five_right() -> None
 
 @pytest.mark.xfail(
     strict=True,
-    reason="known gap (docs/align-engine.md, First contact): 26 of 33 turns right; three short "
-    "off-topic turns stay inside the runs around them",
+    reason="known gap (docs/align-engine.md, First contact): 25 of 33 turns right; four of the "
+    "five off-topic turns stay inside the runs around them, as the shipped settings make "
+    "leaving out a lone turn cost more than a turn's evidence weighs",
 )
 def test_a_spanish_pair_written_by_hand_gets_four_turns_in_five_right() -> None:
     report, turns, expected = written_pair("es")

@@ -34,7 +34,7 @@ _CHARACTER_REPLACEMENTS = str.maketrans(
         "\u2014": "--",
     }
 )
-_LEADING_PUNCTUATION = "([{\"'"
+_LEADING_PUNCTUATION = "([{\"'¿¡"
 _TRAILING_PUNCTUATION = ',;:?!.)]}"%…'
 _LETTER_DIGIT_BOUNDARY = re.compile(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])")
 _DOTTED_ACRONYM = re.compile(r"^(?:[^\W\d_]\.){2,}$")
@@ -145,10 +145,16 @@ ENGLISH = Tokenizer(
         {"mr.", "mrs.", "ms.", "dr.", "prof.", "st.", "jr.", "sr.", "etc.", "cf.", "vs."}
     ),
 )
+SPANISH = Tokenizer(
+    language="es",
+    abbreviations=frozenset(
+        {"sr.", "sra.", "srta.", "sres.", "dr.", "dra.", "dña.", "ud.", "uds.", "etc.", "pág."}
+    ),
+)
 GENERIC = Tokenizer(language="", abbreviations=frozenset())
 """Any other language: punctuation isolated, words kept whole, no abbreviation list."""
 
-_BY_LANGUAGE = {"fr": FRENCH, "en": ENGLISH}
+_BY_LANGUAGE = {"fr": FRENCH, "en": ENGLISH, "es": SPANISH}
 
 
 def primary_language(language: str | None) -> str:
