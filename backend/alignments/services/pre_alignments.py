@@ -318,8 +318,10 @@ def _takes_prior(params: AlignmentParams, project_id: int | None) -> bool:
     (`workers.align.learning.prior`): for parameters it was fitted to read, in a project that
     learns decisions (one that switched learning off keeps the engine's own confidence
     throughout)."""
+    if project_id is None or not prior_applies(params):
+        return False
     project = Project.objects.filter(pk=project_id).first()
-    return prior_applies(params) and project is not None and learns_decision(project.settings)
+    return project is not None and learns_decision(project.settings)
 
 
 def _done_message(documents: int, warnings: Sequence[dict[str, Any]]) -> str:
