@@ -2,11 +2,12 @@
 shows, and what an iteration's review threshold implies over its batch.
 
 The threshold applies to the confidences of each document's current pre-alignment (the one the
-editor shows); with a learned decision those are calibrated probabilities, so the expected
-number of wrong labels among the turns accepted unread is the sum of their (1 - confidence)
-(`workers.align.annotation.review`). An iteration without a threshold of its own uses `auto`:
-the lowest threshold whose estimated residual error is at most `DEFAULT_RESIDUAL_ERROR_TARGET`
-over the batch.
+editor shows); with a learned decision, or the shipped prior calibration for turn-path
+parameters without one (`workers.align.learning.prior`), those are calibrated probabilities,
+so the expected number of wrong labels among the turns accepted unread is the sum of their
+(1 - confidence) (`workers.align.annotation.review`). An iteration without a threshold of
+its own uses `auto`: the lowest threshold whose estimated residual error is at most
+`DEFAULT_RESIDUAL_ERROR_TARGET` over the batch.
 """
 
 from dataclasses import dataclass

@@ -64,6 +64,7 @@ from backend.tuning.selectors import learns_decision
 from backend.vectors.services import vectors_for, vectors_load
 from workers.align.document_model import Meeting
 from workers.align.learning import turn_decision
+from workers.align.learning.prior import prior_applies
 from workers.align.params import AlignmentParams
 from workers.align.paths.turn_dp import TurnSettings
 from workers.align.pipeline import fit_learned_decision
@@ -455,6 +456,9 @@ def _learn(run: TuningRun, candidate: TuningCandidate) -> dict[str, Any] | None:
     stays = (
         f"Pre-alignments keep the calibration of {run.incumbent_name!r}, in use."
         if kept is not None
+        else "Pre-alignments get the shipped prior calibration, fitted on public_meetings "
+        "gold, as the parameters in use have no calibration of their own."
+        if prior_applies(params)
         else "Pre-alignments keep the engine's own confidence, uncalibrated, as the parameters "
         "in use have no calibration."
     )

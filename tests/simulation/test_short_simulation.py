@@ -34,6 +34,10 @@ def test_two_iterations_tune_on_earlier_gold_only_and_record_what_annotators_kep
     assert first.parameters["params"]["aligner"] == "diagonal"
     first_batch = {d.pk for d in first.documents.all()}
     assert set(first.tuning_run.gold_document_ids) == first_batch
+    # Two gold documents fit no learned decision: the turn path's pre-alignments get the
+    # shipped prior calibration instead, and the run says so.
+    assert first.tuning_run.learning_refusal == "too_few_documents"
+    assert "get the shipped prior calibration" in first.tuning_run.learning_note
     # Tuning on the first batch's gold proposes its best setting whose gain over the diagonal
     # in use clears its bootstrap interval over the documents; the second iteration is
     # pre-aligned with what was promoted, or kept.

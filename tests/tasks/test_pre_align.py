@@ -18,8 +18,10 @@ from backend.vectors.models import WordVectors
 from backend.vectors.services import vectors_load
 from tests.openapi import assert_matches_schema
 from tests.tasks.conftest import gold_project, wait_for_job
+from workers.align.corpus import meeting_ids, meeting_of_source
+from workers.align.learning.prior import prior_for
 from workers.align.params import AlignmentParams
-from workers.align.pipeline import align_meeting
+from workers.align.pipeline import align_and_decide, align_meeting
 
 
 def start(lead, project, parameter_set, documents):
@@ -93,3 +95,33 @@ def test_a_cancelled_pre_alignment_stores_nothing():
 
     assert not PreAlignment.objects.filter(parameter_set=diagonal).exists()
     assert Job.objects.get(pk=job_id).status == Job.Status.CANCELLED
+
+
+@pytest.mark.django_db
+def test_turn_path_parameters_without_a_learned_decision_get_the_prior_calibration():
+    """Until a project's gold fits a decision, the shipped prior calibrates the turn path's
+    confidence (the one fitted on the other fold for a corpus meeting); a project that
+    switched learning off keeps the engine's own confidence."""
+    params = AlignmentParams().with_changes({"aligner": "turns"})
+    for learns in (True, False):
+        project, lead, documents = gold_project(1)
+        project.settings = {"learned_decision": learns}
+        project.save(update_fields=["settings"])
+        parameter_set = parameter_set_get_or_create(
+            project=project, name="turns", params=params.to_dict(), engine_version="test"
+        )
+        job_id = start(lead, project, parameter_set, documents)
+
+        pre_align_run(job_id=job_id)
+
+        assert Job.objects.get(pk=job_id).status == Job.Status.SUCCEEDED
+        vectors = vectors_load(vectors_id=WordVectors.objects.get(project=project).pk)
+        meeting = document_meeting(documents[0])
+        prior = prior_for(meeting_of_source(documents[0].source), meeting_ids())
+        calibrated = align_and_decide(meeting, params, vectors, prior)
+        own = align_meeting(meeting, params, vectors)
+        assert not np.allclose(calibrated.confidence, own.confidence)
+        expected = calibrated if learns else own
+        stored = PreAlignment.objects.get(document=documents[0], parameter_set=parameter_set)
+        assert stored.labels == expected.labels.tolist()
+        assert np.allclose(stored.confidences, expected.confidence)

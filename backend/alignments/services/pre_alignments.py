@@ -29,11 +29,14 @@ from backend.jobs.services import (
     job_succeed,
 )
 from backend.projects.models import Project
+from backend.tuning.selectors import learns_decision
 from backend.vectors.services import vectors_for, vectors_load
 from backend.version import VERSION
+from workers.align.corpus import meeting_ids, meeting_of_source
 from workers.align.diagnosis import Finding, diagnose_meeting
 from workers.align.document_model import UNALIGNED, Meeting
 from workers.align.folds import new_document_defaults
+from workers.align.learning.prior import prior_applies, prior_for
 from workers.align.learning.turn_decision import LearnedDecision
 from workers.align.params import AlignmentParams, load_params
 from workers.align.pipeline import AlignmentResult, align_and_decide
@@ -258,6 +261,7 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
                 error=f"The parameter set's learned decision cannot be applied: {error}",
             )
             return
+    prior = learned is None and _takes_prior(params, job.project_id)
     document_ids = job.arguments["documents"]
     done, resumed = [], []
     warnings: list[dict[str, Any]] = []
@@ -269,7 +273,10 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
             document=document, parameter_set=parameter_set, computed_at__gte=job.started_at
         ).first()
         if stored is None:
-            result, findings = align_document(document, params, vectors, learned)
+            decision = (
+                prior_for(meeting_of_source(document.source), meeting_ids()) if prior else learned
+            )
+            result, findings = align_document(document, params, vectors, decision)
             with transaction.atomic():
                 if job_lock_if_running(job_id=job_id) is None:
                     return
@@ -304,6 +311,17 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
             },
             message=_done_message(len(done), warnings),
         )
+
+
+def _takes_prior(params: AlignmentParams, project_id: int | None) -> bool:
+    """Whether pre-alignments without a learned decision get the shipped prior calibration
+    (`workers.align.learning.prior`): for parameters it was fitted to read, in a project that
+    learns decisions (one that switched learning off keeps the engine's own confidence
+    throughout)."""
+    if project_id is None or not prior_applies(params):
+        return False
+    project = Project.objects.filter(pk=project_id).first()
+    return project is not None and learns_decision(project.settings)
 
 
 def _done_message(documents: int, warnings: Sequence[dict[str, Any]]) -> str:

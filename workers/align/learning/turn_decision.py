@@ -274,11 +274,16 @@ class LearnedDecision:
         """Final labels and the calibrated probability that each is right."""
         chosen = _chosen_corrections(self.corrections, self.threshold, evidence)
         labels = apply_corrections(evidence, chosen)
+        return labels, self.confidence(evidence, labels)
+
+    def confidence(self, evidence: TurnEvidence, labels: np.ndarray) -> np.ndarray:
+        """The calibrated probability that each of `labels` is right (the decision's own
+        labels, or another decision's for the same evidence, to compare calibrations)."""
         if self.with_opinions is not None and evidence.opinions is not None:
             features = _opinion_features(evidence, labels)
             score = self.with_opinions.correctness.probabilities(features)[:, 1]
-            return labels, self.with_opinions.calibration(score)
-        return labels, self.calibration(_correctness_score(self.correctness, evidence, labels))
+            return self.with_opinions.calibration(score)
+        return self.calibration(_correctness_score(self.correctness, evidence, labels))
 
     def summary(self) -> dict[str, Any]:
         """What a person reading a tuning report needs: was each part kept, and on what."""

@@ -1,0 +1,58 @@
+"""The shipped prior calibration: cross-fitted like the shipped parameters, calibration only,
+and applied only to pre-alignments whose evidence it was fitted to read."""
+
+import json
+
+import numpy as np
+
+from workers.align.corpus import meeting_ids
+from workers.align.folds import defaults_file, folds
+from workers.align.learning.prior import FOLDS, load_prior, prior_applies, prior_file, prior_fold
+from workers.align.learning.turn_decision import FEATURES, TurnEvidence
+from workers.align.params import AlignmentParams, load_params
+
+
+def test_a_corpus_meeting_gets_the_prior_fitted_on_the_other_fold():
+    corpus = meeting_ids()
+    fold_a, fold_b = folds(corpus)
+    assert {prior_fold(meeting, corpus) for meeting in fold_a} == {"b"}
+    assert {prior_fold(meeting, corpus) for meeting in fold_b} == {"a"}
+    assert prior_fold(None, corpus) == "a"
+    assert prior_fold("not-a-corpus-meeting", corpus) == "a"
+
+
+def test_each_shipped_prior_was_fitted_on_its_fold_only_and_changes_no_label():
+    corpus = meeting_ids()
+    for fitted_on, fold in zip(FOLDS, folds(corpus), strict=True):
+        stored = json.loads(prior_file(fitted_on).read_text(encoding="utf-8"))
+        assert stored["metadata"]["fitted_on"] == sorted(fold)
+        assert stored["metadata"]["params"] == defaults_file(fitted_on).name
+        prior = load_prior(fitted_on)
+        assert prior.corrections is None
+        evidence = _evidence()
+        labels, confidences = prior.decide(evidence)
+        assert labels.tolist() == evidence.labels.tolist()
+        assert np.all((confidences >= 0) & (confidences <= 1))
+
+
+def test_the_prior_applies_to_the_turn_path_scored_as_it_was_fitted():
+    shipped = load_params(defaults_file("a"))
+    assert prior_applies(shipped)
+    assert prior_applies(AlignmentParams().with_changes({"aligner": "turns"}))
+    assert not prior_applies(AlignmentParams.of("diagonal"))
+    assert not prior_applies(shipped.with_changes({"scoring.method": "tfidf"}))
+    assert not prior_applies(load_params(defaults_file("a", vectors="lexical")))
+
+
+def _evidence() -> TurnEvidence:
+    """A document's evidence with made-up but well-formed features."""
+    generator = np.random.default_rng(0)
+    labels = np.array([0, 0, 1, -1, 1, 2, 2])
+    turns = len(labels)
+    return TurnEvidence(
+        labels=labels,
+        candidate=np.maximum(labels, 0),
+        n_segments=3,
+        features=generator.normal(size=(turns, len(FEATURES))),
+        word_counts=np.full(turns, 10),
+    )

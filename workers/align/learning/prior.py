@@ -1,0 +1,111 @@
+"""A calibrated confidence before a project has the gold to fit its own.
+
+A project's learned decision needs `MIN_GOLD_DOCUMENTS` gold documents, so the pre-alignments
+of its first tuned iteration carry the engine's own confidence, a score well below the share
+of turns it gets right: a lead aiming review at a residual error reads far more than needed
+(docs/review.md). The corpus's gold can stand in until then. The shipped prior is a
+calibration only (no corrections, so it never changes a label the parameters give), fitted
+like a tuning run's on one fold of public_meetings with the parameters tuned on that fold and
+stored as defaults/prior-calibration-fitted-on-fold-{a,b}.json. As with the shipped
+parameters (`folds`), a corpus meeting gets the prior fitted on the other fold, so no
+figure measured on a meeting comes from a calibration that saw it; any other document gets
+fold A's.
+
+    python -m workers.align.learning.prior
+
+refits both files (a few minutes: each fold's meetings aligned once, with second opinions).
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from workers.align.corpus import load_public_meetings, meeting_ids
+from workers.align.folds import NEW_DOCUMENT_DEFAULTS, defaults_file, folds
+from workers.align.learning.turn_decision import LearnedDecision, fit_calibration
+from workers.align.params import AlignmentParams, load_params
+from workers.align.paths.turn_dp import TurnSettings
+from workers.align.pipeline import corpus_vectors, turn_evidence
+
+FOLDS = ("a", "b")
+
+
+def prior_file(fitted_on: str) -> Path:
+    """The prior calibration fitted on fold `fitted_on`'s gold."""
+    name = f"prior-calibration-fitted-on-fold-{fitted_on}.json"
+    return Path(str(resources.files("workers.align") / "defaults" / name))
+
+
+def prior_fold(meeting_id: str | None, corpus_ids: list[str]) -> str:
+    """The fold whose prior a document gets: the other fold for a corpus meeting, else the
+    fold whose parameters new documents get."""
+    fold_a, fold_b = folds(corpus_ids)
+    if meeting_id in fold_a:
+        return "b"
+    if meeting_id in fold_b:
+        return "a"
+    return NEW_DOCUMENT_DEFAULTS
+
+
+def prior_applies(params: AlignmentParams) -> bool:
+    """Whether the prior can calibrate pre-alignments made with `params`: the turn path
+    (whose evidence it reads) scored as the prior's own parameters score, since per-word
+    evidence from other scoring (tf-idf, lexical vectors) sits on another scale."""
+    fitted_with = load_params(defaults_file(NEW_DOCUMENT_DEFAULTS))
+    return (
+        isinstance(params.path, TurnSettings)
+        and params.scoring.method == fitted_with.scoring.method
+        and params.vectors.kind == fitted_with.vectors.kind
+    )
+
+
+def load_prior(fitted_on: str) -> LearnedDecision:
+    stored = json.loads(prior_file(fitted_on).read_text(encoding="utf-8"))
+    return LearnedDecision.from_dict(stored["learned"])
+
+
+def prior_for(meeting_id: str | None, corpus_ids: list[str]) -> LearnedDecision:
+    """The prior calibration a document gets (`meeting_id`: its public_meetings id, if any)."""
+    return load_prior(prior_fold(meeting_id, corpus_ids))
+
+
+def fit_prior(fitted_on: str) -> dict[str, object]:
+    """The prior calibration of fold `fitted_on`: its meetings aligned with the parameters
+    tuned on it (vectors trained on the corpus's texts, as a project trains them on its
+    own), then `fit_calibration` with no corrections on their reference."""
+    meetings = load_public_meetings()
+    fold = dict(zip(FOLDS, folds(meeting_ids()), strict=True))[fitted_on]
+    params = load_params(defaults_file(fitted_on))
+    vectors = corpus_vectors(meetings, params.vectors)
+    gold = [
+        (turn_evidence(meeting, params, vectors)[1], np.asarray(meeting.reference))
+        for meeting in meetings
+        if meeting.id in fold
+    ]
+    decision = fit_calibration(gold, None, 1.0, {})
+    return {
+        "metadata": {
+            "fitted_on": sorted(fold),
+            "params": defaults_file(fitted_on).name,
+            "script": "python -m workers.align.learning.prior",
+        },
+        "learned": decision.as_dict(),
+    }
+
+
+def main() -> None:
+    for fitted_on in FOLDS:
+        stored = fit_prior(fitted_on)
+        prior_file(fitted_on).write_text(
+            json.dumps(stored, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+        )
+        summary = LearnedDecision.from_dict(stored["learned"]).summary()  # type: ignore[arg-type]
+        print(f"{prior_file(fitted_on).name}: {summary}")
+
+
+if __name__ == "__main__":
+    main()
