@@ -1,12 +1,10 @@
 from collections import defaultdict
-from typing import Any
 
 import numpy as np
 from django.db.models import F, QuerySet
 
 from backend.alignments.models import ParameterSet
 from backend.core.errors import InvalidInput, NotFound
-from backend.projects.defaults import DEFAULT_LEARNED_DECISION
 from backend.projects.models import Project
 from backend.tuning.models import TuningCandidate, TuningRun, TuningSlice
 from workers.align.metrics import MeetingScores
@@ -26,10 +24,6 @@ number of documents scored are better high; rank, grid position and WindowDiff b
 CANDIDATE_ORDERINGS = [*HIGHER_IS_BETTER, *(f"-{name}" for name in HIGHER_IS_BETTER)]
 """`?ordering=<name>` lists the best first for that figure, `-<name>` the worst first, on
 every endpoint that lists candidates."""
-
-
-def learns_decision(project_settings: dict[str, Any]) -> bool:
-    return bool(project_settings.get("learned_decision", DEFAULT_LEARNED_DECISION))
 
 
 def tuning_run_list(*, project_id: int) -> QuerySet[TuningRun]:

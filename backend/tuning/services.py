@@ -57,10 +57,10 @@ from backend.jobs.services import (
     job_submit,
     job_succeed,
 )
+from backend.projects.defaults import learns_decision
 from backend.projects.models import Project
 from backend.tuning import plan
 from backend.tuning.models import TuningCandidate, TuningRun, TuningSlice
-from backend.tuning.selectors import learns_decision
 from backend.vectors.services import vectors_for, vectors_load
 from workers.align.document_model import Meeting
 from workers.align.learning import turn_decision

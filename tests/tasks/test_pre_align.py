@@ -18,8 +18,7 @@ from backend.vectors.models import WordVectors
 from backend.vectors.services import vectors_load
 from tests.openapi import assert_matches_schema
 from tests.tasks.conftest import gold_project, wait_for_job
-from workers.align.corpus import meeting_ids, meeting_of_source
-from workers.align.learning.prior import prior_for
+from workers.align.learning.prior import prior_for_source
 from workers.align.params import AlignmentParams
 from workers.align.pipeline import align_and_decide, align_meeting
 
@@ -117,7 +116,7 @@ def test_turn_path_parameters_without_a_learned_decision_get_the_prior_calibrati
         assert Job.objects.get(pk=job_id).status == Job.Status.SUCCEEDED
         vectors = vectors_load(vectors_id=WordVectors.objects.get(project=project).pk)
         meeting = document_meeting(documents[0])
-        prior = prior_for(meeting_of_source(documents[0].source), meeting_ids())
+        prior = prior_for_source(documents[0].source)
         calibrated = align_and_decide(meeting, params, vectors, prior)
         own = align_meeting(meeting, params, vectors)
         assert not np.allclose(calibrated.confidence, own.confidence)

@@ -28,15 +28,14 @@ from backend.jobs.services import (
     job_submit,
     job_succeed,
 )
+from backend.projects.defaults import learns_decision
 from backend.projects.models import Project
-from backend.tuning.selectors import learns_decision
 from backend.vectors.services import vectors_for, vectors_load
 from backend.version import VERSION
-from workers.align.corpus import meeting_ids, meeting_of_source
 from workers.align.diagnosis import Finding, diagnose_meeting
 from workers.align.document_model import UNALIGNED, Meeting
 from workers.align.folds import new_document_defaults
-from workers.align.learning.prior import prior_applies, prior_for
+from workers.align.learning.prior import prior_applies, prior_for_source
 from workers.align.learning.turn_decision import LearnedDecision
 from workers.align.params import AlignmentParams, load_params
 from workers.align.pipeline import AlignmentResult, align_and_decide
@@ -273,9 +272,7 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
             document=document, parameter_set=parameter_set, computed_at__gte=job.started_at
         ).first()
         if stored is None:
-            decision = (
-                prior_for(meeting_of_source(document.source), meeting_ids()) if prior else learned
-            )
+            decision = prior_for_source(document.source) if prior else learned
             result, findings = align_document(document, params, vectors, decision)
             with transaction.atomic():
                 if job_lock_if_running(job_id=job_id) is None:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from workers.align.corpus import load_public_meetings, meeting_ids
+from workers.align.corpus import load_public_meetings, meeting_ids, meeting_of_source
 from workers.align.folds import NEW_DOCUMENT_DEFAULTS, defaults_file, folds
 from workers.align.learning.turn_decision import LearnedDecision, fit_calibration
 from workers.align.params import AlignmentParams, load_params
@@ -71,6 +71,12 @@ def load_prior(fitted_on: str) -> LearnedDecision:
 def prior_for(meeting_id: str | None, corpus_ids: list[str]) -> LearnedDecision:
     """The prior calibration a document gets (`meeting_id`: its public_meetings id, if any)."""
     return load_prior(prior_fold(meeting_id, corpus_ids))
+
+
+def prior_for_source(source: str) -> LearnedDecision:
+    """The prior calibration a document with this `source` gets (the other fold's for a
+    public_meetings meeting, by the id its source names)."""
+    return prior_for(meeting_of_source(source), meeting_ids())
 
 
 def fit_prior(fitted_on: str) -> dict[str, object]:
