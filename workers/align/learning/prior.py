@@ -19,6 +19,7 @@ refits both files (a few minutes: each fold's meetings aligned once, with second
 from __future__ import annotations
 
 import json
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -63,7 +64,9 @@ def prior_applies(params: AlignmentParams) -> bool:
     )
 
 
+@cache
 def load_prior(fitted_on: str) -> LearnedDecision:
+    """Read once a process: a pre-alignment job asks for a prior per document."""
     stored = json.loads(prior_file(fitted_on).read_text(encoding="utf-8"))
     return LearnedDecision.from_dict(stored["learned"])
 
