@@ -2,13 +2,16 @@
 labels left in the gold, and how far the estimated residual error is from the measured one.
 
     TANDEM_DATA_DIR=var/sim DJANGO_SECRET_KEY=bench .venv/bin/python -m bench.review_curve \\
-        --runs var/sim/review [--seeds 1,2,3] [--batches 4,6,6,6] [--policies auto,none]
+        --runs var/sim/review [--seeds 1,2,3] [--batches 4,6,6,6] [--policies auto,none] \\
+        [--starting shipped]
 
 Each (policy, seed) is one `manage.py simulate_bootstrap --review-threshold POLICY` run on a
 real worker (`--start-worker`; `none` is the default loop, every turn read), its report kept as
-RUNS/POLICY-seedS.json: a report already there is read, not run again, so an interrupted sweep
-resumes. The database and broker are the environment's (migrate it first). The last iteration
-is closed without tuning, which nothing would use.
+RUNS/POLICY-seedS.json, or RUNS/POLICY-from-shipped-seedS.json with `--starting shipped` (the
+loop of a new project, whose first batch the shipped defaults pre-align, not the diagonal): a
+report already there is read, not run again, so an interrupted sweep resumes. The database and
+broker are the environment's (migrate it first). The last iteration is closed without tuning,
+which nothing would use.
 
 The figures: per policy and iteration, the median and range over seeds of what the loop
 measured (`loop`); and per policy's runs, for each threshold of the curve every iteration
@@ -61,16 +64,18 @@ LOOP_FIGURES = (
 CURVE_FIGURES = ("reviewed_share", "changed_share", "residual_error", "estimated_residual_error")
 
 
-def run(runs: Path, policy: str, seed: int, batches: str) -> dict[str, Any]:
-    report = runs / f"{policy}-seed{seed}.json"
+def run(runs: Path, policy: str, seed: int, batches: str, starting: str) -> dict[str, Any]:
+    start = "" if starting == "diagonal" else f"from-{starting}-"
+    report = runs / f"{policy}-{start}seed{seed}.json"
     if not report.exists():
         command = [
             sys.executable, "manage.py", "simulate_bootstrap", "--batches", batches,
             "--seed", str(seed), "--start-worker", "--no-final-tuning", "--json", str(report),
+            "--starting", starting,
         ]  # fmt: skip
         if policy != "none":
             command += ["--review-threshold", policy]
-        with open(runs / f"{policy}-seed{seed}.log", "w") as log:
+        with open(report.with_suffix(".log"), "w") as log:
             subprocess.run(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, check=True)
     return json.loads(report.read_text())
 
@@ -187,6 +192,12 @@ def main() -> None:
     parser.add_argument("--seeds", default="1,2,3")
     parser.add_argument("--batches", default="4,6,6,6")
     parser.add_argument("--policies", default="auto,none", help="auto, none, or probabilities.")
+    parser.add_argument(
+        "--starting",
+        choices=("diagonal", "shipped"),
+        default="diagonal",
+        help="What pre-aligns until a set is promoted (simulate_bootstrap --starting).",
+    )
     options = parser.parse_args()
     if options.offline:
         print(json.dumps(offline_curve(), indent=2))
@@ -195,9 +206,16 @@ def main() -> None:
         parser.error("--runs is needed unless --offline")
     options.runs.mkdir(parents=True, exist_ok=True)
     seeds = [int(seed) for seed in options.seeds.split(",")]
-    figures: dict[str, Any] = {"seeds": seeds, "batches": options.batches, "policies": {}}
+    figures: dict[str, Any] = {
+        "seeds": seeds,
+        "batches": options.batches,
+        "starting": options.starting,
+        "policies": {},
+    }
     for policy in options.policies.split(","):
-        reports = [run(options.runs, policy, seed, options.batches) for seed in seeds]
+        reports = [
+            run(options.runs, policy, seed, options.batches, options.starting) for seed in seeds
+        ]
         figures["policies"][policy] = {
             "loop": loop_figures(reports),
             "curve": curve_figures(reports),

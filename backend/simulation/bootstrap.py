@@ -151,6 +151,9 @@ class Simulation:
     review_threshold: ReviewThreshold | None = None
     """Annotators review only the turns shown under this confidence threshold (or the one
     `auto` computes per iteration); None: they read and correct every turn."""
+    starting: StartingParameters = StartingParameters.DIAGONAL
+    """What pre-aligns the batches until a tuning run's set is promoted: the paper's diagonal,
+    or the shipped defaults a new project starts from."""
     say: Callable[[str], None] = print
     held_out_figures: dict[str, Any] = field(default_factory=dict)
     _project: Project | None = None
@@ -239,7 +242,7 @@ class Simulation:
                 else None
             ),
             name=f"simulated batch {index}",
-            starting=StartingParameters.DIAGONAL,
+            starting=self.starting,
         )
         self.say(
             f"iteration {index}: pre-aligning {len(batch)} meetings "

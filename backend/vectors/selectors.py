@@ -3,6 +3,7 @@ from django.db.models import QuerySet
 from backend.core.errors import NotFound
 from backend.documents.models import Document, ReportSegment, TranscriptTurn
 from backend.vectors.models import WordVectors
+from workers.align.scoring.vectors import VectorKind
 
 TRAINABLE = [
     Document.Status.IMPORTED,
@@ -41,3 +42,16 @@ def word_vectors_get(*, project_id: int, vectors_id: int) -> WordVectors:
     if vectors is None:
         raise NotFound(f"Project {project_id} has no word vectors {vectors_id}.")
     return vectors
+
+
+ENGINE_KIND_OF_ORIGIN: dict[str, VectorKind] = {
+    WordVectors.Origin.TRAINED: "word2vec",
+    WordVectors.Origin.LEXICAL: "lexical",
+}
+"""The engine's kind of vectors that a stored set of each origin is made as. Uploaded vectors
+and the server's file are whatever their makers trained, so no shipped calibration (fitted on
+the evidence of one kind) reads them."""
+
+
+def engine_vectors_kind(vectors: WordVectors) -> VectorKind | None:
+    return ENGINE_KIND_OF_ORIGIN.get(vectors.origin)

@@ -18,8 +18,10 @@ from backend.vectors.models import WordVectors
 from backend.vectors.services import vectors_load
 from tests.openapi import assert_matches_schema
 from tests.tasks.conftest import gold_project, wait_for_job
-from workers.align.learning.prior import prior_for_source
-from workers.align.params import AlignmentParams
+from workers.align.corpus import meeting_ids, meeting_of_source
+from workers.align.folds import new_document_defaults
+from workers.align.learning.prior import load_prior, prior_fold, prior_for_source
+from workers.align.params import AlignmentParams, load_params
 from workers.align.pipeline import align_and_decide, align_meeting
 
 
@@ -96,12 +98,23 @@ def test_a_cancelled_pre_alignment_stores_nothing():
     assert Job.objects.get(pk=job_id).status == Job.Status.CANCELLED
 
 
+ORIGIN_OF_KIND = {"word2vec": WordVectors.Origin.TRAINED, "lexical": WordVectors.Origin.LEXICAL}
+
+
 @pytest.mark.django_db
-def test_turn_path_parameters_without_a_learned_decision_get_the_prior_calibration():
-    """Until a project's gold fits a decision, the shipped prior calibrates the turn path's
-    confidence (the one fitted on the other fold for a corpus meeting); a project that
-    switched learning off keeps the engine's own confidence."""
-    params = AlignmentParams().with_changes({"aligner": "turns"})
+@pytest.mark.parametrize("vectors_kind", ["word2vec", "lexical"])
+def test_turn_path_parameters_without_a_learned_decision_get_the_prior_calibration(vectors_kind):
+    """Until a project's gold fits a decision, the shipped prior for the parameters' kind of
+    vectors calibrates the turn path's confidence (the one fitted on the other fold for a
+    corpus meeting): word2vec trained on the project's texts, or the lexical vectors of a new
+    project's shipped defaults; a project that switched learning off keeps the engine's own
+    confidence."""
+    params = (
+        AlignmentParams().with_changes({"aligner": "turns"})
+        if vectors_kind == "word2vec"
+        else load_params(new_document_defaults())
+    )
+    assert params.vectors.kind == vectors_kind
     for learns in (True, False):
         project, lead, documents = gold_project(1)
         project.settings = {"learned_decision": learns}
@@ -114,9 +127,12 @@ def test_turn_path_parameters_without_a_learned_decision_get_the_prior_calibrati
         pre_align_run(job_id=job_id)
 
         assert Job.objects.get(pk=job_id).status == Job.Status.SUCCEEDED
-        vectors = vectors_load(vectors_id=WordVectors.objects.get(project=project).pk)
+        stored = WordVectors.objects.get(project=project, origin=ORIGIN_OF_KIND[vectors_kind])
+        vectors = vectors_load(vectors_id=stored.pk)
         meeting = document_meeting(documents[0])
-        prior = prior_for_source(documents[0].source)
+        prior = prior_for_source(documents[0].source, params)
+        fold = prior_fold(meeting_of_source(documents[0].source), meeting_ids())
+        assert prior is load_prior(fold, vectors_kind)
         calibrated = align_and_decide(meeting, params, vectors, prior)
         own = align_meeting(meeting, params, vectors)
         assert not np.allclose(calibrated.confidence, own.confidence)

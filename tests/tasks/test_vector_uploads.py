@@ -11,7 +11,7 @@ from gensim.models import KeyedVectors
 from rest_framework.test import APIClient
 
 from backend.alignments.models import PreAlignment
-from backend.alignments.services.pre_alignments import parameter_set_get_or_create
+from backend.alignments.services.pre_alignments import parameter_set_get_or_create, pre_align_run
 from backend.documents.selectors import document_meeting
 from backend.jobs.models import Job
 from backend.vectors.models import WordVectors
@@ -20,7 +20,8 @@ from backend.vectors.services import server_vectors_file, vectors_for, vectors_l
 from tests.openapi import assert_matches_schema
 from tests.tasks.conftest import gold_project, wait_for_job
 from tests.tasks.test_pre_align import start
-from workers.align.params import AlignmentParams
+from workers.align.folds import new_document_defaults
+from workers.align.params import AlignmentParams, load_params
 from workers.align.pipeline import align_meeting
 from workers.align.scoring.tokens import lexical_tokens
 from workers.align.scoring.vectors import TrainingSettings
@@ -202,3 +203,28 @@ def test_lexical_parameters_get_the_projects_words_as_lexical_vectors_trained_on
     loaded = vectors_load(vectors_id=chosen.pk)
     assert set(loaded.index_to_key) == {token for s in sentences for token in lexical_tokens(s)}
     assert not WordVectors.objects.filter(origin=WordVectors.Origin.TRAINED).exists()
+
+
+@pytest.mark.django_db
+def test_vectors_a_lead_uploaded_keep_the_engines_own_confidence(tmp_path):
+    """No shipped prior was fitted on a lead's vectors: their evidence sits on a scale of its
+    own, whatever kind of vectors the parameters name."""
+    params = load_params(new_document_defaults())
+    project, lead, documents = gold_project(1)
+    response = upload(lead_client(lead), project, vectors_bytes(pretrained_for(project), tmp_path))
+    assert response.status_code == 201, response.json()
+    parameter_set = parameter_set_get_or_create(
+        project=project, name="shipped", params=params.to_dict(), engine_version="test"
+    )
+    job_id = start(lead, project, parameter_set, documents)
+
+    pre_align_run(job_id=job_id)
+
+    assert Job.objects.get(pk=job_id).status == Job.Status.SUCCEEDED
+    uploaded = WordVectors.objects.get(project=project, origin=WordVectors.Origin.UPLOADED)
+    own = align_meeting(
+        document_meeting(documents[0]), params, vectors_load(vectors_id=uploaded.pk)
+    )
+    stored = PreAlignment.objects.get(document=documents[0], parameter_set=parameter_set)
+    assert stored.labels == own.labels.tolist()
+    assert np.allclose(stored.confidences, own.confidence)

@@ -30,15 +30,17 @@ from backend.jobs.services import (
 )
 from backend.projects.defaults import learns_decision
 from backend.projects.models import Project
+from backend.vectors.selectors import engine_vectors_kind
 from backend.vectors.services import vectors_for, vectors_load
 from backend.version import VERSION
 from workers.align.diagnosis import Finding, diagnose_meeting
 from workers.align.document_model import UNALIGNED, Meeting
 from workers.align.folds import new_document_defaults
-from workers.align.learning.prior import prior_applies, prior_for_source
+from workers.align.learning.prior import prior_for_source, prior_vectors
 from workers.align.learning.turn_decision import LearnedDecision
 from workers.align.params import AlignmentParams, load_params
 from workers.align.pipeline import AlignmentResult, align_and_decide
+from workers.align.scoring.vectors import VectorKind
 from workers.align.setting_fields import SettingsError, in_words
 
 PRE_ALIGN_TASK = "backend.alignments.tasks.pre_align"
@@ -243,13 +245,14 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
         job_fail(job_id=job_id, error=error.message)
         return
     vectors = None
+    vectors_kind = None
     if params.aligner != "diagonal" and params.scoring.method == "embedding":
         if job.project_id is None:
             raise ValueError(f"pre-alignment job {job_id} belongs to no project")
         job_report_progress(job_id=job_id, progress=0.0, message="loading word vectors")
-        vectors = vectors_load(
-            vectors_id=vectors_for(project_id=job.project_id, settings=params.vectors).pk
-        )
+        stored_vectors = vectors_for(project_id=job.project_id, settings=params.vectors)
+        vectors = vectors_load(vectors_id=stored_vectors.pk)
+        vectors_kind = engine_vectors_kind(stored_vectors)
     learned = None
     if parameter_set.learned is not None:
         try:
@@ -260,7 +263,7 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
                 error=f"The parameter set's learned decision cannot be applied: {error}",
             )
             return
-    prior = learned is None and _takes_prior(params, job.project_id)
+    prior = learned is None and _takes_prior(params, vectors_kind, job.project_id)
     document_ids = job.arguments["documents"]
     done, resumed = [], []
     warnings: list[dict[str, Any]] = []
@@ -272,7 +275,7 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
             document=document, parameter_set=parameter_set, computed_at__gte=job.started_at
         ).first()
         if stored is None:
-            decision = prior_for_source(document.source) if prior else learned
+            decision = prior_for_source(document.source, params) if prior else learned
             result, findings = align_document(document, params, vectors, decision)
             with transaction.atomic():
                 if job_lock_if_running(job_id=job_id) is None:
@@ -310,12 +313,16 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
         )
 
 
-def _takes_prior(params: AlignmentParams, project_id: int | None) -> bool:
-    """Whether pre-alignments without a learned decision get the shipped prior calibration
-    (`workers.align.learning.prior`): for parameters it was fitted to read, in a project that
-    learns decisions (one that switched learning off keeps the engine's own confidence
-    throughout)."""
-    if project_id is None or not prior_applies(params):
+def _takes_prior(
+    params: AlignmentParams, vectors_kind: VectorKind | None, project_id: int | None
+) -> bool:
+    """Whether pre-alignments without a learned decision get a shipped prior calibration
+    (`workers.align.learning.prior`): for parameters one was fitted to read, with vectors of
+    the kind it was fitted on (not a lead's upload, whatever the parameters name), in a
+    project that learns decisions (one that switched learning off keeps the engine's own
+    confidence throughout)."""
+    kind = prior_vectors(params)
+    if project_id is None or kind is None or kind != vectors_kind:
         return False
     project = Project.objects.filter(pk=project_id).first()
     return project is not None and learns_decision(project.settings)

@@ -4,10 +4,19 @@ and applied only to pre-alignments whose evidence it was fitted to read."""
 import json
 
 import numpy as np
+import pytest
 
 from workers.align.corpus import meeting_ids
 from workers.align.folds import defaults_file, folds
-from workers.align.learning.prior import FOLDS, load_prior, prior_applies, prior_file, prior_fold
+from workers.align.learning.prior import (
+    FOLDS,
+    PRIOR_VECTORS,
+    load_prior,
+    prior_applies,
+    prior_file,
+    prior_fold,
+    prior_vectors,
+)
 from workers.align.learning.turn_decision import FEATURES, TurnEvidence
 from workers.align.params import AlignmentParams, load_params
 
@@ -21,13 +30,14 @@ def test_a_corpus_meeting_gets_the_prior_fitted_on_the_other_fold():
     assert prior_fold("not-a-corpus-meeting", corpus) == "a"
 
 
-def test_each_shipped_prior_was_fitted_on_its_fold_only_and_changes_no_label():
+@pytest.mark.parametrize("vectors", PRIOR_VECTORS)
+def test_each_shipped_prior_was_fitted_on_its_fold_only_and_changes_no_label(vectors):
     corpus = meeting_ids()
     for fitted_on, fold in zip(FOLDS, folds(corpus), strict=True):
-        stored = json.loads(prior_file(fitted_on).read_text(encoding="utf-8"))
+        stored = json.loads(prior_file(fitted_on, vectors).read_text(encoding="utf-8"))
         assert stored["metadata"]["fitted_on"] == sorted(fold)
-        assert stored["metadata"]["params"] == defaults_file(fitted_on).name
-        prior = load_prior(fitted_on)
+        assert stored["metadata"]["params"] == defaults_file(fitted_on, vectors=vectors).name
+        prior = load_prior(fitted_on, vectors)
         assert prior.corrections is None
         evidence = _evidence()
         labels, confidences = prior.decide(evidence)
@@ -35,13 +45,16 @@ def test_each_shipped_prior_was_fitted_on_its_fold_only_and_changes_no_label():
         assert np.all((confidences >= 0) & (confidences <= 1))
 
 
-def test_the_prior_applies_to_the_turn_path_scored_as_it_was_fitted():
-    shipped = load_params(defaults_file("a"))
-    assert prior_applies(shipped)
-    assert prior_applies(AlignmentParams().with_changes({"aligner": "turns"}))
+def test_each_prior_applies_to_the_turn_path_scored_as_it_was_fitted():
+    trained = load_params(defaults_file("a"))
+    lexical = load_params(defaults_file("a", vectors="lexical"))
+    assert prior_vectors(trained) == "word2vec"
+    assert prior_vectors(AlignmentParams().with_changes({"aligner": "turns"})) == "word2vec"
+    assert prior_vectors(lexical) == "lexical"
+    assert prior_vectors(trained.with_changes({"vectors.kind": "lexical"})) == "lexical"
     assert not prior_applies(AlignmentParams.of("diagonal"))
-    assert not prior_applies(shipped.with_changes({"scoring.method": "tfidf"}))
-    assert not prior_applies(load_params(defaults_file("a", vectors="lexical")))
+    assert not prior_applies(trained.with_changes({"scoring.method": "tfidf"}))
+    assert not prior_applies(lexical.with_changes({"aligner": "hmm"}))
 
 
 def _evidence() -> TurnEvidence:

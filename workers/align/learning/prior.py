@@ -1,23 +1,26 @@
 """A calibrated confidence before a project has the gold to fit its own.
 
 A project's learned decision needs `MIN_GOLD_DOCUMENTS` gold documents, so the pre-alignments
-of its first tuned iteration carry the engine's own confidence, a score well below the share
-of turns it gets right: a lead aiming review at a residual error reads far more than needed
+of its first iterations carry the engine's own confidence, a score well below the share of
+turns it gets right: a lead aiming review at a residual error reads far more than needed
 (docs/review.md). The corpus's gold can stand in until then. The shipped prior is a
 calibration only (no corrections, so it never changes a label the parameters give), fitted
-like a tuning run's on one fold of public_meetings with the parameters tuned on that fold and
-stored as defaults/prior-calibration-fitted-on-fold-{a,b}.json. As with the shipped
-parameters (`folds`), a corpus meeting gets the prior fitted on the other fold, so no
-figure measured on a meeting comes from a calibration that saw it; any other document gets
-fold A's.
+like a tuning run's on one fold of public_meetings with the parameters tuned on that fold,
+one per kind of vectors, as each kind's evidence sits on its own scale:
+defaults/prior-calibration-fitted-on-fold-{a,b}.json for word vectors trained on the texts
+(a tuned project's), defaults/lexical-prior-calibration-fitted-on-fold-{a,b}.json for lexical
+vectors (a new project's first pre-alignment). As with the shipped parameters (`folds`), a
+corpus meeting gets the prior fitted on the other fold, so no figure measured on a meeting
+comes from a calibration that saw it; any other document gets fold A's.
 
-    python -m workers.align.learning.prior
+    python -m workers.align.learning.prior [--vectors lexical]
 
-refits both files (a few minutes: each fold's meetings aligned once, with second opinions).
+refits the files (a few minutes: each fold's meetings aligned once, with second opinions).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 from functools import cache
 from importlib import resources
@@ -31,13 +34,16 @@ from workers.align.learning.turn_decision import LearnedDecision, fit_calibratio
 from workers.align.params import AlignmentParams, load_params
 from workers.align.paths.turn_dp import TurnSettings
 from workers.align.pipeline import corpus_vectors, turn_evidence
+from workers.align.scoring.vectors import VectorKind
 
 FOLDS = ("a", "b")
+PRIOR_VECTORS: tuple[VectorKind, ...] = ("word2vec", "lexical")
 
 
-def prior_file(fitted_on: str) -> Path:
-    """The prior calibration fitted on fold `fitted_on`'s gold."""
-    name = f"prior-calibration-fitted-on-fold-{fitted_on}.json"
+def prior_file(fitted_on: str, vectors: VectorKind = "word2vec") -> Path:
+    """The prior calibration fitted on fold `fitted_on`'s gold, for vectors of kind `vectors`."""
+    prefix = "lexical-" if vectors == "lexical" else ""
+    name = f"{prefix}prior-calibration-fitted-on-fold-{fitted_on}.json"
     return Path(str(resources.files("workers.align") / "defaults" / name))
 
 
@@ -52,46 +58,63 @@ def prior_fold(meeting_id: str | None, corpus_ids: list[str]) -> str:
     return NEW_DOCUMENT_DEFAULTS
 
 
+def prior_vectors(params: AlignmentParams) -> VectorKind | None:
+    """The kind of vectors whose prior can calibrate pre-alignments made with `params`, if
+    any: the turn path (whose evidence it reads) scored as that prior's own parameters score,
+    since per-word evidence from other scoring (tf-idf, other vectors) sits on another scale."""
+    if not isinstance(params.path, TurnSettings):
+        return None
+    for kind in PRIOR_VECTORS:
+        fitted_with = load_params(defaults_file(NEW_DOCUMENT_DEFAULTS, vectors=kind))
+        if (
+            params.scoring.method == fitted_with.scoring.method
+            and params.vectors.kind == fitted_with.vectors.kind
+        ):
+            return kind
+    return None
+
+
 def prior_applies(params: AlignmentParams) -> bool:
-    """Whether the prior can calibrate pre-alignments made with `params`: the turn path
-    (whose evidence it reads) scored as the prior's own parameters score, since per-word
-    evidence from other scoring (tf-idf, lexical vectors) sits on another scale."""
-    fitted_with = load_params(defaults_file(NEW_DOCUMENT_DEFAULTS))
-    return (
-        isinstance(params.path, TurnSettings)
-        and params.scoring.method == fitted_with.scoring.method
-        and params.vectors.kind == fitted_with.vectors.kind
-    )
+    return prior_vectors(params) is not None
 
 
 @cache
-def load_prior(fitted_on: str) -> LearnedDecision:
+def load_prior(fitted_on: str, vectors: VectorKind = "word2vec") -> LearnedDecision:
     """Read once a process: a pre-alignment job asks for a prior per document."""
-    stored = json.loads(prior_file(fitted_on).read_text(encoding="utf-8"))
+    stored = json.loads(prior_file(fitted_on, vectors).read_text(encoding="utf-8"))
     return LearnedDecision.from_dict(stored["learned"])
 
 
-def prior_for(meeting_id: str | None, corpus_ids: list[str]) -> LearnedDecision:
+def prior_for(
+    meeting_id: str | None, corpus_ids: list[str], vectors: VectorKind = "word2vec"
+) -> LearnedDecision:
     """The prior calibration a document gets (`meeting_id`: its public_meetings id, if any)."""
-    return load_prior(prior_fold(meeting_id, corpus_ids))
+    return load_prior(prior_fold(meeting_id, corpus_ids), vectors)
 
 
-def prior_for_source(source: str) -> LearnedDecision:
-    """The prior calibration a document with this `source` gets (the other fold's for a
-    public_meetings meeting, by the id its source names)."""
-    return prior_for(meeting_of_source(source), meeting_ids())
+def prior_for_source(source: str, params: AlignmentParams) -> LearnedDecision:
+    """The prior calibration a document with this `source` gets when pre-aligned with
+    `params` (the other fold's for a public_meetings meeting, by the id its source names)."""
+    vectors = prior_vectors(params)
+    if vectors is None:
+        raise ValueError(
+            f"no prior calibration reads the evidence of the {params.aligner} aligner with "
+            f"{params.scoring.method} scoring and {params.vectors.kind} vectors"
+        )
+    return prior_for(meeting_of_source(source), meeting_ids(), vectors)
 
 
-def fit_prior(fitted_on: str) -> dict[str, object]:
+def fit_prior(fitted_on: str, vectors: VectorKind = "word2vec") -> dict[str, object]:
     """The prior calibration of fold `fitted_on`: its meetings aligned with the parameters
-    tuned on it (vectors trained on the corpus's texts, as a project trains them on its
-    own), then `fit_calibration` with no corrections on their reference."""
+    tuned on it (word2vec vectors trained on the corpus's texts, as a project trains them on
+    its own; lexical vectors are the same whatever texts they are made for), then
+    `fit_calibration` with no corrections on their reference."""
     meetings = load_public_meetings()
     fold = dict(zip(FOLDS, folds(meeting_ids()), strict=True))[fitted_on]
-    params = load_params(defaults_file(fitted_on))
-    vectors = corpus_vectors(meetings, params.vectors)
+    params = load_params(defaults_file(fitted_on, vectors=vectors))
+    word_vectors = corpus_vectors(meetings, params.vectors)
     gold = [
-        (turn_evidence(meeting, params, vectors)[1], np.asarray(meeting.reference))
+        (turn_evidence(meeting, params, word_vectors)[1], np.asarray(meeting.reference))
         for meeting in meetings
         if meeting.id in fold
     ]
@@ -99,7 +122,7 @@ def fit_prior(fitted_on: str) -> dict[str, object]:
     return {
         "metadata": {
             "fitted_on": sorted(fold),
-            "params": defaults_file(fitted_on).name,
+            "params": defaults_file(fitted_on, vectors=vectors).name,
             "script": "python -m workers.align.learning.prior",
         },
         "learned": decision.as_dict(),
@@ -107,13 +130,16 @@ def fit_prior(fitted_on: str) -> dict[str, object]:
 
 
 def main() -> None:
-    for fitted_on in FOLDS:
-        stored = fit_prior(fitted_on)
-        prior_file(fitted_on).write_text(
-            json.dumps(stored, indent=2, sort_keys=True) + "\n", encoding="utf-8"
-        )
-        summary = LearnedDecision.from_dict(stored["learned"]).summary()  # type: ignore[arg-type]
-        print(f"{prior_file(fitted_on).name}: {summary}")
+    parser = argparse.ArgumentParser(description="Refit the shipped prior calibrations.")
+    parser.add_argument("--vectors", choices=PRIOR_VECTORS, help="One kind only (default both).")
+    kinds = [chosen] if (chosen := parser.parse_args().vectors) else list(PRIOR_VECTORS)
+    for vectors in kinds:
+        for fitted_on in FOLDS:
+            stored = fit_prior(fitted_on, vectors)
+            target = prior_file(fitted_on, vectors)
+            target.write_text(json.dumps(stored, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+            summary = LearnedDecision.from_dict(stored["learned"]).summary()  # type: ignore[arg-type]
+            print(f"{target.name}: {summary}")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from backend.curation.public_meetings import CORPUS_SOURCE, load_public_meetings
+from backend.iterations.models import StartingParameters
 from backend.simulation.bootstrap import Simulation, SimulationError
 from backend.simulation.management.commands._worker import worker_for_the_run
 from backend.simulation.review import AUTO, ReviewThreshold
@@ -91,6 +92,14 @@ class Command(BaseCommand):
             f"'{AUTO}' takes per iteration the threshold the app would propose for a 2 %% "
             "residual error. By default they read and correct every turn.",
         )
+        parser.add_argument(
+            "--starting",
+            choices=[choice.value for choice in StartingParameters],
+            default=StartingParameters.DIAGONAL.value,
+            help="What pre-aligns the batches until a tuning run's parameters are promoted: "
+            "the diagonal, as in the paper's first iteration, or the shipped defaults a new "
+            "project starts from.",
+        )
         parser.add_argument("--job-timeout", type=float, default=3600.0, help="Seconds per job.")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -118,6 +127,7 @@ class Command(BaseCommand):
                     select=SelectionPolicy(options["select"]),
                     held_out=options["held_out"],
                     review_threshold=options["review_threshold"],
+                    starting=StartingParameters(options["starting"]),
                     say=lambda line: self.stdout.write(line),
                 )
                 outcomes = simulation.run()
@@ -133,6 +143,7 @@ class Command(BaseCommand):
             "select": simulation.select.value,
             "held_out": simulation.held_out_figures,
             "review_threshold": options["review_threshold"],
+            "starting": options["starting"],
             "project": simulation.project.pk,
             "iterations": [outcome.as_dict() for outcome in outcomes],
         }
