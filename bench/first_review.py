@@ -8,10 +8,11 @@ A new project's first batch is pre-aligned with lexical vectors and the lexical 
 public_meetings meeting is aligned that way as a one-document project, cross-fitted: with the
 lexical parameters tuned on the other fold, its confidence given twice, by the engine and by
 the lexical prior fitted on that other fold (`workers.align.learning.prior`, which changes no
-label). Pooled over the 22 meetings, on the full reference and on the corrected one (without
-the turns whose reference repeats the uncorrected pre-alignment, where the benchmark states
-its targets): accuracy, calibration error, AUROC, and review under `auto`'s threshold (2 %),
-0.8 and 0.9: turns shown, wrong labels left (measured) and estimated.
+label). Pooled over the 22 meetings, and per tested fold, on the full reference and on the
+corrected one (without the turns whose reference repeats the uncorrected pre-alignment, where
+the benchmark states its targets): accuracy, calibration error, AUROC, and review under
+`auto`'s threshold (2 %), 0.8 and 0.9: turns shown, wrong labels left (measured) and
+estimated.
 """
 
 from __future__ import annotations
@@ -30,13 +31,15 @@ from workers.align.pipeline import corpus_vectors, turn_evidence
 
 CONFIDENCES = ("engine", "lexical_prior")
 REFERENCES = ("full_reference", "corrected_reference")
+POOLS = ("all", "fold_a", "fold_b")
 
 
-def scored_meetings() -> dict[tuple[str, str], list[Scored]]:
+def scored_meetings() -> dict[tuple[str, str, str], list[Scored]]:
+    """Per (confidence, reference, pool), each meeting's labels, confidences and reference."""
     meetings = {meeting.id: meeting for meeting in load_public_meetings()}
     fold_a, fold_b = folds(meeting_ids())
-    scored: dict[tuple[str, str], list[Scored]] = {}
-    for other, tested_fold in (("b", fold_a), ("a", fold_b)):
+    scored: dict[tuple[str, str, str], list[Scored]] = {}
+    for tested, other, tested_fold in (("fold_a", "b", fold_a), ("fold_b", "a", fold_b)):
         params = load_params(defaults_file(other, vectors="lexical"))
         prior = load_prior(other, "lexical")
         for meeting_id in tested_fold:
@@ -50,12 +53,13 @@ def scored_meetings() -> dict[tuple[str, str], list[Scored]]:
             reference = np.asarray(meeting.reference)
             kept = corrected_turns(meeting)
             for name, confidence in zip(CONFIDENCES, (result.confidence, calibrated), strict=True):
-                scored.setdefault((name, "full_reference"), []).append(
-                    (labels, confidence, reference)
-                )
-                scored.setdefault((name, "corrected_reference"), []).append(
-                    (labels[kept], confidence[kept], reference[kept])
-                )
+                for pool in ("all", tested):
+                    scored.setdefault((name, "full_reference", pool), []).append(
+                        (labels, confidence, reference)
+                    )
+                    scored.setdefault((name, "corrected_reference", pool), []).append(
+                        (labels[kept], confidence[kept], reference[kept])
+                    )
     return scored
 
 
@@ -65,7 +69,10 @@ def main() -> None:
     print(
         json.dumps(
             {
-                reference: {name: figures(scored[name, reference]) for name in CONFIDENCES}
+                reference: {
+                    pool: {name: figures(scored[name, reference, pool]) for name in CONFIDENCES}
+                    for pool in POOLS
+                }
                 for reference in REFERENCES
             },
             indent=2,

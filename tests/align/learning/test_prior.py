@@ -37,6 +37,7 @@ def test_each_shipped_prior_was_fitted_on_its_fold_only_and_changes_no_label(vec
         stored = json.loads(prior_file(fitted_on, vectors).read_text(encoding="utf-8"))
         assert stored["metadata"]["fitted_on"] == sorted(fold)
         assert stored["metadata"]["params"] == defaults_file(fitted_on, vectors=vectors).name
+        assert stored["metadata"]["turns"] == "corrected"
         prior = load_prior(fitted_on, vectors)
         assert prior.corrections is None
         evidence = _evidence()

@@ -28,7 +28,12 @@ from pathlib import Path
 
 import numpy as np
 
-from workers.align.corpus import load_public_meetings, meeting_ids, meeting_of_source
+from workers.align.corpus import (
+    corrected_turns,
+    load_public_meetings,
+    meeting_ids,
+    meeting_of_source,
+)
 from workers.align.folds import NEW_DOCUMENT_DEFAULTS, defaults_file, folds
 from workers.align.learning.turn_decision import LearnedDecision, fit_calibration
 from workers.align.params import AlignmentParams, load_params
@@ -108,20 +113,25 @@ def fit_prior(fitted_on: str, vectors: VectorKind = "word2vec") -> dict[str, obj
     """The prior calibration of fold `fitted_on`: its meetings aligned with the parameters
     tuned on it (word2vec vectors trained on the corpus's texts, as a project trains them on
     its own; lexical vectors are the same whatever texts they are made for), then
-    `fit_calibration` with no corrections on their reference."""
+    `fit_calibration` with no corrections on their reference, over the turns whose reference
+    is the annotators' work (`corrected_turns`, as `bench.align_quality` trains the learned
+    decision): a stretch whose reference repeats an old pre-alignment would teach the prior
+    to doubt turns an annotator would confirm."""
     meetings = load_public_meetings()
     fold = dict(zip(FOLDS, folds(meeting_ids()), strict=True))[fitted_on]
     params = load_params(defaults_file(fitted_on, vectors=vectors))
     word_vectors = corpus_vectors(meetings, params.vectors)
-    gold = [
-        (turn_evidence(meeting, params, word_vectors)[1], np.asarray(meeting.reference))
-        for meeting in meetings
-        if meeting.id in fold
-    ]
+    gold = []
+    for meeting in meetings:
+        if meeting.id in fold:
+            trusted = corrected_turns(meeting)
+            evidence = turn_evidence(meeting, params, word_vectors)[1]
+            gold.append((evidence.only(trusted), np.asarray(meeting.reference)[trusted]))
     decision = fit_calibration(gold, None, 1.0, {})
     return {
         "metadata": {
             "fitted_on": sorted(fold),
+            "turns": "corrected",
             "params": defaults_file(fitted_on, vectors=vectors).name,
             "script": "python -m workers.align.learning.prior",
         },
