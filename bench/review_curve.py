@@ -59,6 +59,8 @@ LOOP_FIGURES = (
     "changed_share",
     "residual_error",
     "estimated_residual_error",
+    "residual_error_corrected",
+    "estimated_residual_error_corrected",
     "pre_alignment_accuracy",
 )
 CURVE_FIGURES = ("reviewed_share", "changed_share", "residual_error", "estimated_residual_error")
@@ -103,6 +105,12 @@ def loop_figures(reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
             **{name: spread([row[name] for row in rows]) for name in LOOP_FIGURES},
             "estimate_off_by": spread(
                 [abs(row["estimated_residual_error"] - row["residual_error"]) for row in rows]
+            ),
+            "estimate_off_by_corrected": spread(
+                [
+                    abs(row["estimated_residual_error_corrected"] - row["residual_error_corrected"])
+                    for row in rows
+                ]
             ),
         }
         for rows in iterations

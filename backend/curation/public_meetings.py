@@ -36,6 +36,7 @@ from backend.documents.uploads import CheckedFile
 from backend.projects.models import Project
 from workers.align.corpus import (
     CORPUS_SOURCE,
+    corrected_turns,
     document_name,
     item_id,
     item_position,
@@ -52,6 +53,7 @@ from workers.align.readers import read_report, read_transcript, require_content
 __all__ = [
     "CORPUS_SOURCE",
     "corpus_meeting_import",
+    "corrected_turns",
     "document_name",
     "import_public_meeting",
     "item_id",

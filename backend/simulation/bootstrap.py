@@ -30,6 +30,7 @@ from backend.curation.adjudication import adjudication_apply, adjudication_compl
 from backend.curation.models import GoldState
 from backend.curation.public_meetings import (
     corpus_meeting_import,
+    corrected_turns,
     load_public_meetings,
     meeting_ids,
     source_of,
@@ -269,6 +270,7 @@ class Simulation:
                 pre_aligned[meeting_id],
                 golds[document.pk].labels,
                 reachable_gold(self._reference(meeting_id)),
+                corrected_turns(self.meetings[meeting_id]),
             )
         summary = iteration_agreement_summary(iteration=iteration)
         agreement = {"adjudicated": adjudicated, **summary}

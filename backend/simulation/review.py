@@ -15,7 +15,7 @@ import numpy as np
 from workers.align.annotation.review import (
     CURVE_THRESHOLDS,
     DEFAULT_RESIDUAL_ERROR_TARGET,
-    estimated_residual_error,
+    expected_wrong,
     threshold_for_residual_error,
     turns_to_review,
 )
@@ -79,6 +79,11 @@ class ReviewTally:
     wrong_left: int = 0
     expected_wrong_left: float = 0.0
     pre_aligned_wrong: int = 0
+    trusted_turns: int = 0
+    """Turns whose reference is the annotators' work (`corrected_turns`), and below, what was
+    left wrong on them, measured and expected: where the benchmark states its targets."""
+    trusted_wrong_left: int = 0
+    trusted_expected_wrong_left: float = 0.0
     _read: dict[str, np.ndarray] = field(default_factory=dict)
     _documents: list[tuple[PreAligned, Sequence[int]]] = field(default_factory=list)
 
@@ -93,9 +98,11 @@ class ReviewTally:
         pre_aligned: PreAligned,
         gold: Sequence[int],
         reference: Sequence[int],
+        trusted: np.ndarray | None = None,
     ) -> None:
         """Counts a document once its gold is decided; `reference` is the corpus's alignment
-        as an annotator can enter it, what reading every turn would have made the gold."""
+        as an annotator can enter it, what reading every turn would have made the gold, and
+        `trusted` its turns that annotators corrected (all by default)."""
         n_turns = len(gold)
         read = self._read.get(document, np.ones(n_turns, dtype=bool))
         shown = (
@@ -108,9 +115,14 @@ class ReviewTally:
         self.turns += n_turns
         self.reviewed += int(read.sum())
         self.changed += int((gold_labels != pre_aligned.labels).sum())
-        self.wrong_left += int((gold_labels != reference_labels).sum())
-        self.expected_wrong_left += (
-            estimated_residual_error(pre_aligned.confidences, shown) * n_turns
+        wrong = gold_labels != reference_labels
+        self.wrong_left += int(wrong.sum())
+        self.expected_wrong_left += expected_wrong(pre_aligned.confidences, shown)
+        trusted = np.ones(n_turns, dtype=bool) if trusted is None else trusted
+        self.trusted_turns += int(trusted.sum())
+        self.trusted_wrong_left += int(wrong[trusted].sum())
+        self.trusted_expected_wrong_left += expected_wrong(
+            pre_aligned.confidences[trusted], shown[trusted]
         )
         self.pre_aligned_wrong += int((pre_aligned.labels != reference_labels).sum())
         self._documents.append((pre_aligned, reference))
@@ -145,8 +157,9 @@ class ReviewTally:
         return {**self.figures(), "review_curve": curve}
 
     def figures(self) -> dict[str, Any]:
-        def share(count: float) -> float | None:
-            return count / self.turns if self.turns else None
+        def share(count: float, turns: int | None = None) -> float | None:
+            turns = self.turns if turns is None else turns
+            return count / turns if turns else None
 
         accuracy = share(self.turns - self.pre_aligned_wrong)
         return {
@@ -155,6 +168,10 @@ class ReviewTally:
             "changed_share": share(self.changed),
             "residual_error": share(self.wrong_left),
             "estimated_residual_error": share(self.expected_wrong_left),
+            "residual_error_corrected": share(self.trusted_wrong_left, self.trusted_turns),
+            "estimated_residual_error_corrected": share(
+                self.trusted_expected_wrong_left, self.trusted_turns
+            ),
             "pre_alignment_accuracy": accuracy,
         }
 

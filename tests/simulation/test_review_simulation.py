@@ -91,6 +91,21 @@ def test_the_figures_count_reviewed_changed_and_wrong_turns_over_all_turns():
     assert sum(point["auto"] for point in figures["review_curve"]) == 1
 
 
+def test_on_the_corrected_reference_only_the_trusted_turns_count():
+    pre_aligned = PreAligned(np.array([0, 0, 1, 1]), np.array([0.9, 0.3, 0.95, 0.6]))
+    reference = [0, 1, 1, 2]
+    tally = ReviewTally(threshold=0.5)
+    gold, read = reviewed_labels(pre_aligned, reference, 0.5)
+    tally.note_read("m", read)
+
+    tally.add_document("m", pre_aligned, gold, reference, np.array([True, True, True, False]))
+
+    figures = tally.figures()
+    assert figures["residual_error"] == pytest.approx(1 / 4), "every turn, as before"
+    assert figures["residual_error_corrected"] == 0.0, "turn 3, left wrong, is not trusted"
+    assert figures["estimated_residual_error_corrected"] == pytest.approx(0.1 / 3)
+
+
 def test_without_review_every_turn_counts_as_read_and_nothing_as_expected_wrong():
     pre_aligned = PreAligned(np.array([0, 1, 1]), np.array([0.2, 0.4, 0.9]))
     tally = ReviewTally(threshold=None)
