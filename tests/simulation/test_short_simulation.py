@@ -1,17 +1,26 @@
 """A short bootstrap simulation on real public_meetings meetings, every job on a real worker:
 two iterations, the second pre-aligned with what tuning on the first one's gold proposed, or
-with the diagonal kept when no tuned setting beat it on that gold."""
+with the diagonal kept when no tuned setting beat it on that gold; and one iteration of a loop
+started, as a new project starts, from the shipped defaults."""
 
 import pytest
 from rest_framework.test import APIClient
 
 from backend.alignments.models import PreAlignment
 from backend.curation.public_meetings import source_of
-from backend.iterations.models import AccuracyRecord, Iteration
+from backend.iterations.models import AccuracyRecord, Iteration, StartingParameters
 from backend.simulation.annotator import reachable_gold
 from backend.simulation.bootstrap import Simulation
-from workers.align.corpus import load_public_meetings
-from workers.align.params import AlignmentParams
+from backend.simulation.review import AUTO
+from workers.align.annotation.review import (
+    DEFAULT_RESIDUAL_ERROR_TARGET,
+    threshold_for_residual_error,
+)
+from workers.align.corpus import load_public_meetings, meeting_ids
+from workers.align.folds import new_document_defaults
+from workers.align.learning.prior import prior_for
+from workers.align.params import AlignmentParams, load_params
+from workers.align.pipeline import align_and_decide, corpus_vectors
 
 SMALL_MEETINGS = ["686239f0", "0b9ec6f0", "2f3f95e2"]
 JOB_TIMEOUT_SECONDS = 600
@@ -106,3 +115,51 @@ def test_two_iterations_tune_on_earlier_gold_only_and_record_what_annotators_kep
     scores = [row["segment_accuracy"] for row in candidates["results"]]
     assert scores == sorted(scores, reverse=True)
     assert lead.get(f"{base}/jobs/").json()["jobs"] == []
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_loop_started_from_the_shipped_defaults_reviews_under_the_lexical_prior(
+    celery_worker_process,
+):
+    """A new project's first batch: the shipped lexical defaults pre-align it, the lexical
+    prior calibrates its confidence, and review under `auto` is planned on that confidence."""
+    (meeting,) = load_public_meetings(SMALL_MEETINGS[:1])
+    simulation = Simulation(
+        sizes=[1],
+        seed=1,
+        job_timeout=JOB_TIMEOUT_SECONDS,
+        pool=[meeting.id],
+        final_tuning=False,
+        review_threshold=AUTO,
+        starting=StartingParameters.SHIPPED,
+        say=lambda _: None,
+    )
+
+    (outcome,) = simulation.run()
+
+    (iteration,) = Iteration.objects.filter(project=simulation.project)
+    params = load_params(new_document_defaults())
+    assert iteration.parameters["params"] == params.to_dict()
+    stored = PreAlignment.objects.get(
+        document__source=source_of(meeting.id), parameter_set=iteration.parameter_set
+    )
+    expected = align_and_decide(
+        meeting,
+        params,
+        corpus_vectors([meeting], params.vectors),
+        prior_for(meeting.id, meeting_ids(), "lexical"),
+    )
+    assert stored.labels == expected.labels.tolist()
+    assert stored.confidences == pytest.approx(expected.confidence.tolist())
+    review = outcome.review
+    assert review["review_threshold"] == pytest.approx(
+        threshold_for_residual_error(
+            [expected.confidence], [expected.labels], DEFAULT_RESIDUAL_ERROR_TARGET
+        )
+    )
+    # This meeting's reference is all corrected: both references give the same figures.
+    assert review["residual_error_corrected"] == review["residual_error"]
+    assert review["estimated_residual_error_corrected"] == pytest.approx(
+        review["estimated_residual_error"]
+    )
