@@ -55,6 +55,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -372,13 +373,23 @@ def run_inside(services: dict[str, Any], args: argparse.Namespace) -> dict[str, 
     started = time.monotonic()
     call_command("migrate", verbosity=0)
     log_folder = Path(services["root"]) / "logs"
-    bench = FaultBench(
-        services,
-        args.outage,
-        lambda: start_local_worker(log_folder, concurrency=1),
-        *gold_project(args.meetings.split(",")),
-    )
-    bench.keep_two_workers()
+
+    def start_worker():
+        return start_local_worker(log_folder, concurrency=1)
+
+    # The two workers boot (seconds each) while the documents are imported; the imports'
+    # tasks wait for them in the broker.
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        starting = [pool.submit(start_worker) for _ in range(2)]
+        try:
+            project = gold_project(args.meetings.split(","))
+        except BaseException:
+            for future in starting:
+                future.result().stop()
+            raise
+        workers = [future.result() for future in starting]
+    bench = FaultBench(services, args.outage, start_worker, *project)
+    bench.workers = workers
     bench.wait_until_idle()
     report: dict[str, Any] = {"setup_s": round(time.monotonic() - started, 1)}
     try:
@@ -536,8 +547,6 @@ class FaultBench:
     def keep_two_workers(self) -> None:
         """Replaces a killed worker, as a supervisor would, before the next job (none after
         the last kill); two at once start in about the time of one."""
-        from concurrent.futures import ThreadPoolExecutor
-
         missing = 2 - len(self.workers)
         with ThreadPoolExecutor(max_workers=2) as pool:
             self.workers += pool.map(lambda _: self.start_worker(), range(missing))

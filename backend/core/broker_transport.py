@@ -7,6 +7,11 @@ an empty file and die on the JSON error (seen in the test suite). Here the sende
 a name the reader ignores and renames the finished file into place; a rename within one folder
 is atomic, so a reader sees a whole message or none.
 
+Kombu's transport also waits out the whole `drain_events` timeout when no message comes, and
+Celery's loop for transports without an event loop (this one) runs one more such wait after a
+warm shutdown was asked for: an idle worker took about 4 s to notice SIGTERM, and could take a
+new message meanwhile. Here the wait ends within a polling interval once the worker stops.
+
 Kombu's reader also lets the error of a folder it cannot list (its volume detached, the data
 folder moved) escape, which Celery takes for an unrecoverable error: every worker stopped at
 once. Here such a folder reads as an empty queue, with a warning: workers wait for it to come
@@ -22,6 +27,7 @@ from queue import Empty
 from time import monotonic
 from typing import Any
 
+from celery.worker import state as worker_state
 from kombu.exceptions import ChannelError
 from kombu.transport import TRANSPORT_ALIASES, filesystem
 from kombu.utils.encoding import str_to_bytes
@@ -65,8 +71,34 @@ class AtomicFilesystemChannel(filesystem.Channel):
         return message
 
 
+def worker_stopping() -> bool:
+    """Whether this process is a Celery worker asked to shut down (warm or cold). Celery's
+    flags hold an exit code once set, 0 included."""
+    return any(
+        flag is not None and flag is not False
+        for flag in (worker_state.should_stop, worker_state.should_terminate)
+    )
+
+
 class AtomicFilesystemTransport(filesystem.Transport):
     Channel = AtomicFilesystemChannel
+
+    # kombu calls `drain_events(connection, timeout=...)`; its stubs know only `**kwargs`.
+    def drain_events(self, connection: Any, timeout: float | None = None) -> None:  # type: ignore[override]
+        """Kombu's wait for the next message, a polling interval at a time, given up (as a
+        timeout) as soon as the worker is asked to stop."""
+        deadline = None if timeout is None else monotonic() + timeout
+        while True:
+            if worker_stopping():
+                raise TimeoutError()
+            wait = self.polling_interval or 0.1
+            if deadline is not None:
+                wait = min(wait, max(0.0, deadline - monotonic()))
+            try:
+                return super().drain_events(connection, timeout=wait)
+            except TimeoutError:
+                if deadline is not None and monotonic() >= deadline:
+                    raise
 
 
 def use_for_filesystem_urls() -> None:

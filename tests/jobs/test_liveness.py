@@ -5,6 +5,7 @@ worker killed with -9 on the suite's stack, is in tests/tasks/test_faults.py."""
 from datetime import timedelta
 
 import pytest
+from celery.app.routes import prepare as prepare_routes
 from django.conf import settings
 from django.test import override_settings
 from django.utils import timezone
@@ -16,9 +17,35 @@ from backend.jobs.services import job_begin, jobs_heartbeat, jobs_recover_lost
 from tests.core.test_database_outage import database_unreachable
 
 LOST_AFTER = timedelta(seconds=settings.TANDEM_JOB_LOST_AFTER_SECONDS)
+UNKNOWN_TASK = "x.y"
+SENT_AGAIN_QUEUE = "liveness-tests"
 
 
-def running_job(*, silent_for: timedelta, requeues: int = 0, task_name: str = "x.y") -> Job:
+@pytest.fixture
+def sent_again(monkeypatch):
+    """The messages a test's jobs are sent again with, read back from the broker.
+
+    Their task, UNKNOWN_TASK, goes to a queue of its own that no worker consumes: a session
+    worker that runs in this process (tests/conftest.py) would otherwise take the message,
+    find no such task, and log it as an error. The test reads each message back, so none is
+    left for a worker started later."""
+    router = celery_app.amqp.router
+    own_queue = prepare_routes({UNKNOWN_TASK: {"queue": SENT_AGAIN_QUEUE}})
+    monkeypatch.setattr(router, "routes", [*own_queue, *router.routes])
+
+    def read() -> list[tuple[str, str]]:
+        messages = []
+        with celery_app.connection_for_read() as connection:
+            while (message := connection.default_channel.basic_get(SENT_AGAIN_QUEUE)) is not None:
+                message.ack()
+                messages.append((message.headers["task"], message.headers["id"]))
+        return messages
+
+    yield read
+    read()
+
+
+def running_job(*, silent_for: timedelta, requeues: int = 0, task_name: str = UNKNOWN_TASK) -> Job:
     beat = timezone.now() - silent_for
     return Job.objects.create(
         kind=Job.Kind.PRE_ALIGN,
@@ -30,14 +57,21 @@ def running_job(*, silent_for: timedelta, requeues: int = 0, task_name: str = "x
     )
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_silent_running_job_is_sent_again_under_a_new_task_id():
+@pytest.mark.django_db
+def test_a_silent_running_job_is_sent_again_under_a_new_task_id(
+    sent_again, django_capture_on_commit_callbacks
+):
+    """In the test's transaction, never committed: a session worker on the same database
+    (tests/conftest.py) neither takes this job for lost itself nor counts it, left running
+    by the test's last `job_begin`, as a job it still has to finish."""
     job = running_job(silent_for=LOST_AFTER + timedelta(seconds=5))
     lost_task_id = str(job.celery_task_id)
 
-    assert jobs_recover_lost() == [job.pk]
+    with django_capture_on_commit_callbacks(execute=True):
+        assert jobs_recover_lost() == [job.pk]
 
     job.refresh_from_db()
+    assert sent_again() == [(UNKNOWN_TASK, str(job.celery_task_id))]
     assert job.status == Job.Status.QUEUED
     assert job.requeues == 1
     assert job.message.startswith("sent again: no sign of life from its worker since ")
@@ -47,8 +81,12 @@ def test_a_silent_running_job_is_sent_again_under_a_new_task_id():
     assert job_begin(job_id=job.pk, task_id=str(job.celery_task_id)) is not None
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_job_the_broker_cannot_take_again_is_left_for_the_next_scan(monkeypatch):
+@pytest.mark.django_db
+def test_a_job_the_broker_cannot_take_again_is_left_for_the_next_scan(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    """Uncommitted, like the test above: the job it leaves running and silent is no session
+    worker's business."""
     unreachable = "redis://127.0.0.1:9/0"
     # Celery reads CELERY_BROKER_URL before its own setting (CI sets it to the real Redis).
     monkeypatch.setenv("CELERY_BROKER_URL", unreachable)
@@ -56,7 +94,8 @@ def test_a_job_the_broker_cannot_take_again_is_left_for_the_next_scan(monkeypatc
     job = running_job(silent_for=LOST_AFTER + timedelta(seconds=5))
     before = Job.objects.get(pk=job.pk)
 
-    assert jobs_recover_lost() == [job.pk]
+    with django_capture_on_commit_callbacks(execute=True):
+        assert jobs_recover_lost() == [job.pk]
 
     after = Job.objects.get(pk=job.pk)
     assert (after.status, after.requeues, after.celery_task_id, after.heartbeat_at) == (
@@ -81,9 +120,7 @@ def test_a_second_delivery_of_a_job_a_live_worker_runs_is_dropped():
 
 @pytest.mark.django_db
 def test_a_job_lost_again_after_its_last_chance_fails_with_the_reason():
-    job = running_job(
-        silent_for=LOST_AFTER * 2, requeues=settings.TANDEM_JOB_MAX_REQUEUES, task_name="x.y"
-    )
+    job = running_job(silent_for=LOST_AFTER * 2, requeues=settings.TANDEM_JOB_MAX_REQUEUES)
 
     jobs_recover_lost()
 
@@ -132,11 +169,18 @@ def test_a_worker_recovers_nothing_until_it_reached_the_database_since_its_last_
 
 
 @pytest.mark.django_db(transaction=True)
-def test_after_a_database_outage_a_worker_waits_before_taking_silent_jobs_for_lost(tmp_path):
+@override_settings(TANDEM_JOB_LOST_AFTER_SECONDS=LOST_AFTER.seconds // 4)
+def test_after_a_database_outage_a_worker_waits_before_taking_silent_jobs_for_lost(
+    tmp_path, sent_again
+):
     """Through an outage nobody's stamps land: a job whose worker still runs it looks silent
     until that worker stamps it again. The tick survives the unreachable database, and sends
-    nothing again until the database has been reachable for two heartbeats."""
-    job = running_job(silent_for=LOST_AFTER + timedelta(seconds=5))
+    nothing again until the database has been reachable for two heartbeats.
+
+    The outage needs a committed job, which a session worker on the same database
+    (tests/conftest.py) sees too: the rule runs here on a quarter of the shipped silence,
+    so that worker, on the shipped one, never takes the job for lost before this tick does."""
+    job = running_job(silent_for=timedelta(seconds=LOST_AFTER.seconds // 4 + 5))
     watch = DatabaseWatch()
     watch.succeeded()
 
@@ -149,4 +193,6 @@ def test_after_a_database_outage_a_worker_waits_before_taking_silent_jobs_for_lo
     assert Job.objects.get(pk=job.pk).status == Job.Status.RUNNING, "not yet settled"
     with override_settings(TANDEM_JOB_HEARTBEAT_SECONDS=0):
         tick(watch)
-    assert Job.objects.get(pk=job.pk).status == Job.Status.QUEUED
+    job.refresh_from_db()
+    assert job.status == Job.Status.QUEUED
+    assert sent_again() == [(UNKNOWN_TASK, str(job.celery_task_id))]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 
 import pytest
+from celery.worker import state as worker_state
 from kombu import Connection
 
 from backend.core.broker_transport import UNFINISHED_SUFFIX, AtomicFilesystemTransport
@@ -41,6 +42,20 @@ def test_a_file_still_being_written_is_not_taken(connection):
     queue = conn.SimpleQueue("jobs")
     with pytest.raises(queue.Empty):
         queue.get(timeout=0.2)
+    queue.close()
+
+
+def test_a_worker_asked_to_stop_takes_no_new_message(connection, monkeypatch):
+    """Celery's loop for this transport waits for messages once more after a warm shutdown was
+    asked for: that wait takes nothing and ends at once, not at its timeout."""
+    conn, _ = connection
+    queue = conn.SimpleQueue("stopping")
+    queue.put({"document": 7})
+    monkeypatch.setattr(worker_state, "should_stop", 0)  # what SIGTERM sets: exit code 0
+    with pytest.raises(queue.Empty):
+        queue.get(timeout=600)
+    monkeypatch.undo()
+    assert queue.get(timeout=1).payload == {"document": 7}, "the message waits for a worker"
     queue.close()
 
 

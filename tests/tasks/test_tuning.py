@@ -2,7 +2,9 @@
 ranking as the engine's in-process successive halving, by the run's objective (the share of
 gold turns aligned right unless the run asks for another)."""
 
+import functools
 import json
+from dataclasses import replace
 
 import pytest
 from rest_framework.test import APIClient
@@ -23,6 +25,7 @@ from backend.vectors.services import vectors_load
 from tests.openapi import assert_matches_schema
 from tests.tasks.conftest import FIVE_GOLD_MEETINGS, gold_project, wait_for_job
 from workers.align.corpus import load_public_meetings
+from workers.align.document_model import Meeting
 from workers.align.learning.turn_decision import (
     AUROC_FLOOR,
     MIN_GOLD_DOCUMENTS,
@@ -40,6 +43,22 @@ SMALL_GRID = {
     "abstention.min_words": [0, 4],
 }
 TWO_ROUNDS = [{"documents": 2, "keep": 0.25}, {"documents": 4, "keep": 0.0}]
+
+
+@functools.cache
+def _fitted(gold: tuple[Meeting, ...], params_json: str) -> LearnedDecision:
+    return fit_learned_decision(gold, AlignmentParams.from_dict(json.loads(params_json)), None)
+
+
+def expected_decision(gold: list[Meeting], params: AlignmentParams) -> LearnedDecision:
+    """`fit_learned_decision(gold, params, None)`, what a run's worker must have stored, fitted
+    once a process for equal gold and parameters. The learning and the recalibration tests fit
+    the same five meetings on the same winning parameters, and the engine's evidence for them
+    takes seconds. Equal gold is every field but the meeting id (`document:<pk>`, new in each
+    test), which the fit does not read: were that wrong, the tests' comparisons with the
+    worker's own fit would fail, not pass."""
+    anonymous = tuple(replace(meeting, id="") for meeting in gold)
+    return _fitted(anonymous, json.dumps(params.to_dict(), sort_keys=True))
 
 
 def tune_on_five_gold(lead, project, documents) -> tuple[TuningRun, Job]:
@@ -205,7 +224,7 @@ def test_a_turn_path_run_learns_from_its_gold_and_pre_alignment_applies_it(
     assert best.gain_low > 0
     params = AlignmentParams.from_dict(best.params)
     gold = [document_meeting(d, reference=Annotation.objects.get(document=d)) for d in documents]
-    expected = fit_learned_decision(gold, params, None)
+    expected = expected_decision(gold, params)
     assert held_out_auroc(expected) >= AUROC_FLOOR
     assert best.learned == json.loads(json.dumps(expected.as_dict()))
     assert job.result["learned"] == json.loads(json.dumps(expected.summary()))
@@ -283,7 +302,7 @@ def test_a_run_that_keeps_the_parameters_in_use_proposes_them_recalibrated(
     assert run.best == incumbent
     assert run.proposal_recalibrates
     gold = [document_meeting(d, reference=Annotation.objects.get(document=d)) for d in documents]
-    expected = fit_learned_decision(gold, in_use_params, None)
+    expected = expected_decision(gold, in_use_params)
     assert held_out_auroc(expected) >= AUROC_FLOOR
     assert incumbent.learned == json.loads(json.dumps(expected.as_dict()))
     assert job.result["learned"] == json.loads(json.dumps(expected.summary()))
