@@ -69,16 +69,21 @@ def test_a_turn_fixed_against_a_hidden_one_out_of_order_is_read_and_fixed_too():
     assert read.tolist() == [True, True, True, False]
 
 
-def test_the_figures_count_reviewed_changed_and_wrong_turns_over_all_turns():
+def four_turns_reviewed_under_a_half(trusted: np.ndarray | None = None):
+    """Turn 1 is shown (0.3) and so is turn 2 across its boundary; turn 3 (0.6) is not, and
+    stays wrong."""
     pre_aligned = PreAligned(np.array([0, 0, 1, 1]), np.array([0.9, 0.3, 0.95, 0.6]))
     reference = [0, 1, 1, 2]
     tally = ReviewTally(threshold=0.5)
     gold, read = reviewed_labels(pre_aligned, reference, 0.5)
     tally.note_read("m", read)
+    tally.add_document("m", pre_aligned, gold, reference, trusted)
+    return tally, gold
 
-    tally.add_document("m", pre_aligned, gold, reference)
 
-    # Turn 1 is shown (0.3) and so is turn 2 across its boundary; turn 3 (0.6) is not.
+def test_the_figures_count_reviewed_changed_and_wrong_turns_over_all_turns():
+    tally, gold = four_turns_reviewed_under_a_half()
+
     assert gold == [0, 1, 1, 1]
     figures = tally.as_dict()
     assert figures["reviewed_share"] == pytest.approx(2 / 4)
@@ -92,13 +97,7 @@ def test_the_figures_count_reviewed_changed_and_wrong_turns_over_all_turns():
 
 
 def test_on_the_corrected_reference_only_the_trusted_turns_count():
-    pre_aligned = PreAligned(np.array([0, 0, 1, 1]), np.array([0.9, 0.3, 0.95, 0.6]))
-    reference = [0, 1, 1, 2]
-    tally = ReviewTally(threshold=0.5)
-    gold, read = reviewed_labels(pre_aligned, reference, 0.5)
-    tally.note_read("m", read)
-
-    tally.add_document("m", pre_aligned, gold, reference, np.array([True, True, True, False]))
+    tally, _ = four_turns_reviewed_under_a_half(trusted=np.array([True, True, True, False]))
 
     figures = tally.figures()
     assert figures["residual_error"] == pytest.approx(1 / 4), "every turn, as before"

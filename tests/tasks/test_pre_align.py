@@ -25,6 +25,16 @@ from workers.align.params import AlignmentParams, load_params
 from workers.align.pipeline import align_and_decide, align_meeting
 
 
+def assert_stored_with_the_engines_own_confidence(document, parameter_set, params, vectors):
+    """The document's stored pre-alignment is the engine's with `vectors`, uncalibrated."""
+    expected = align_meeting(
+        document_meeting(document), params, vectors_load(vectors_id=vectors.pk)
+    )
+    stored = PreAlignment.objects.get(document=document, parameter_set=parameter_set)
+    assert stored.labels == expected.labels.tolist()
+    assert np.allclose(stored.confidences, expected.confidence)
+
+
 def start(lead, project, parameter_set, documents):
     client = APIClient()
     client.force_login(lead)
@@ -76,12 +86,7 @@ def test_an_embedding_parameter_set_uses_the_projects_stored_vectors(celery_work
     assert job.status == Job.Status.SUCCEEDED, job.error
     # Importing queued the lexical vectors the shipped defaults read; these params train word2vec.
     vectors = WordVectors.objects.get(project=project, origin=WordVectors.Origin.TRAINED)
-    expected = align_meeting(
-        document_meeting(documents[0]), params, vectors_load(vectors_id=vectors.pk)
-    )
-    stored = PreAlignment.objects.get(document=documents[0], parameter_set=parameter_set)
-    assert stored.labels == expected.labels.tolist()
-    assert np.allclose(stored.confidences, expected.confidence)
+    assert_stored_with_the_engines_own_confidence(documents[0], parameter_set, params, vectors)
     assert Document.objects.get(pk=documents[0].pk).status == Document.Status.SUBMITTED
 
 

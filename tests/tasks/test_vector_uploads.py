@@ -19,7 +19,7 @@ from backend.vectors.selectors import project_sentences
 from backend.vectors.services import server_vectors_file, vectors_for, vectors_load
 from tests.openapi import assert_matches_schema
 from tests.tasks.conftest import gold_project, wait_for_job
-from tests.tasks.test_pre_align import start
+from tests.tasks.test_pre_align import assert_stored_with_the_engines_own_confidence, start
 from workers.align.folds import new_document_defaults
 from workers.align.params import AlignmentParams, load_params
 from workers.align.pipeline import align_meeting
@@ -222,9 +222,4 @@ def test_vectors_a_lead_uploaded_keep_the_engines_own_confidence(tmp_path):
 
     assert Job.objects.get(pk=job_id).status == Job.Status.SUCCEEDED
     uploaded = WordVectors.objects.get(project=project, origin=WordVectors.Origin.UPLOADED)
-    own = align_meeting(
-        document_meeting(documents[0]), params, vectors_load(vectors_id=uploaded.pk)
-    )
-    stored = PreAlignment.objects.get(document=documents[0], parameter_set=parameter_set)
-    assert stored.labels == own.labels.tolist()
-    assert np.allclose(stored.confidences, own.confidence)
+    assert_stored_with_the_engines_own_confidence(documents[0], parameter_set, params, uploaded)
