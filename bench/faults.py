@@ -390,9 +390,9 @@ def run_inside(services: dict[str, Any], args: argparse.Namespace) -> dict[str, 
         workers = [future.result() for future in starting]
     bench = FaultBench(services, args.outage, start_worker, *project)
     bench.workers = workers
-    bench.wait_until_idle()
-    report: dict[str, Any] = {"setup_s": round(time.monotonic() - started, 1)}
     try:
+        bench.wait_until_idle()
+        report: dict[str, Any] = {"setup_s": round(time.monotonic() - started, 1)}
         for scenario in args.scenarios.split(","):
             started = time.monotonic()
             report[scenario] = summary([getattr(bench, scenario)(run) for run in range(args.runs)])
