@@ -40,6 +40,7 @@ from backend.alignments.services.pre_alignments import (
     ENGINE_VERSION,
     diagonal_parameter_set,
     parameter_set_get_or_create,
+    takes_prior,
 )
 from backend.audit.services import record_event
 from backend.celery import app as celery_app
@@ -64,7 +65,6 @@ from backend.tuning.models import TuningCandidate, TuningRun, TuningSlice
 from backend.vectors.services import vectors_for, vectors_load
 from workers.align.document_model import Meeting
 from workers.align.learning import turn_decision
-from workers.align.learning.prior import prior_applies
 from workers.align.params import AlignmentParams
 from workers.align.paths.turn_dp import TurnSettings
 from workers.align.pipeline import fit_learned_decision
@@ -458,7 +458,7 @@ def _learn(run: TuningRun, candidate: TuningCandidate) -> dict[str, Any] | None:
         if kept is not None
         else "Pre-alignments get the shipped prior calibration, fitted on public_meetings "
         "gold, as the parameters in use have no calibration of their own."
-        if prior_applies(params)
+        if takes_prior(params, run.word_vectors, run.project)
         else "Pre-alignments keep the engine's own confidence, uncalibrated, as the parameters "
         "in use have no calibration."
     )

@@ -9,11 +9,13 @@ from backend.alignments.services.pre_alignments import (
     diagonal_parameter_set,
     parameter_set_get_or_create,
     pre_align_run,
+    takes_prior,
 )
 from backend.documents.models import Document
 from backend.documents.selectors import document_meeting
 from backend.jobs.models import Job
 from backend.jobs.services import job_cancel
+from backend.projects.models import Project
 from backend.vectors.models import WordVectors
 from backend.vectors.services import vectors_load
 from tests.openapi import assert_matches_schema
@@ -145,3 +147,42 @@ def test_turn_path_parameters_without_a_learned_decision_get_the_prior_calibrati
         stored = PreAlignment.objects.get(document=documents[0], parameter_set=parameter_set)
         assert stored.labels == expected.labels.tolist()
         assert np.allclose(stored.confidences, expected.confidence)
+
+
+def stored_vectors(project, origin) -> WordVectors:
+    return WordVectors.objects.create(
+        project=project,
+        training_key=f"{origin}-{WordVectors.objects.count()}",
+        origin=origin,
+        settings={},
+        document_count=0,
+        sentence_count=0,
+        vocabulary_size=0,
+        dimensions=3,
+        data=b"",
+    )
+
+
+@pytest.mark.django_db
+def test_a_prior_is_taken_for_the_vectors_it_was_fitted_on_only():
+    """What both the pre-alignment job and a tuning run's learned-verdict line go by."""
+    project = Project.objects.create(name="priors")
+    lexical = load_params(new_document_defaults())
+    trained = AlignmentParams().with_changes({"aligner": "turns"})
+    origin = WordVectors.Origin
+    cases = [
+        (lexical, origin.LEXICAL, True),
+        (trained, origin.TRAINED, True),
+        (lexical, origin.TRAINED, False),
+        (trained, origin.LEXICAL, False),
+        (lexical, origin.UPLOADED, False),
+        (trained, origin.SERVER_FILE, False),
+        (AlignmentParams.of("diagonal"), origin.TRAINED, False),
+    ]
+    for params, vectors_origin, expected in cases:
+        vectors = stored_vectors(project, vectors_origin)
+        assert takes_prior(params, vectors, project) is expected, (params.aligner, vectors_origin)
+    assert not takes_prior(lexical, None, project)
+    assert not takes_prior(lexical, stored_vectors(project, origin.LEXICAL), None)
+    project.settings = {"learned_decision": False}
+    assert not takes_prior(lexical, stored_vectors(project, origin.LEXICAL), project)

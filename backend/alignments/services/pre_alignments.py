@@ -30,6 +30,7 @@ from backend.jobs.services import (
 )
 from backend.projects.defaults import learns_decision
 from backend.projects.models import Project
+from backend.vectors.models import WordVectors
 from backend.vectors.selectors import engine_vectors_kind
 from backend.vectors.services import vectors_for, vectors_load
 from backend.version import VERSION
@@ -40,7 +41,6 @@ from workers.align.learning.prior import prior_for_source, prior_vectors
 from workers.align.learning.turn_decision import LearnedDecision
 from workers.align.params import AlignmentParams, load_params
 from workers.align.pipeline import AlignmentResult, align_and_decide
-from workers.align.scoring.vectors import VectorKind
 from workers.align.setting_fields import SettingsError, in_words
 
 PRE_ALIGN_TASK = "backend.alignments.tasks.pre_align"
@@ -244,15 +244,13 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
     except InvalidInput as error:
         job_fail(job_id=job_id, error=error.message)
         return
-    vectors = None
-    vectors_kind = None
+    vectors = stored_vectors = None
     if params.aligner != "diagonal" and params.scoring.method == "embedding":
         if job.project_id is None:
             raise ValueError(f"pre-alignment job {job_id} belongs to no project")
         job_report_progress(job_id=job_id, progress=0.0, message="loading word vectors")
         stored_vectors = vectors_for(project_id=job.project_id, settings=params.vectors)
         vectors = vectors_load(vectors_id=stored_vectors.pk)
-        vectors_kind = engine_vectors_kind(stored_vectors)
     learned = None
     if parameter_set.learned is not None:
         try:
@@ -263,7 +261,8 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
                 error=f"The parameter set's learned decision cannot be applied: {error}",
             )
             return
-    prior = learned is None and _takes_prior(params, vectors_kind, job.project_id)
+    project = None if job.project_id is None else Project.objects.filter(pk=job.project_id).first()
+    prior = learned is None and takes_prior(params, stored_vectors, project)
     document_ids = job.arguments["documents"]
     done, resumed = [], []
     warnings: list[dict[str, Any]] = []
@@ -313,19 +312,18 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
         )
 
 
-def _takes_prior(
-    params: AlignmentParams, vectors_kind: VectorKind | None, project_id: int | None
+def takes_prior(
+    params: AlignmentParams, vectors: WordVectors | None, project: Project | None
 ) -> bool:
     """Whether pre-alignments without a learned decision get a shipped prior calibration
-    (`workers.align.learning.prior`): for parameters one was fitted to read, with vectors of
-    the kind it was fitted on (not a lead's upload, whatever the parameters name), in a
-    project that learns decisions (one that switched learning off keeps the engine's own
-    confidence throughout)."""
+    (`workers.align.learning.prior`): for parameters one was fitted to read, with `vectors`
+    (the project's, as `vectors_for` chose them) of the kind it was fitted on, not a lead's
+    upload whatever the parameters name, in a project that learns decisions (one that
+    switched learning off keeps the engine's own confidence throughout)."""
     kind = prior_vectors(params)
-    if project_id is None or kind is None or kind != vectors_kind:
+    if project is None or vectors is None or kind is None:
         return False
-    project = Project.objects.filter(pk=project_id).first()
-    return project is not None and learns_decision(project.settings)
+    return engine_vectors_kind(vectors) == kind and learns_decision(project.settings)
 
 
 def _done_message(documents: int, warnings: Sequence[dict[str, Any]]) -> str:

@@ -12,7 +12,6 @@ from workers.align.learning.prior import (
     FOLDS,
     PRIOR_VECTORS,
     load_prior,
-    prior_applies,
     prior_file,
     prior_fold,
     prior_vectors,
@@ -53,9 +52,9 @@ def test_each_prior_applies_to_the_turn_path_scored_as_it_was_fitted():
     assert prior_vectors(AlignmentParams().with_changes({"aligner": "turns"})) == "word2vec"
     assert prior_vectors(lexical) == "lexical"
     assert prior_vectors(trained.with_changes({"vectors.kind": "lexical"})) == "lexical"
-    assert not prior_applies(AlignmentParams.of("diagonal"))
-    assert not prior_applies(trained.with_changes({"scoring.method": "tfidf"}))
-    assert not prior_applies(lexical.with_changes({"aligner": "hmm"}))
+    assert prior_vectors(AlignmentParams.of("diagonal")) is None
+    assert prior_vectors(trained.with_changes({"scoring.method": "tfidf"})) is None
+    assert prior_vectors(lexical.with_changes({"aligner": "hmm"})) is None
 
 
 def _evidence() -> TurnEvidence:

@@ -79,10 +79,6 @@ def prior_vectors(params: AlignmentParams) -> VectorKind | None:
     return None
 
 
-def prior_applies(params: AlignmentParams) -> bool:
-    return prior_vectors(params) is not None
-
-
 @cache
 def load_prior(fitted_on: str, vectors: VectorKind = "word2vec") -> LearnedDecision:
     """Read once a process: a pre-alignment job asks for a prior per document."""
