@@ -16,6 +16,7 @@ from backend.documents.services import document_store_parsed
 from backend.iterations.models import Iteration
 from backend.jobs.models import Job
 from backend.projects.models import Membership, Project, Role
+from backend.vectors.models import WordVectors
 from workers.align.document_model import Report, Segment, Transcript, Turn
 
 
@@ -168,3 +169,18 @@ def make_rating_study(project: Project, document: Document, rater, *, rated: boo
     if rated:
         Rating.objects.create(assignment=assignment, answer="yes")
     return study
+
+
+def make_word_vectors(project: Project, origin: str = WordVectors.Origin.UPLOADED) -> WordVectors:
+    """A stored set with no words: for who may see it, and for what its origin decides."""
+    return WordVectors.objects.create(
+        project=project,
+        training_key=f"{origin}-{WordVectors.objects.count()}",
+        origin=origin,
+        settings={},
+        document_count=0,
+        sentence_count=0,
+        vocabulary_size=0,
+        dimensions=3,
+        data=b"",
+    )

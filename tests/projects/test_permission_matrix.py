@@ -18,9 +18,8 @@ from backend.documents.uploads import check_audio
 from backend.jobs.models import Job
 from backend.ratings.models import RatingAssignment
 from backend.tuning.models import TuningRun
-from backend.vectors.models import WordVectors
 from tests.audio import named, sine_wav
-from tests.domain import World, make_rating_study
+from tests.domain import World, make_rating_study, make_word_vectors
 
 ROLES = ("lead", "annotator", "curator", "outsider", "anonymous", "admin")
 P = "/api/v1/projects/{project}"
@@ -80,20 +79,6 @@ def rating_body(world: World) -> dict:
 
 def study_body(world: World) -> dict:
     return {"name": "s", "sample_size": 1, "raters": [world.annotator.pk], "raters_per_pair": 1}
-
-
-def word_vectors(project) -> WordVectors:
-    return WordVectors.objects.create(
-        project=project,
-        training_key=f"upload-{WordVectors.objects.count()}",
-        origin=WordVectors.Origin.UPLOADED,
-        settings={},
-        document_count=0,
-        sentence_count=0,
-        vocabulary_size=0,
-        dimensions=3,
-        data=b"",
-    )
 
 
 def one_edit(world: World) -> dict:
@@ -347,8 +332,8 @@ def _word_vectors(template: str, world: World) -> dict:
     if "word_vectors}" not in template:
         return {}
     return {
-        "word_vectors": word_vectors(world.project).pk,
-        "other_word_vectors": word_vectors(world.other_project).pk,
+        "word_vectors": make_word_vectors(world.project).pk,
+        "other_word_vectors": make_word_vectors(world.other_project).pk,
     }
 
 

@@ -18,6 +18,7 @@ from backend.jobs.services import job_cancel
 from backend.projects.models import Project
 from backend.vectors.models import WordVectors
 from backend.vectors.services import vectors_load
+from tests.domain import make_word_vectors
 from tests.openapi import assert_matches_schema
 from tests.tasks.conftest import gold_project, wait_for_job
 from workers.align.corpus import meeting_ids, meeting_of_source
@@ -76,7 +77,7 @@ def test_the_diagonal_baseline_pre_aligns_each_document_without_vectors(celery_w
 @pytest.mark.worker
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
-def test_an_embedding_parameter_set_uses_the_projects_stored_vectors(celery_worker_process):
+def test_an_embedding_parameter_set_uses_the_projects_make_word_vectors(celery_worker_process):
     project, lead, documents = gold_project(1)
     params = AlignmentParams()
     parameter_set = parameter_set_get_or_create(
@@ -149,20 +150,6 @@ def test_turn_path_parameters_without_a_learned_decision_get_the_prior_calibrati
         assert np.allclose(stored.confidences, expected.confidence)
 
 
-def stored_vectors(project, origin) -> WordVectors:
-    return WordVectors.objects.create(
-        project=project,
-        training_key=f"{origin}-{WordVectors.objects.count()}",
-        origin=origin,
-        settings={},
-        document_count=0,
-        sentence_count=0,
-        vocabulary_size=0,
-        dimensions=3,
-        data=b"",
-    )
-
-
 @pytest.mark.django_db
 def test_a_prior_is_taken_for_the_vectors_it_was_fitted_on_only():
     """What both the pre-alignment job and a tuning run's learned-verdict line go by."""
@@ -180,9 +167,9 @@ def test_a_prior_is_taken_for_the_vectors_it_was_fitted_on_only():
         (AlignmentParams.of("diagonal"), origin.TRAINED, False),
     ]
     for params, vectors_origin, expected in cases:
-        vectors = stored_vectors(project, vectors_origin)
+        vectors = make_word_vectors(project, vectors_origin)
         assert takes_prior(params, vectors, project) is expected, (params.aligner, vectors_origin)
     assert not takes_prior(lexical, None, project)
-    assert not takes_prior(lexical, stored_vectors(project, origin.LEXICAL), None)
+    assert not takes_prior(lexical, make_word_vectors(project, origin.LEXICAL), None)
     project.settings = {"learned_decision": False}
-    assert not takes_prior(lexical, stored_vectors(project, origin.LEXICAL), project)
+    assert not takes_prior(lexical, make_word_vectors(project, origin.LEXICAL), project)
