@@ -19,9 +19,9 @@ from backend.accounts.services import api_token_create
 from backend.tuning.models import TuningRun
 from backend.vectors.models import WordVectors
 from backend.wsgi import application
-from tests.domain import build_world
+from tests.domain import build_world, make_word_vectors
 from tests.openapi import openapi_schema
-from tests.projects.test_permission_matrix import tuning_run, word_vectors
+from tests.projects.test_permission_matrix import tuning_run
 
 EXAMPLES = int(os.environ.get("TANDEM_FUZZ_EXAMPLES", "25"))
 
@@ -40,7 +40,7 @@ def world(db):
     try:
         world = build_world()
         run = tuning_run(world.project)
-        run.word_vectors = word_vectors(world.project)
+        run.word_vectors = make_word_vectors(world.project)
         run.save(update_fields=["word_vectors"])
         yield world
     finally:

@@ -7,7 +7,8 @@ from rest_framework.test import APIClient
 from backend.projects.models import Project
 from backend.tuning.models import TuningRun
 from backend.vectors.models import WordVectors
-from tests.projects.test_permission_matrix import tuning_run, word_vectors
+from tests.domain import make_word_vectors
+from tests.projects.test_permission_matrix import tuning_run
 
 
 @pytest.fixture
@@ -18,7 +19,7 @@ def lead_and_project(django_user_model):
     project = Project.objects.create(name="P", created_by=lead)
     project.memberships.create(user=lead, role="lead")
     run = tuning_run(project)
-    run.word_vectors = word_vectors(project)
+    run.word_vectors = make_word_vectors(project)
     run.save(update_fields=["word_vectors"])
     return client, project, run
 
