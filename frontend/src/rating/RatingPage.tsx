@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { parseBlocks, parseTranscript } from "../editor/markup";
 import { messageOf } from "../components/useLoad";
 import { fetchNext, rate, undoLast, type RaterNext } from "./api";
@@ -60,7 +60,10 @@ export function RatingPage({ projectId, studyId }: { projectId: number; studyId:
     if (state?.can_undo) void send(() => undoLast(projectId, studyId));
   }, [state, send, projectId, studyId]);
 
-  useEffect(() => {
+  // Bound as a layout effect: a passive effect runs in a later task, and a key pressed between
+  // the render that shows the next pair and that task reached the previous listener, whose
+  // `send` still saw the answer in flight and dropped the key.
+  useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
       const inField = !!target && ["TEXTAREA", "INPUT", "SELECT"].includes(target.tagName);
