@@ -38,14 +38,16 @@ TUNED_SEPARATELY = ("hmm",)
 """Aligners with their own cross-fitted parameter files."""
 
 
+def vectors_prefix(vectors: VectorKind) -> str:
+    """How a shipped file's name says which vectors it was made with (word2vec's bare)."""
+    return "lexical-" if vectors == "lexical" else ""
+
+
 def defaults_file(
     tuned_on: str, aligner: str | None = None, vectors: VectorKind = "word2vec"
 ) -> Path:
     """The file tuned on fold `tuned_on` for `aligner`, with vectors of kind `vectors`."""
-    if aligner in TUNED_SEPARATELY:
-        prefix = f"{aligner}-"
-    else:
-        prefix = "lexical-" if vectors == "lexical" else ""
+    prefix = f"{aligner}-" if aligner in TUNED_SEPARATELY else vectors_prefix(vectors)
     return Path(
         str(
             resources.files("workers.align") / "defaults" / f"{prefix}tuned-on-fold-{tuned_on}.json"

@@ -34,7 +34,7 @@ from workers.align.corpus import (
     meeting_ids,
     meeting_of_source,
 )
-from workers.align.folds import NEW_DOCUMENT_DEFAULTS, defaults_file, folds
+from workers.align.folds import NEW_DOCUMENT_DEFAULTS, defaults_file, folds, vectors_prefix
 from workers.align.learning.turn_decision import LearnedDecision, fit_calibration
 from workers.align.params import AlignmentParams, load_params
 from workers.align.paths.turn_dp import TurnSettings
@@ -47,8 +47,7 @@ PRIOR_VECTORS: tuple[VectorKind, ...] = ("word2vec", "lexical")
 
 def prior_file(fitted_on: str, vectors: VectorKind = "word2vec") -> Path:
     """The prior calibration fitted on fold `fitted_on`'s gold, for vectors of kind `vectors`."""
-    prefix = "lexical-" if vectors == "lexical" else ""
-    name = f"{prefix}prior-calibration-fitted-on-fold-{fitted_on}.json"
+    name = f"{vectors_prefix(vectors)}prior-calibration-fitted-on-fold-{fitted_on}.json"
     return Path(str(resources.files("workers.align") / "defaults" / name))
 
 
@@ -69,14 +68,23 @@ def prior_vectors(params: AlignmentParams) -> VectorKind | None:
     since per-word evidence from other scoring (tf-idf, other vectors) sits on another scale."""
     if not isinstance(params.path, TurnSettings):
         return None
-    for kind in PRIOR_VECTORS:
-        fitted_with = load_params(defaults_file(NEW_DOCUMENT_DEFAULTS, vectors=kind))
-        if (
-            params.scoring.method == fitted_with.scoring.method
-            and params.vectors.kind == fitted_with.vectors.kind
-        ):
+    for kind, (method, vectors_kind) in _prior_scoring().items():
+        if params.scoring.method == method and params.vectors.kind == vectors_kind:
             return kind
     return None
+
+
+@cache
+def _prior_scoring() -> dict[VectorKind, tuple[str, str]]:
+    """Per prior, the scoring method and vectors of the parameters it was fitted with: read
+    once a process, as a pre-alignment job asks per document."""
+    fitted_with = {
+        kind: load_params(defaults_file(NEW_DOCUMENT_DEFAULTS, vectors=kind))
+        for kind in PRIOR_VECTORS
+    }
+    return {
+        kind: (params.scoring.method, params.vectors.kind) for kind, params in fitted_with.items()
+    }
 
 
 @cache
