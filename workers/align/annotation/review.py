@@ -8,6 +8,12 @@ side), and the annotator accepts the rest unread. If the shown turns are fixed, 
 labels left in the gold are the hidden turns that were wrong, whose expected number is the sum
 of their (1 - confidence): that is the estimated residual error a lead chooses a threshold by.
 
+That estimate trusts a calibration fitted on other documents. Once annotators have read the
+shown turns, what they kept and changed says how far the calibration is off on *these*
+documents, and `residual_error_after_review` moves the hidden turns' confidences by as much
+(one logit shift per document, drawn towards the batch's), so the estimate of the gold's
+error reads the review's outcome as well as the calibration.
+
 Everything is numpy on one document's per-turn arrays; labels are segment indices, -1 for a
 turn left unaligned.
 """
@@ -120,3 +126,100 @@ def threshold_for_residual_error(
         else:
             low = middle + 1
     return float(candidates[low])
+
+
+CONFIDENCE_FLOOR = 1e-4
+"""How close to 0 or 1 a calibrated probability is taken to be: isotonic maps fitted on a few
+thousand turns output 1.0 for their top bin, which no evidence could then move."""
+SHIFT_PRIOR_PRECISION = 1.0
+"""Precision of the normal priors on the logit shifts: the batch's around 0 (the calibration
+is right until the review says otherwise), each document's around the batch's. A unit
+precision, not tuned: a document whose 20 read turns all disagree with the calibration moves
+about as far as its evidence says, one with 2 read turns little."""
+
+
+@dataclass(frozen=True)
+class ReviewedDocument:
+    """One document after review: its pre-alignment's confidences, the turns the review mode
+    showed, the turns an annotator read, and which of those kept the pre-aligned label (the
+    others were wrong).
+
+    Only the shown turns that were read tell how far the calibration is off: they were chosen
+    by confidence alone. A turn read for another reason (a fix elsewhere broke the report's
+    order against it, or the annotator went looking) was often chosen because it was wrong,
+    and would make the calibration look worse than it is."""
+
+    confidences: np.ndarray
+    shown: np.ndarray
+    read: np.ndarray
+    kept: np.ndarray
+
+
+def logit(probabilities: np.ndarray) -> np.ndarray:
+    clipped = np.clip(np.asarray(probabilities, np.float64), CONFIDENCE_FLOOR, 1 - CONFIDENCE_FLOOR)
+    return np.log(clipped / (1.0 - clipped))
+
+
+def _sigmoid(values: np.ndarray) -> np.ndarray:
+    """1 / (1 + exp(-values)), without overflow for large negative values."""
+    return np.exp(-np.logaddexp(0.0, -np.asarray(values, np.float64)))
+
+
+def fit_logit_shift(
+    logits: np.ndarray, kept: np.ndarray, prior_mean: float, precision: float
+) -> float:
+    """The maximum a posteriori shift `a` such that sigmoid(logits + a) is the probability of
+    each read turn being kept, under a normal prior (prior_mean, 1 / precision).
+
+    The log posterior is strictly concave in `a`, so its derivative
+    sum(kept - sigmoid(logits + a)) - precision * (a - prior_mean) falls monotonically and the
+    root is found by bisection; with no read turn it is the prior mean."""
+    logits = np.asarray(logits, np.float64)
+    kept_count = float(np.asarray(kept, bool).sum())
+
+    def slope(shift: float) -> float:
+        return kept_count - float(_sigmoid(logits + shift).sum()) - precision * (shift - prior_mean)
+
+    # The slope is positive below prior_mean - n/precision and negative above prior_mean +
+    # n/precision (each sigmoid lies in (0, 1)), so the root lies between.
+    reach = len(logits) / precision + 1.0
+    low, high = prior_mean - reach, prior_mean + reach
+    for _ in range(100):
+        middle = 0.5 * (low + high)
+        if slope(middle) > 0:
+            low = middle
+        else:
+            high = middle
+    return 0.5 * (low + high)
+
+
+def doubts_after_review(documents: Sequence[ReviewedDocument]) -> list[np.ndarray]:
+    """Per document and turn, the probability that the label left in the gold is wrong: 0 for
+    a turn somebody read, else 1 - its confidence shifted by what the review found (the
+    batch's shift fitted on every shown turn read, the document's on its own around the
+    batch's)."""
+    read = [np.asarray(d.read, bool) for d in documents]
+    evidence = [np.asarray(d.shown, bool) & r for d, r in zip(documents, read, strict=True)]
+    logits = [logit(d.confidences) for d in documents]
+    read_logits = [turn_logits[e] for turn_logits, e in zip(logits, evidence, strict=True)]
+    read_kept = [np.asarray(d.kept, bool)[e] for d, e in zip(documents, evidence, strict=True)]
+    batch_shift = fit_logit_shift(
+        np.concatenate([np.zeros(0), *read_logits]),
+        np.concatenate([np.zeros(0, bool), *read_kept]),
+        0.0,
+        SHIFT_PRIOR_PRECISION,
+    )
+    doubts = []
+    for turn_logits, turns_read, logits_read, kept in zip(
+        logits, read, read_logits, read_kept, strict=True
+    ):
+        shift = fit_logit_shift(logits_read, kept, batch_shift, SHIFT_PRIOR_PRECISION)
+        doubts.append(np.where(turns_read, 0.0, 1.0 - _sigmoid(turn_logits + shift)))
+    return doubts
+
+
+def residual_error_after_review(documents: Sequence[ReviewedDocument]) -> float:
+    """Expected share of all turns left wrong in the gold, pooled over the documents, the
+    unread turns' confidences shifted by the review's outcome (0 for no turns)."""
+    n_turns = sum(len(d.confidences) for d in documents)
+    return float(sum(d.sum() for d in doubts_after_review(documents))) / n_turns if n_turns else 0.0
