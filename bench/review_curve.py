@@ -61,8 +61,20 @@ LOOP_FIGURES = (
     "estimated_residual_error",
     "residual_error_corrected",
     "estimated_residual_error_corrected",
+    "estimated_residual_error_after_review",
+    "estimated_residual_error_after_review_corrected",
     "pre_alignment_accuracy",
 )
+ESTIMATES = {
+    "estimate_off_by": ("estimated_residual_error", "residual_error"),
+    "estimate_off_by_corrected": ("estimated_residual_error_corrected", "residual_error_corrected"),
+    "after_review_off_by": ("estimated_residual_error_after_review", "residual_error"),
+    "after_review_off_by_corrected": (
+        "estimated_residual_error_after_review_corrected",
+        "residual_error_corrected",
+    ),
+}
+"""Each estimate of the gold's residual error, against the one measured."""
 CURVE_FIGURES = ("reviewed_share", "changed_share", "residual_error", "estimated_residual_error")
 
 
@@ -103,15 +115,10 @@ def loop_figures(reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
         {
             "iteration": rows[0]["index"],
             **{name: spread([row[name] for row in rows]) for name in LOOP_FIGURES},
-            "estimate_off_by": spread(
-                [abs(row["estimated_residual_error"] - row["residual_error"]) for row in rows]
-            ),
-            "estimate_off_by_corrected": spread(
-                [
-                    abs(row["estimated_residual_error_corrected"] - row["residual_error_corrected"])
-                    for row in rows
-                ]
-            ),
+            **{
+                name: spread([abs(row[estimated] - row[measured]) for row in rows])
+                for name, (estimated, measured) in ESTIMATES.items()
+            },
         }
         for rows in iterations
     ]

@@ -15,6 +15,8 @@ import numpy as np
 from workers.align.annotation.review import (
     CURVE_THRESHOLDS,
     DEFAULT_RESIDUAL_ERROR_TARGET,
+    ReviewedDocument,
+    doubts_after_review,
     expected_wrong,
     threshold_for_residual_error,
     turns_to_review,
@@ -86,6 +88,8 @@ class ReviewTally:
     trusted_expected_wrong_left: float = 0.0
     _read: dict[str, np.ndarray] = field(default_factory=dict)
     _documents: list[tuple[PreAligned, Sequence[int]]] = field(default_factory=list)
+    _reviewed: list[tuple[ReviewedDocument, np.ndarray]] = field(default_factory=list)
+    """Each document as its review left it, with its trusted turns."""
 
     def note_read(self, document: str, read: np.ndarray) -> None:
         """Turns an annotator of `document` read (with two annotators, either of them)."""
@@ -126,6 +130,10 @@ class ReviewTally:
         )
         self.pre_aligned_wrong += int((pre_aligned.labels != reference_labels).sum())
         self._documents.append((pre_aligned, reference))
+        kept = gold_labels == pre_aligned.labels
+        self._reviewed.append(
+            (ReviewedDocument(pre_aligned.confidences, shown, read, kept), trusted)
+        )
 
     def summary(self) -> str:
         figures = self.figures()
@@ -140,7 +148,8 @@ class ReviewTally:
         return (
             f"{mode}, changed {figures['changed_share']:.1%}; wrong labels left in the gold "
             f"{figures['residual_error']:.1%} "
-            f"(estimated {figures['estimated_residual_error']:.1%}); "
+            f"(estimated {figures['estimated_residual_error']:.1%}, "
+            f"after review {figures['estimated_residual_error_after_review']:.1%}); "
             f"pre-alignment accuracy {figures['pre_alignment_accuracy']:.1%}"
         )
 
@@ -162,6 +171,7 @@ class ReviewTally:
             return count / turns if turns else None
 
         accuracy = share(self.turns - self.pre_aligned_wrong)
+        after_review, after_review_trusted = self._expected_wrong_after_review()
         return {
             "review_threshold": self.threshold,
             "reviewed_share": share(self.reviewed),
@@ -172,8 +182,29 @@ class ReviewTally:
             "estimated_residual_error_corrected": share(
                 self.trusted_expected_wrong_left, self.trusted_turns
             ),
+            "estimated_residual_error_after_review": share(after_review),
+            "estimated_residual_error_after_review_corrected": share(
+                after_review_trusted, self.trusted_turns
+            ),
             "pre_alignment_accuracy": accuracy,
         }
+
+    def _expected_wrong_after_review(self) -> tuple[float, float]:
+        """Expected wrong labels left, from what the review found (`doubts_after_review`), over
+        all turns and over the trusted ones; for the latter the review's outcome is read on
+        trusted turns only, as an annotator's judgement of the others would repeat the
+        uncorrected reference. Nothing is left to estimate when every turn was read."""
+        if self.threshold is None:
+            return 0.0, 0.0
+        documents = [document for document, _ in self._reviewed]
+        trusted_only = [
+            ReviewedDocument(d.confidences[t], d.shown[t], d.read[t], d.kept[t])
+            for d, t in self._reviewed
+        ]
+        return (
+            float(sum(doubts.sum() for doubts in doubts_after_review(documents))),
+            float(sum(doubts.sum() for doubts in doubts_after_review(trusted_only))),
+        )
 
 
 def review_under(

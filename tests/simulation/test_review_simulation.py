@@ -24,6 +24,8 @@ from backend.simulation.review import (
 from workers.align.annotation.review import (
     CURVE_THRESHOLDS,
     DEFAULT_RESIDUAL_ERROR_TARGET,
+    ReviewedDocument,
+    residual_error_after_review,
     turns_to_review,
 )
 from workers.align.document_model import UNALIGNED
@@ -105,6 +107,24 @@ def test_on_the_corrected_reference_only_the_trusted_turns_count():
     assert figures["estimated_residual_error_corrected"] == pytest.approx(0.1 / 3)
 
 
+def test_the_estimate_after_review_reads_what_the_annotator_kept_of_the_turns_it_read():
+    tally, _ = four_turns_reviewed_under_a_half(trusted=np.array([True, True, False, True]))
+
+    figures = tally.figures()
+    read = np.array([False, True, True, False])
+    kept = np.array([False, False, True, False])
+    confidences = np.array([0.9, 0.3, 0.95, 0.6])
+    assert figures["estimated_residual_error_after_review"] == pytest.approx(
+        residual_error_after_review([ReviewedDocument(confidences, read, read, kept)])
+    )
+    trusted = np.array([True, True, False, True])
+    t = trusted
+    assert figures["estimated_residual_error_after_review_corrected"] == pytest.approx(
+        residual_error_after_review([ReviewedDocument(confidences[t], read[t], read[t], kept[t])])
+    )
+    assert figures["estimated_residual_error_after_review"] > figures["estimated_residual_error"]
+
+
 def test_without_review_every_turn_counts_as_read_and_nothing_as_expected_wrong():
     pre_aligned = PreAligned(np.array([0, 1, 1]), np.array([0.2, 0.4, 0.9]))
     tally = ReviewTally(threshold=None)
@@ -114,6 +134,7 @@ def test_without_review_every_turn_counts_as_read_and_nothing_as_expected_wrong(
     figures = tally.figures()
     assert figures["reviewed_share"] == 1.0
     assert figures["estimated_residual_error"] == 0.0
+    assert figures["estimated_residual_error_after_review"] == 0.0
     assert figures["residual_error"] == 0.0
 
 

@@ -1,0 +1,170 @@
+"""The residual error estimated before and after review, against the one measured, on a new
+project's first batches, as JSON.
+
+    DJANGO_SECRET_KEY=bench TANDEM_DATA_DIR=var/bench .venv/bin/python -m bench.after_review \\
+        [--sizes 4,6] [--draws 200] [--seed 0]
+
+Each public_meetings meeting is pre-aligned as `bench.first_review` does it: lexical vectors,
+the lexical parameters tuned on the other fold, and the confidence of the lexical prior fitted
+on that fold. A batch is `size` meetings drawn at random (`draws` batches per size). Its
+annotators review under `auto`'s threshold as the simulation's do
+(`backend.simulation.review.reviewed_labels`: each shown turn is fixed to the reference as an
+annotator can enter it, and a fix that breaks the report's order against a hidden turn has that
+turn read and fixed too), and the rest is accepted unread. Per batch three figures of the wrong
+labels left, as a share of the batch's turns: measured against the reference, estimated by the
+plan (the sum of 1 - confidence over the turns not shown), and estimated after review
+(`workers.align.annotation.review.residual_error_after_review`). Printed per size and
+reference (the full one, and the corrected one where the benchmark states its targets: there
+the review's outcome is also read on trusted turns only): the share of batches whose estimate
+is within 1 point of the measured error, the median distance and the mean signed error
+(estimated minus measured), and the median shares reviewed and left wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+ESTIMATES = ("plan", "after_review")
+REFERENCES = ("full_reference", "corrected_reference")
+
+
+@dataclass(frozen=True)
+class Meeting:
+    labels: np.ndarray
+    confidences: np.ndarray
+    reference: np.ndarray
+    """As an annotator can enter it (`reachable_gold`)."""
+    trusted: np.ndarray
+
+
+def meetings() -> list[Meeting]:
+    from backend.simulation.annotator import reachable_gold
+    from workers.align.corpus import corrected_turns, load_public_meetings, meeting_ids
+    from workers.align.folds import defaults_file, folds
+    from workers.align.learning.prior import load_prior
+    from workers.align.params import load_params
+    from workers.align.pipeline import corpus_vectors, turn_evidence
+
+    by_id = {meeting.id: meeting for meeting in load_public_meetings()}
+    fold_a, fold_b = folds(meeting_ids())
+    scored = []
+    for tested, other in ((fold_a, "b"), (fold_b, "a")):
+        params = load_params(defaults_file(other, vectors="lexical"))
+        prior = load_prior(other, "lexical")
+        for meeting_id in tested:
+            meeting = by_id[meeting_id]
+            _, evidence = turn_evidence(meeting, params, corpus_vectors([meeting], params.vectors))
+            labels, confidences = prior.decide(evidence)
+            scored.append(
+                Meeting(
+                    labels=np.asarray(labels),
+                    confidences=np.asarray(confidences, dtype=np.float64),
+                    reference=np.asarray(reachable_gold(list(meeting.reference))),
+                    trusted=np.asarray(corrected_turns(meeting), dtype=bool),
+                )
+            )
+    return scored
+
+
+def batch_figures(batch: list[Meeting]) -> dict[str, dict[str, float]]:
+    """Per reference: turns, reviewed, measured and each estimate, as shares of the turns."""
+    from backend.simulation.review import PreAligned, reviewed_labels
+    from workers.align.annotation.review import (
+        DEFAULT_RESIDUAL_ERROR_TARGET,
+        ReviewedDocument,
+        doubts_after_review,
+        threshold_for_residual_error,
+        turns_to_review,
+    )
+
+    threshold = threshold_for_residual_error(
+        [m.confidences for m in batch], [m.labels for m in batch], DEFAULT_RESIDUAL_ERROR_TARGET
+    )
+    reviewed = []
+    for meeting in batch:
+        gold, read = reviewed_labels(
+            PreAligned(meeting.labels, meeting.confidences), meeting.reference.tolist(), threshold
+        )
+        shown = turns_to_review(meeting.confidences, meeting.labels, threshold)
+        reviewed.append((meeting, np.asarray(gold), shown, read))
+    figures = {}
+    for reference in REFERENCES:
+        sums = dict.fromkeys(("turns", "reviewed", "measured", "plan"), 0.0)
+        documents = []
+        for meeting, gold, shown, read in reviewed:
+            kept = (
+                meeting.trusted
+                if reference == "corrected_reference"
+                else np.ones(len(meeting.labels), dtype=bool)
+            )
+            sums["turns"] += kept.sum()
+            sums["reviewed"] += read[kept].sum()
+            sums["measured"] += (gold != meeting.reference)[kept].sum()
+            sums["plan"] += (1 - meeting.confidences[kept & ~shown]).sum()
+            documents.append(
+                ReviewedDocument(
+                    meeting.confidences[kept],
+                    shown[kept],
+                    read[kept],
+                    (gold == meeting.labels)[kept],
+                )
+            )
+        after = sum(float(doubts.sum()) for doubts in doubts_after_review(documents))
+        figures[reference] = {
+            "reviewed": float(sums["reviewed"] / sums["turns"]),
+            "measured": float(sums["measured"] / sums["turns"]),
+            "plan": float(sums["plan"] / sums["turns"]),
+            "after_review": after / float(sums["turns"]),
+        }
+    return figures
+
+
+def summary(batches: list[dict[str, float]]) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "batches": len(batches),
+        "median_reviewed": round(statistics.median(b["reviewed"] for b in batches), 4),
+        "median_measured": round(statistics.median(b["measured"] for b in batches), 4),
+    }
+    for estimate in ESTIMATES:
+        errors = np.array([b[estimate] - b["measured"] for b in batches])
+        result[estimate] = {
+            "within_1_point": round(float(np.mean(np.abs(errors) <= 0.01 + 1e-12)), 3),
+            "median_off_by": round(float(np.median(np.abs(errors))), 4),
+            "mean_signed_error": round(float(errors.mean()), 4),
+        }
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="4,6", help="batch sizes, comma-separated")
+    parser.add_argument("--draws", type=int, default=200, help="batches drawn per size")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backend.settings")
+    import django
+
+    django.setup()
+    scored = meetings()
+    rng = np.random.default_rng(args.seed)
+    report: dict[str, Any] = {}
+    for size in (int(text) for text in args.sizes.split(",")):
+        batches = [
+            batch_figures([scored[i] for i in rng.choice(len(scored), size, replace=False)])
+            for _ in range(args.draws)
+        ]
+        report[f"batches_of_{size}"] = {
+            reference: summary([b[reference] for b in batches]) for reference in REFERENCES
+        }
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
