@@ -371,6 +371,25 @@ class ReviewPlanSerializer(serializers.Serializer):
     )
 
 
+class AfterReviewSerializer(serializers.Serializer):
+    documents = serializers.IntegerField(help_text="Submitted documents with confidences.")
+    turns = serializers.IntegerField()
+    turns_read = serializers.IntegerField(help_text="Turns an annotator read or changed.")
+    shown_read = serializers.IntegerField(
+        help_text="Turns the review mode showed that were read: what the re-estimate reads."
+    )
+    read_kept = serializers.FloatField(
+        help_text="Share of the shown turns read whose pre-aligned label was kept."
+    )
+    read_expected_kept = serializers.FloatField(
+        help_text="The same share as the confidences expected it."
+    )
+    estimated_residual_error = serializers.FloatField(
+        help_text="Expected wrong labels among the unread turns / all turns of the submitted "
+        "documents, their confidences shifted by what the shown turns' review found."
+    )
+
+
 class IterationReviewApi(APIView):
     """The iteration's review threshold, and what it (or another) implies over the batch's
     pre-alignments: the share of turns the review mode shows and the estimated residual
@@ -396,6 +415,11 @@ class IterationReviewApi(APIView):
         current = ReviewPlanSerializer(help_text="What the threshold in force implies.")
         automatic = ReviewPlanSerializer(help_text="Auto's threshold and what it implies.")
         preview = ReviewPlanSerializer(allow_null=True, help_text="The previewed threshold's.")
+        after_review = AfterReviewSerializer(
+            allow_null=True,
+            help_text="The submitted documents' review and the residual error it leaves; "
+            "null before any is submitted.",
+        )
 
     @extend_schema(parameters=[FilterSerializer], responses=OutputSerializer)
     def get(self, request: SignedInRequest, project_id: int, iteration_id: int) -> Response:

@@ -8,20 +8,26 @@ so the expected number of wrong labels among the turns accepted unread is the su
 (1 - confidence) (`workers.align.annotation.review`). An iteration without a threshold of
 its own uses `auto`: the lowest threshold whose estimated residual error is at most
 `DEFAULT_RESIDUAL_ERROR_TARGET` over the batch.
+
+Once annotators have submitted documents, the turns they read say how far the calibration is
+off on this batch: `after_review` re-estimates the residual error of the submitted gold from
+that (`workers.align.annotation.review.residual_error_after_review`).
 """
 
 from dataclasses import dataclass
 
 import numpy as np
 
-from backend.alignments.models import PreAlignment
+from backend.alignments.models import Annotation, PreAlignment
 from backend.alignments.selectors import current_pre_alignments
 from backend.documents.models import Document
 from backend.iterations.models import Iteration
 from workers.align.annotation.review import (
     DEFAULT_RESIDUAL_ERROR_TARGET,
+    ReviewedDocument,
     ReviewPlan,
     plan_review,
+    residual_error_after_review,
     threshold_for_residual_error,
     turns_to_review,
 )
@@ -40,8 +46,25 @@ class BatchConfidences:
 
 
 @dataclass(frozen=True)
+class AfterReview:
+    """What the submitted documents' review found, and the residual error it leaves."""
+
+    documents: int
+    turns: int
+    turns_read: int
+    shown_read: int
+    """Turns the review mode showed that were read: what the re-estimate learns from."""
+    read_kept: float
+    """Share of those whose pre-aligned label the annotators kept."""
+    read_expected_kept: float
+    """The same share as the confidences expected it."""
+    estimated_residual_error: float
+
+
+@dataclass(frozen=True)
 class IterationReview:
-    """An iteration's review threshold (`None` for `auto`) and the plans it and `auto` make."""
+    """An iteration's review threshold (`None` for `auto`), the plans it and `auto` make, and
+    once documents are submitted, the residual error their review leaves."""
 
     threshold: float | None
     target: float
@@ -50,6 +73,7 @@ class IterationReview:
     current: ReviewPlan
     automatic: ReviewPlan
     preview: ReviewPlan | None
+    after_review: AfterReview | None
 
 
 def batch_confidences(*, iteration: Iteration) -> BatchConfidences:
@@ -90,7 +114,73 @@ def iteration_review(*, iteration: Iteration, preview: float | None = None) -> I
         preview=(
             plan_review(batch.confidences, batch.labels, preview) if preview is not None else None
         ),
+        after_review=after_review(iteration=iteration, threshold=current.threshold),
     )
+
+
+def after_review(*, iteration: Iteration, threshold: float) -> AfterReview | None:
+    """The residual error of the iteration's submitted gold, its unread turns' confidences
+    shifted by what the shown turns' review found; None before a document with confidences is
+    submitted.
+
+    A document counts once one of its annotations is submitted; a turn is read when any
+    submitted annotation of it read or changed it, and kept when none changed it. The
+    confidences are those of the pre-alignment the annotations were made on, and the shown
+    turns those the review mode shows of it at `threshold`, the iteration's in force."""
+    submitted: dict[int, list[Annotation]] = {}
+    for annotation in (
+        Annotation.objects.filter(document__iteration=iteration, submitted_at__isnull=False)
+        .select_related("pre_alignment")
+        .only(
+            "document_id",
+            "changed",
+            "reviewed",
+            "pre_alignment__confidences",
+            "pre_alignment__labels",
+        )
+        .order_by("document_id", "pk")
+    ):
+        submitted.setdefault(annotation.document_id, []).append(annotation)
+    documents = [
+        reviewed
+        for annotations in submitted.values()
+        if (reviewed := _reviewed_document(annotations, threshold)) is not None
+    ]
+    if not documents:
+        return None
+    evidence = np.concatenate([d.shown & d.read for d in documents])
+    kept = np.concatenate([d.kept for d in documents])[evidence]
+    confidences = np.concatenate([d.confidences for d in documents])[evidence]
+    return AfterReview(
+        documents=len(documents),
+        turns=len(evidence),
+        turns_read=int(sum(d.read.sum() for d in documents)),
+        shown_read=len(kept),
+        read_kept=float(kept.mean()) if len(kept) else 0.0,
+        read_expected_kept=float(confidences.mean()) if len(kept) else 0.0,
+        estimated_residual_error=residual_error_after_review(documents),
+    )
+
+
+def _reviewed_document(annotations: list[Annotation], threshold: float) -> ReviewedDocument | None:
+    """None when the annotations were not all made on one pre-alignment with confidences."""
+    pre_alignments = {annotation.pre_alignment_id for annotation in annotations}
+    pre_alignment = annotations[0].pre_alignment
+    if len(pre_alignments) != 1 or pre_alignment is None or not _has_confidences(pre_alignment):
+        return None
+    confidences = np.asarray(pre_alignment.confidences, dtype=np.float64)
+    changed = np.zeros(len(confidences), dtype=bool)
+    read = np.zeros(len(confidences), dtype=bool)
+    for annotation in annotations:
+        if len(annotation.changed) != len(confidences):
+            return None
+        turn_changed = np.asarray(annotation.changed, dtype=bool)
+        changed |= turn_changed
+        read |= turn_changed
+        if len(annotation.reviewed) == len(confidences):
+            read |= np.asarray(annotation.reviewed, dtype=bool)
+    shown = turns_to_review(confidences, np.asarray(pre_alignment.labels), threshold)
+    return ReviewedDocument(confidences=confidences, shown=shown, read=read, kept=read & ~changed)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,8 @@
 """The lead sets an open iteration's review threshold on its page: the table shows the share
 of turns shown and the estimated residual error in force (auto) and for a previewed value,
-before the lead sets it; the figures are the engine's on the batch's confidences."""
+before the lead sets it; the figures are the engine's on the batch's confidences. Once an
+annotator submits a reviewed document, the page says what the review found and the residual
+error it leaves."""
 
 import re
 
@@ -9,13 +11,21 @@ import pytest
 from playwright.sync_api import expect
 
 from backend.alignments.models import PreAlignment
+from backend.alignments.services.annotations import (
+    AssignmentOperation,
+    annotation_apply,
+    annotation_submit,
+)
 from backend.iterations.models import Iteration
 from tests.browser.conftest import sign_in
 from tests.iterations.builders import annotating_iteration
 from workers.align.annotation.review import (
     DEFAULT_RESIDUAL_ERROR_TARGET,
+    ReviewedDocument,
     plan_review,
+    residual_error_after_review,
     threshold_for_residual_error,
+    turns_to_review,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -30,11 +40,16 @@ def row_text(plan) -> re.Pattern:
     )
 
 
-def test_the_lead_previews_then_sets_the_review_threshold(live_server, page, team, small_document):
-    pre_alignment = PreAlignment.objects.get(document=small_document)
+def with_confidences(document) -> tuple[PreAlignment, list[float]]:
+    pre_alignment = PreAlignment.objects.get(document=document)
     confidences = [0.3 + 0.7 * ((index * 37) % 60) / 60 for index in range(60)]
     pre_alignment.confidences = confidences
     pre_alignment.save(update_fields=["confidences"])
+    return pre_alignment, confidences
+
+
+def test_the_lead_previews_then_sets_the_review_threshold(live_server, page, team, small_document):
+    pre_alignment, confidences = with_confidences(small_document)
     iteration = annotating_iteration(team.project, [small_document])
     batch = [np.asarray(confidences)], [np.asarray(pre_alignment.labels)]
     automatic = plan_review(
@@ -56,3 +71,38 @@ def test_the_lead_previews_then_sets_the_review_threshold(live_server, page, tea
     expect(page.get_by_text(f"Review threshold set to {PREVIEWED}.")).to_be_visible()
     expect(table.get_by_role("row", name=re.compile("In force"))).to_have_text(row_text(previewed))
     assert Iteration.objects.get(pk=iteration.pk).review_threshold == PREVIEWED
+
+
+def test_the_lead_reads_what_a_submitted_review_found(live_server, page, team, small_document):
+    _, confidences = with_confidences(small_document)
+    iteration = annotating_iteration(team.project, [small_document])
+    labels = np.asarray(PreAlignment.objects.get(document=small_document).labels)
+    batch = [np.asarray(confidences)], [labels]
+    threshold = threshold_for_residual_error(*batch, DEFAULT_RESIDUAL_ERROR_TARGET)
+    shown = turns_to_review(np.asarray(confidences), labels, threshold)
+    read = np.flatnonzero(shown).tolist()
+    saved = annotation_apply(
+        annotator=team.annotator,
+        document=small_document,
+        version=0,
+        operations=[AssignmentOperation("unalign", read[0], read[0])],
+        reviewed_turns=read,
+    )
+    annotation_submit(annotator=team.annotator, document=small_document, version=saved.version)
+    read_mask = np.isin(np.arange(60), read)
+    kept = read_mask.copy()
+    kept[read[0]] = False
+    expected = residual_error_after_review(
+        [ReviewedDocument(np.asarray(confidences), shown, read_mask, kept)]
+    )
+
+    sign_in(page, live_server, "lead")
+    page.goto(f"{live_server.url}/lead/projects/{team.project.pk}/iterations/{iteration.pk}")
+
+    note = page.get_by_role("note", name="After review")
+    expect(note).to_contain_text(f"1 submitted document ({len(read)} turns read of 60)")
+    expect(note).to_contain_text(
+        f"of the {len(read)} shown turns read, annotators kept "
+        f"{100 * (len(read) - 1) / len(read):.1f} % of the labels"
+    )
+    expect(note).to_contain_text(f"residual error of their gold is {100 * expected:.1f} %")

@@ -10,7 +10,9 @@ from backend.iterations.models import Iteration
 from tests.domain import build_world, evenly, make_document
 from workers.align.annotation.review import (
     DEFAULT_RESIDUAL_ERROR_TARGET,
+    ReviewedDocument,
     plan_review,
+    residual_error_after_review,
     threshold_for_residual_error,
     turns_to_review,
 )
@@ -165,3 +167,51 @@ def test_a_document_outside_an_iteration_has_no_review_mode(world):
 )
 def test_who_reads_a_documents_turns_to_review(world, who, expected):
     assert world.client(who).get(document_url(world)).status_code == expected
+
+
+def annotation_url(world) -> str:
+    return f"/api/v1/projects/{world.project.pk}/documents/{world.document.pk}/annotation/"
+
+
+def test_the_review_of_a_submitted_document_re_estimates_its_residual_error(world):
+    lead = world.client("lead")
+    assert lead.get(review_url(world)).json()["after_review"] is None
+    annotator = world.client("annotator")
+    saved = annotator.post(
+        annotation_url(world),
+        {
+            "version": 0,
+            "operations": [{"action": "unalign", "first_turn": 2, "last_turn": 2}],
+            "reviewed_turns": [2, 5, 8],
+        },
+        format="json",
+    )
+    assert saved.status_code == 200, saved.json()
+    assert lead.get(review_url(world)).json()["after_review"] is None
+    submitted = annotator.post(
+        annotation_url(world) + "submit/", {"version": 1, "accept_unreviewed": True}, format="json"
+    )
+    assert submitted.status_code == 200, submitted.json()
+
+    after = lead.get(review_url(world)).json()["after_review"]
+
+    read = np.zeros(10, dtype=bool)
+    read[[2, 5, 8]] = True
+    kept = read.copy()
+    kept[2] = False
+    confidences, labels = batch()
+    automatic = threshold_for_residual_error(confidences, labels, DEFAULT_RESIDUAL_ERROR_TARGET)
+    shown = turns_to_review(confidences[0], labels[0], automatic)
+    expected = residual_error_after_review([ReviewedDocument(confidences[0], shown, read, kept)])
+    assert after["documents"] == 1
+    assert after["turns"] == 10
+    assert after["turns_read"] == 3
+    evidence = shown & read
+    assert after["shown_read"] == evidence.sum() > 0
+    assert after["read_kept"] == pytest.approx(kept[evidence].mean())
+    assert after["read_expected_kept"] == pytest.approx(confidences[0][evidence].mean())
+    assert after["estimated_residual_error"] == pytest.approx(expected)
+    unread = ~read
+    assert after["estimated_residual_error"] != pytest.approx(
+        float((1 - np.asarray(CONFIDENCES)[unread]).sum()) / 10
+    )

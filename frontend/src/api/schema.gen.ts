@@ -1420,6 +1420,30 @@ export interface components {
       /** @description False once the document's iteration is closed: its gold is recorded and tuned on, so the adjudication can no longer be edited, completed or reopened. */
       may_reopen: boolean;
     };
+    AfterReview: {
+      /** @description Submitted documents with confidences. */
+      documents: number;
+      turns: number;
+      /** @description Turns an annotator read or changed. */
+      turns_read: number;
+      /** @description Turns the review mode showed that were read: what the re-estimate reads. */
+      shown_read: number;
+      /**
+       * Format: double
+       * @description Share of the shown turns read whose pre-aligned label was kept.
+       */
+      read_kept: number;
+      /**
+       * Format: double
+       * @description The same share as the confidences expected it.
+       */
+      read_expected_kept: number;
+      /**
+       * Format: double
+       * @description Expected wrong labels among the unread turns / all turns of the submitted documents, their confidences shifted by what the shown turns' review found.
+       */
+      estimated_residual_error: number;
+    };
     /**
      * @description * `sum` - sum
      *     * `mean` - mean
@@ -2507,6 +2531,8 @@ export interface components {
       automatic: components["schemas"]["ReviewPlan"];
       /** @description The previewed threshold's. */
       preview: components["schemas"]["ReviewPlan"] | null;
+      /** @description The submitted documents' review and the residual error it leaves; null before any is submitted. */
+      after_review: components["schemas"]["AfterReview"] | null;
     };
     /**
      * @description * `open` - Open: pre-aligning the batch

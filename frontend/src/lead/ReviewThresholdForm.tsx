@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { fetchIterationReview, setReviewThreshold, type ReviewPlan } from "./api";
+import { fetchIterationReview, setReviewThreshold, type AfterReview, type ReviewPlan } from "./api";
 import { messageOf, useLoad } from "../components/useLoad";
 import { counted } from "../text/plural";
 
@@ -15,6 +15,23 @@ function PlanRow({ label, plan }: { label: string; plan: ReviewPlan }) {
       <td className="number">{share(plan.shown_share)}</td>
       <td className="number">{share(plan.estimated_residual_error)}</td>
     </tr>
+  );
+}
+
+/**
+ * What the submitted documents' review found against what the confidences expected, and the
+ * residual error of their gold re-estimated from it: the plan's estimate trusts a calibration
+ * fitted on other documents, this one also reads the batch's own review.
+ */
+function AfterReviewNote({ after }: { after: AfterReview }) {
+  return (
+    <p role="note" aria-label="After review">
+      After review of {counted(after.documents, "submitted document")} (
+      {counted(after.turns_read, "turn")} read of {after.turns}): of the{" "}
+      {counted(after.shown_read, "shown turn")} read, annotators kept {share(after.read_kept)} of
+      the labels where the confidences expected {share(after.read_expected_kept)}, so the estimated
+      residual error of their gold is <strong>{share(after.estimated_residual_error)}</strong>.
+    </p>
   );
 }
 
@@ -103,6 +120,7 @@ export function ReviewThresholdForm({
                 {loaded.data.preview && <PlanRow label="Previewed" plan={loaded.data.preview} />}
               </tbody>
             </table>
+            {loaded.data.after_review && <AfterReviewNote after={loaded.data.after_review} />}
             <form
               className="inline-form"
               onSubmit={(event) => {

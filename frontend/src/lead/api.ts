@@ -269,6 +269,7 @@ export function fetchCandidates(
 }
 
 export type ReviewPlan = Schema<"ReviewPlan">;
+export type AfterReview = Schema<"AfterReview">;
 
 export const fetchIterationReview = (
   projectId: number,
