@@ -10,8 +10,9 @@ the size of a newcomer's first hand-written pair; and each meeting from its raw 
 --transcript X.*.ctm` reads them, its labels carried over to the reference's turns by their
 text (a reference turn no raw turn matches counts as wrong). Two paths:
 - `shipped`: what a new project gets now, lexical vectors (stems weighted by their rarity in
-  French, nothing trained) and the defaults tuned with them on the meeting's other fold
-  (defaults/lexical-tuned-on-fold-*.json);
+  French, nothing trained), the defaults tuned with them on the meeting's other fold
+  (defaults/lexical-tuned-on-fold-*.json) and the lexical prior fitted on that fold, whose
+  corrections change labels (`workers.align.learning.prior`);
 - `word2vec_on_project`: the path of before, word2vec trained on the project's own texts and
   the defaults tuned with corpus-wide word2vec on the other fold (defaults/tuned-on-fold-*.json).
 
@@ -45,10 +46,12 @@ from workers.align.corpus import (
 from workers.align.document_model import UNALIGNED, Meeting
 from workers.align.excerpts import excerpts
 from workers.align.folds import shipped_defaults
+from workers.align.learning.prior import prior_for
+from workers.align.learning.turn_decision import LearnedDecision
 from workers.align.metrics import MeetingScores, micro_average
 from workers.align.own_files import read_meeting
 from workers.align.params import AlignmentParams
-from workers.align.pipeline import align_meeting, corpus_vectors
+from workers.align.pipeline import align_and_decide, align_meeting, corpus_vectors
 from workers.align.scoring.vectors import VectorKind
 
 PROJECT_SIZES = (1, 3)
@@ -68,11 +71,20 @@ def diagonal_scores(meeting: Meeting) -> MeetingScores:
     return score_alignment(meeting, align_meeting(meeting, AlignmentParams.of("diagonal")).labels)
 
 
+def prior_of(meeting_id: str, kind: VectorKind) -> LearnedDecision | None:
+    """The prior a new document with vectors of `kind` gets (the lexical one, fitted on the
+    other fold than the meeting's), or None: word2vec on the project's own texts gets none."""
+    return (
+        prior_for(meeting_id.partition(":")[0], meeting_ids(), kind) if kind == "lexical" else None
+    )
+
+
 def aligned_path(
     meetings: Sequence[Meeting], size: int, kind: VectorKind, progress: Callable[[str], None]
 ) -> dict[str, np.ndarray]:
     """Each meeting's labels when its project (of `size`) is aligned with vectors of `kind`
-    and the defaults tuned on the other fold than the meeting (or excerpt) comes from."""
+    and the defaults tuned on the other fold than the meeting (or excerpt) comes from, with
+    that fold's prior for lexical vectors."""
     corpus = meeting_ids()
     labels: dict[str, np.ndarray] = {}
     for project in projects(meetings, size):
@@ -81,7 +93,8 @@ def aligned_path(
             params = shipped_defaults(meeting.id.partition(":")[0], corpus, vectors=kind)
             if vectors is None:
                 vectors = corpus_vectors(project, params.vectors)
-            labels[meeting.id] = align_meeting(meeting, params, vectors).labels
+            prior = prior_of(meeting.id, kind)
+            labels[meeting.id] = align_and_decide(meeting, params, vectors, prior).labels
             progress(f"{kind}, projects of {size}: {len(labels)} of {len(meetings)} meetings")
     return labels
 
@@ -148,7 +161,8 @@ def raw_file_labels(meeting: Meeting, kind: VectorKind) -> np.ndarray:
     report, parts = raw_files(meeting.id)
     raw = read_meeting(meeting.id, report, parts)
     params = shipped_defaults(meeting.id, meeting_ids(), vectors=kind)
-    labels = align_meeting(raw, params, corpus_vectors([raw], params.vectors)).labels
+    prior = prior_of(meeting.id, kind)
+    labels = align_and_decide(raw, params, corpus_vectors([raw], params.vectors), prior).labels
     segment_of = _matches(
         [" ".join(segment.sentences) for segment in raw.report.segments],
         [" ".join(segment.sentences) for segment in meeting.report.segments],

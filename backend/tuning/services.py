@@ -65,6 +65,7 @@ from backend.tuning.models import TuningCandidate, TuningRun, TuningSlice
 from backend.vectors.services import vectors_for, vectors_load
 from workers.align.document_model import Meeting
 from workers.align.learning import turn_decision
+from workers.align.learning.prior import PRIOR_CORRECTIONS, prior_vectors
 from workers.align.params import AlignmentParams
 from workers.align.paths.turn_dp import TurnSettings
 from workers.align.pipeline import fit_learned_decision
@@ -456,8 +457,7 @@ def _learn(run: TuningRun, candidate: TuningCandidate) -> dict[str, Any] | None:
     stays = (
         f"Pre-alignments keep the calibration of {run.incumbent_name!r}, in use."
         if kept is not None
-        else "Pre-alignments get the shipped prior calibration, fitted on public_meetings "
-        "gold, as the parameters in use have no calibration of their own."
+        else _prior_note(params)
         if takes_prior(params, run.word_vectors, run.project)
         else "Pre-alignments keep the engine's own confidence, uncalibrated, as the parameters "
         "in use have no calibration."
@@ -470,6 +470,20 @@ def _learn(run: TuningRun, candidate: TuningCandidate) -> dict[str, Any] | None:
 
 def _on_turn_path(candidate: TuningCandidate) -> bool:
     return isinstance(AlignmentParams.from_dict(candidate.params).path, TurnSettings)
+
+
+def _prior_note(params: AlignmentParams) -> str:
+    """What the shipped prior that `takes_prior` gives these parameters does."""
+    if prior_vectors(params) in PRIOR_CORRECTIONS:
+        return (
+            "Pre-alignments get the shipped prior decision (corrections and a calibration), "
+            "fitted on public_meetings gold, as the parameters in use have no decision of "
+            "their own."
+        )
+    return (
+        "Pre-alignments get the shipped prior calibration, fitted on public_meetings gold, as "
+        "the parameters in use have no calibration of their own."
+    )
 
 
 def _incumbent_decision(run: TuningRun) -> dict[str, Any] | None:

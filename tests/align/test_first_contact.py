@@ -1,5 +1,6 @@
-"""First contact: a newcomer's first pair aligns well with no training data (lexical vectors
-and the defaults tuned with them), in English as in French."""
+"""First contact: a newcomer's first pair aligns well with no training data (lexical vectors,
+the defaults tuned with them and the lexical prior fitted on public_meetings's gold), in
+English and Spanish as in French."""
 
 from __future__ import annotations
 
@@ -85,16 +86,21 @@ def test_an_english_pair_written_by_hand_gets_four_turns_in_five_right() -> None
     report, turns, expected = written_pair("en")
     result = align_texts(report, turns, language="en")
     assert "lexical-tuned-on-fold-a.json" in result.params
+    assert "lexical prior" in result.params
     assert len(result.segments) == 10
     assert share_right(result.labels, expected) >= 0.8
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known gap (docs/align-engine.md, First contact): 25 of 33 turns right; four of the "
-    "five off-topic turns stay inside the runs around them, as the shipped settings make "
-    "leaving out a lone turn cost more than a turn's evidence weighs",
-)
+def test_the_lexical_prior_decides_a_new_pair_and_calibrates_its_confidence() -> None:
+    report, turns, expected = written_pair("en")
+    decided = align_texts(report, turns, language="en")
+    path_alone = align_texts(report, turns, language="en", params=new_document_defaults())
+    assert "lexical prior" not in path_alone.params
+    assert decided.labels != path_alone.labels
+    assert share_right(decided.labels, expected) > share_right(path_alone.labels, expected)
+    assert decided.confidence != path_alone.confidence
+
+
 def test_a_spanish_pair_written_by_hand_gets_four_turns_in_five_right() -> None:
     report, turns, expected = written_pair("es")
     result = align_texts(report, turns, language="es")

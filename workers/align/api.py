@@ -24,7 +24,7 @@ from workers.align.diagnosis import Finding, diagnose_meeting
 from workers.align.document_model import Meeting, ReaderError, Report, Segment, Transcript, Turn
 from workers.align.own_files import ChosenParams, choose_params
 from workers.align.params import AlignmentParams
-from workers.align.pipeline import align_meeting, corpus_vectors
+from workers.align.pipeline import align_and_decide, corpus_vectors
 from workers.align.readers import (
     REPORT_EXTENSIONS,
     TRANSCRIPT_EXTENSIONS,
@@ -44,7 +44,9 @@ _FILE_EXTENSIONS = frozenset(REPORT_EXTENSIONS + TRANSCRIPT_EXTENSIONS)
 @dataclass(frozen=True)
 class TextAlignment:
     """Per transcript turn, the position of its report segment (-1: no counterpart in the
-    report) and a confidence in [0, 1]; `params` says which parameters gave them, and
+    report) and a confidence in [0, 1] (with the shipped defaults, or a params file that
+    stores a learned decision, the calibrated probability that the label is right); `params`
+    says which parameters gave them, and
     `warnings` what is degenerate about them (every turn on one segment, none aligned...),
     each with its likely cause and what to do: empty when nothing is."""
 
@@ -87,7 +89,9 @@ def align_texts(
     intervention; `#` lines are headings), or the path of any report file the web upload reads.
     `transcript`: the text of an .srt, .vtt, Whisper JSON or .ctm transcript, a list of two or
     more turn texts (one turn each), or the path(s) of transcript files (.ctm parts). `params`: an
-    `AlignmentParams` or a params file; by default the shipped defaults for new documents.
+    `AlignmentParams` or a params file (with the learned decision it stores, if any); by default
+    the shipped defaults for new documents and the lexical prior, a decision fitted on
+    public_meetings's gold that corrects labels and calibrates the confidence.
     `vectors`: `KeyedVectors` or a word2vec/fastText file (then the defaults tuned with trained
     vectors); by default lexical vectors, which need no training: stems weighted by their
     rarity in `language`.
@@ -106,7 +110,9 @@ def align_texts(
         if isinstance(params, AlignmentParams)
         else choose_params(params, brings_vectors=vectors is not None)
     )
-    result = align_meeting(meeting, chosen.params, _vectors(vectors, meeting, chosen.params))
+    result = align_and_decide(
+        meeting, chosen.params, _vectors(vectors, meeting, chosen.params), chosen.learned
+    )
     judged = chosen.params.aligner != "diagonal"
     warnings = diagnose_meeting(meeting, result.labels, result.confidence if judged else [])
     return TextAlignment(

@@ -15,6 +15,8 @@ from workers.align.diagnosis import Finding
 from workers.align.document_model import Meeting
 from workers.align.file_pairing import document_name_of
 from workers.align.folds import NEW_DOCUMENT_DEFAULTS, new_document_defaults, with_aligner
+from workers.align.learning.prior import load_prior, prior_vectors
+from workers.align.learning.turn_decision import LearnedDecision, load_learned
 from workers.align.pairs.options import ExportOptions
 from workers.align.pairs.shape import AlignedDocument, SegmentRow, TurnRow, candidates
 from workers.align.pairs.writers import csv_pieces, jsonl_pieces
@@ -32,6 +34,10 @@ class ChosenParams:
 
     params: AlignmentParams
     source: str
+    learned: LearnedDecision | None = None
+    """The decision applied after the path (`pipeline.align_and_decide`): the one a params
+    file stores, or for the shipped lexical defaults the lexical prior fitted on the same
+    fold, as a new project's first pre-alignment gets it."""
 
 
 def choose_params(
@@ -39,17 +45,27 @@ def choose_params(
     aligner: str | None = None,
     brings_vectors: bool = False,
 ) -> ChosenParams:
-    """A params file, or the shipped defaults for new documents; `aligner` switches to that
-    aligner (its own shipped file when it has one). A user who `brings_vectors` gets the
-    defaults tuned with trained vectors, whose similarities theirs resemble; the others get
-    lexical vectors and the defaults tuned with them."""
+    """A params file with the decision it stores, or the shipped defaults for new documents;
+    `aligner` switches to that aligner (its own shipped file when it has one). A user who
+    `brings_vectors` gets the defaults tuned with trained vectors, whose similarities theirs
+    resemble; the others get lexical vectors, the defaults tuned with them, and (on the turn
+    path) the lexical prior, as a new project's first pre-alignment does."""
     if path is not None:
-        return ChosenParams(with_aligner(load_params(Path(path)), aligner), str(path))
+        return ChosenParams(
+            with_aligner(load_params(Path(path)), aligner), str(path), load_learned(Path(path))
+        )
     shipped = new_document_defaults(aligner, "word2vec" if brings_vectors else None)
-    return ChosenParams(
-        with_aligner(load_params(shipped), aligner),
+    params = with_aligner(load_params(shipped), aligner)
+    source = (
         f"the shipped defaults {shipped.name} (tuned on public_meetings fold "
-        f"{NEW_DOCUMENT_DEFAULTS.upper()})",
+        f"{NEW_DOCUMENT_DEFAULTS.upper()})"
+    )
+    if brings_vectors or prior_vectors(params) != "lexical":
+        return ChosenParams(params, source)
+    return ChosenParams(
+        params,
+        f"{source}, with the lexical prior fitted on that fold",
+        load_prior(NEW_DOCUMENT_DEFAULTS, "lexical"),
     )
 
 

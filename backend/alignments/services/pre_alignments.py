@@ -315,8 +315,9 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
 def takes_prior(
     params: AlignmentParams, vectors: WordVectors | None, project: Project | None
 ) -> bool:
-    """Whether pre-alignments without a learned decision get a shipped prior calibration
-    (`workers.align.learning.prior`): for parameters one was fitted to read, with `vectors`
+    """Whether pre-alignments without a learned decision get a shipped prior
+    (`workers.align.learning.prior`: a calibration, with corrections for lexical vectors):
+    for parameters one was fitted to read, with `vectors`
     (the project's, as `vectors_for` chose them) of the kind it was fitted on, not a lead's
     upload whatever the parameters name, in a project that learns decisions (one that
     switched learning off keeps the engine's own confidence throughout)."""

@@ -17,7 +17,6 @@ from workers.align.cli.errors import DataError, UsageError, vectors_option
 from workers.align.diagnosis import Finding, diagnose_meeting
 from workers.align.document_model import Meeting, ReaderError
 from workers.align.file_pairing import PlannedPair, plan_folder
-from workers.align.learning.turn_decision import load_learned
 from workers.align.own_files import (
     PAIR_FORMATS,
     aligned_document,
@@ -131,9 +130,8 @@ def command_align_own(args: argparse.Namespace) -> int:
             else next(iter(problems.values()))
         )
     vectors = _vectors(args.vectors, meetings, chosen.params)
-    learned = load_learned(args.params) if args.params else None
     results = [
-        (meeting, align_and_decide(meeting, chosen.params, vectors, learned))
+        (meeting, align_and_decide(meeting, chosen.params, vectors, chosen.learned))
         for meeting in progress.bar(meetings, desc="aligning", unit="document")
     ]
     findings = diagnosed(results, confidence=chosen.params.aligner != "diagonal")

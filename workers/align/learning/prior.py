@@ -1,17 +1,18 @@
-"""A calibrated confidence before a project has the gold to fit its own.
+"""A learned decision before a project has the gold to fit its own.
 
 A project's learned decision needs `MIN_GOLD_DOCUMENTS` gold documents, so the pre-alignments
-of its first iterations carry the engine's own confidence, a score well below the share of
-turns it gets right: a lead aiming review at a residual error reads far more than needed
-(docs/review.md). The corpus's gold can stand in until then. The shipped prior is a
-calibration only (no corrections, so it never changes a label the parameters give), fitted
-like a tuning run's on one fold of public_meetings with the parameters tuned on that fold,
+of its first iterations would carry the engine's own confidence, a score well below the share
+of turns it gets right: a lead aiming review at a residual error reads far more than needed
+(docs/review.md). The corpus's gold can stand in until then. The shipped prior is fitted like
+a tuning run's decision on one fold of public_meetings with the parameters tuned on that fold,
 one per kind of vectors, as each kind's evidence sits on its own scale:
 defaults/prior-calibration-fitted-on-fold-{a,b}.json for word vectors trained on the texts
 (a tuned project's), defaults/lexical-prior-calibration-fitted-on-fold-{a,b}.json for lexical
-vectors (a new project's first pre-alignment). As with the shipped parameters (`folds`), a
-corpus meeting gets the prior fitted on the other fold, so no figure measured on a meeting
-comes from a calibration that saw it; any other document gets fold A's.
+vectors (a new project's, and a researcher's first pair's, first alignment). The word2vec prior
+is a calibration only; the lexical one also corrects labels (`PRIOR_CORRECTIONS`). As with the
+shipped parameters (`folds`), a corpus meeting gets the prior fitted on the other fold, so no
+figure measured on a meeting comes from a decision that saw it; any other document gets fold
+A's.
 
     python -m workers.align.learning.prior [--vectors lexical]
 
@@ -35,7 +36,7 @@ from workers.align.corpus import (
     meeting_of_source,
 )
 from workers.align.folds import NEW_DOCUMENT_DEFAULTS, defaults_file, folds, vectors_prefix
-from workers.align.learning.turn_decision import LearnedDecision, fit_calibration
+from workers.align.learning.turn_decision import LearnedDecision, fit_calibration, fit_decision
 from workers.align.params import AlignmentParams, load_params
 from workers.align.paths.turn_dp import TurnSettings
 from workers.align.pipeline import corpus_vectors, turn_evidence
@@ -43,10 +44,18 @@ from workers.align.scoring.vectors import VectorKind
 
 FOLDS = ("a", "b")
 PRIOR_VECTORS: tuple[VectorKind, ...] = ("word2vec", "lexical")
+PRIOR_CORRECTIONS: frozenset[VectorKind] = frozenset({"lexical"})
+"""The priors that correct labels as well as calibrate them. The lexical prior meets the
+parameters it was fitted with (every new document gets the shipped lexical defaults, and both
+folds tuned the same settings), so corrections learned from the corpus's gold read evidence
+like their training's: cross-fitted, they put 3.1 more points of one-document projects' turns
+right (docs/align-engine.md, First contact). The word2vec prior meets parameters a project
+tuned on its first few gold documents, not the ones it was fitted with, so it only
+calibrates and never changes a label they give."""
 
 
 def prior_file(fitted_on: str, vectors: VectorKind = "word2vec") -> Path:
-    """The prior calibration fitted on fold `fitted_on`'s gold, for vectors of kind `vectors`."""
+    """The prior fitted on fold `fitted_on`'s gold, for vectors of kind `vectors`."""
     name = f"{vectors_prefix(vectors)}prior-calibration-fitted-on-fold-{fitted_on}.json"
     return Path(str(resources.files("workers.align") / "defaults" / name))
 
@@ -97,30 +106,30 @@ def load_prior(fitted_on: str, vectors: VectorKind = "word2vec") -> LearnedDecis
 def prior_for(
     meeting_id: str | None, corpus_ids: list[str], vectors: VectorKind = "word2vec"
 ) -> LearnedDecision:
-    """The prior calibration a document gets (`meeting_id`: its public_meetings id, if any)."""
+    """The prior a document gets (`meeting_id`: its public_meetings id, if any)."""
     return load_prior(prior_fold(meeting_id, corpus_ids), vectors)
 
 
 def prior_for_source(source: str, params: AlignmentParams) -> LearnedDecision:
-    """The prior calibration a document with this `source` gets when pre-aligned with
+    """The prior a document with this `source` gets when pre-aligned with
     `params` (the other fold's for a public_meetings meeting, by the id its source names)."""
     vectors = prior_vectors(params)
     if vectors is None:
         raise ValueError(
-            f"no prior calibration reads the evidence of the {params.aligner} aligner with "
+            f"no prior reads the evidence of the {params.aligner} aligner with "
             f"{params.scoring.method} scoring and {params.vectors.kind} vectors"
         )
     return prior_for(meeting_of_source(source), meeting_ids(), vectors)
 
 
 def fit_prior(fitted_on: str, vectors: VectorKind = "word2vec") -> dict[str, object]:
-    """The prior calibration of fold `fitted_on`: its meetings aligned with the parameters
-    tuned on it (word2vec vectors trained on the corpus's texts, as a project trains them on
-    its own; lexical vectors are the same whatever texts they are made for), then
-    `fit_calibration` with no corrections on their reference, over the turns whose reference
-    is the annotators' work (`corrected_turns`, as `bench.align_quality` trains the learned
-    decision): a stretch whose reference repeats an old pre-alignment would teach the prior
-    to doubt turns an annotator would confirm."""
+    """The prior of fold `fitted_on`: its meetings aligned with the parameters tuned on it
+    (word2vec vectors trained on the corpus's texts, as a project trains them on its own;
+    lexical vectors are the same whatever texts they are made for), then on their reference
+    `fit_decision` for a kind in PRIOR_CORRECTIONS, else `fit_calibration` with no
+    corrections, over the turns whose reference is the annotators' work (`corrected_turns`,
+    as `bench.align_quality` trains the learned decision): a stretch whose reference repeats
+    an old pre-alignment would teach the prior to doubt turns an annotator would confirm."""
     meetings = load_public_meetings()
     fold = dict(zip(FOLDS, folds(meeting_ids()), strict=True))[fitted_on]
     params = load_params(defaults_file(fitted_on, vectors=vectors))
@@ -131,7 +140,9 @@ def fit_prior(fitted_on: str, vectors: VectorKind = "word2vec") -> dict[str, obj
             trusted = corrected_turns(meeting)
             evidence = turn_evidence(meeting, params, word_vectors)[1]
             gold.append((evidence.only(trusted), np.asarray(meeting.reference)[trusted]))
-    decision = fit_calibration(gold, None, 1.0, {})
+    decision = (
+        fit_decision(gold) if vectors in PRIOR_CORRECTIONS else fit_calibration(gold, None, 1.0, {})
+    )
     return {
         "metadata": {
             "fitted_on": sorted(fold),
@@ -144,7 +155,7 @@ def fit_prior(fitted_on: str, vectors: VectorKind = "word2vec") -> dict[str, obj
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="Refit the shipped prior calibrations.")
+    parser = argparse.ArgumentParser(description="Refit the shipped priors.")
     parser.add_argument("--vectors", choices=PRIOR_VECTORS, help="One kind only (default both).")
     kinds = [chosen] if (chosen := parser.parse_args().vectors) else list(PRIOR_VECTORS)
     for vectors in kinds:
