@@ -17,6 +17,7 @@ from backend.alignments.services.annotations import (
     annotation_submit,
 )
 from backend.iterations.models import Iteration
+from tests.browser.accessibility import assert_accessible
 from tests.browser.conftest import sign_in
 from tests.iterations.builders import annotating_iteration
 from workers.align.annotation.review import (
@@ -73,7 +74,9 @@ def test_the_lead_previews_then_sets_the_review_threshold(live_server, page, tea
     assert Iteration.objects.get(pk=iteration.pk).review_threshold == PREVIEWED
 
 
-def test_the_lead_reads_what_a_submitted_review_found(live_server, page, team, small_document):
+def test_the_lead_reads_what_a_submitted_review_found(
+    live_server, page, team, small_document, tmp_path
+):
     _, confidences = with_confidences(small_document)
     iteration = annotating_iteration(team.project, [small_document])
     labels = np.asarray(PreAlignment.objects.get(document=small_document).labels)
@@ -106,3 +109,5 @@ def test_the_lead_reads_what_a_submitted_review_found(live_server, page, team, s
         f"{100 * (len(read) - 1) / len(read):.1f} % of the labels"
     )
     expect(note).to_contain_text(f"residual error of their gold is {100 * expected:.1f} %")
+    assert_accessible(page, "the iteration page with a review's outcome")
+    page.screenshot(path=tmp_path / "iteration-after-review.png", full_page=True)
