@@ -30,7 +30,10 @@ def test_a_user_reads_follows_and_searches_the_help(page, live_server, team):
     )
     screenshot = article.get_by_role("img", name="The lead's dashboard")
     expect(screenshot).to_be_visible()
-    assert screenshot.evaluate("image => image.complete && image.naturalWidth > 0")
+    # The response has arrived, but the image may still be decoding: wait until it is done
+    # (as a broken one is too), then check it has pixels.
+    expect(screenshot).to_have_js_property("complete", True)
+    assert screenshot.evaluate("image => image.naturalWidth") > 0
 
     # leading.md links bootstrap.md in several places; this one leads to a heading.
     article.locator('a[href="/help/bootstrap#dashboards"]').click()
