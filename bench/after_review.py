@@ -80,6 +80,7 @@ def batch_figures(batch: list[Meeting]) -> dict[str, dict[str, float]]:
         DEFAULT_RESIDUAL_ERROR_TARGET,
         ReviewedDocument,
         doubts_after_review,
+        expected_wrong,
         threshold_for_residual_error,
         turns_to_review,
     )
@@ -107,7 +108,7 @@ def batch_figures(batch: list[Meeting]) -> dict[str, dict[str, float]]:
             sums["turns"] += kept.sum()
             sums["reviewed"] += read[kept].sum()
             sums["measured"] += (gold != meeting.reference)[kept].sum()
-            sums["plan"] += (1 - meeting.confidences[kept & ~shown]).sum()
+            sums["plan"] += expected_wrong(meeting.confidences[kept], shown[kept])
             documents.append(
                 ReviewedDocument(
                     meeting.confidences[kept],

@@ -115,6 +115,18 @@ def current_pre_alignment_ids(*, document_ids: Sequence[int] | QuerySet) -> dict
     return {**latest, **under_promoted}
 
 
+def turns_read(annotation: Annotation) -> list[bool]:
+    """Per turn, whether the annotator read it: visited, confirmed or changed it in the editor.
+    Rows saved before reviewed turns were recorded hold none: their changed turns, at least,
+    were read."""
+    if len(annotation.reviewed) != len(annotation.changed):
+        return [bool(changed) for changed in annotation.changed]
+    return [
+        bool(reviewed or changed)
+        for reviewed, changed in zip(annotation.reviewed, annotation.changed, strict=True)
+    ]
+
+
 def caller_annotation(*, document: Document, annotator: User) -> Annotation | None:
     """One row at most (unique per document and annotator): without the model's ordering,
     which would join the documents, projects and users tables to a save's every lookup."""

@@ -13,6 +13,7 @@ import numpy as np
 from django.db.models import QuerySet
 
 from backend.alignments.models import Annotation
+from backend.alignments.selectors import turns_read
 from backend.core.errors import NotFound
 from backend.documents.models import Document
 from backend.iterations.accuracy import summarise
@@ -324,22 +325,11 @@ def document_effort(
 def _annotation_effort(annotation: Annotation) -> Effort:
     return {
         "turns_changed": sum(annotation.changed),
-        "turns_reviewed": _turns_reviewed(annotation),
+        "turns_reviewed": sum(turns_read(annotation)),
         "turns_accepted_without_review": sum(annotation.accepted_without_review),
         "seconds_spent": annotation.seconds_spent,
         "submitted": annotation.submitted_at is not None,
     }
-
-
-def _turns_reviewed(annotation: Annotation) -> int:
-    """Rows saved before reviewed turns were recorded hold none: their changed turns, at least,
-    were reviewed."""
-    if len(annotation.reviewed) != len(annotation.changed):
-        return sum(annotation.changed)
-    return sum(
-        reviewed or changed
-        for reviewed, changed in zip(annotation.reviewed, annotation.changed, strict=True)
-    )
 
 
 def _effort_totals(row: AnnotatorDocuments) -> AnnotatorEffort:

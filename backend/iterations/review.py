@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from backend.alignments.models import Annotation, PreAlignment
-from backend.alignments.selectors import current_pre_alignments
+from backend.alignments.selectors import current_pre_alignments, turns_read
 from backend.documents.models import Document
 from backend.iterations.models import Iteration
 from workers.align.annotation.review import (
@@ -169,16 +169,10 @@ def _reviewed_document(annotations: list[Annotation], threshold: float) -> Revie
     if len(pre_alignments) != 1 or pre_alignment is None or not _has_confidences(pre_alignment):
         return None
     confidences = np.asarray(pre_alignment.confidences, dtype=np.float64)
-    changed = np.zeros(len(confidences), dtype=bool)
-    read = np.zeros(len(confidences), dtype=bool)
-    for annotation in annotations:
-        if len(annotation.changed) != len(confidences):
-            return None
-        turn_changed = np.asarray(annotation.changed, dtype=bool)
-        changed |= turn_changed
-        read |= turn_changed
-        if len(annotation.reviewed) == len(confidences):
-            read |= np.asarray(annotation.reviewed, dtype=bool)
+    if any(len(annotation.changed) != len(confidences) for annotation in annotations):
+        return None
+    changed = np.any([annotation.changed for annotation in annotations], axis=0)
+    read = np.any([turns_read(annotation) for annotation in annotations], axis=0)
     shown = turns_to_review(confidences, np.asarray(pre_alignment.labels), threshold)
     return ReviewedDocument(confidences=confidences, shown=shown, read=read, kept=read & ~changed)
 
