@@ -644,6 +644,7 @@ class FaultBench:
         return {
             "status": job.status,
             "error": job.error,
+            **({"worker_log": self.log_lines_of(job_id)} if job.error else {}),
             "requeues": job.requeues,
             "retries": job.retries,
             **{
@@ -653,6 +654,18 @@ class FaultBench:
             **checks,
             "checks_pass": all(checks.values()),
         }
+
+    def log_lines_of(self, job_id: int) -> list[str]:
+        """What the workers logged of a failed job, with the traceback that follows: the job's
+        own error names no exception (backend/jobs/services.py, `unexpected_failure`)."""
+        marker = f"Job {job_id} "
+        lines: list[str] = []
+        for log_path in sorted(Path(self.services["root"], "logs").glob("*.log")):
+            log = log_path.read_text(errors="replace").splitlines()
+            for index, line in enumerate(log):
+                if marker in line:
+                    lines += log[index : index + 40]
+        return lines[-200:]
 
 
 FINISHED = ("succeeded", "failed", "cancelled")

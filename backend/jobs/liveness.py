@@ -11,8 +11,9 @@ can hold their interpreter) ticks every TANDEM_JOB_HEARTBEAT_SECONDS on the work
 
 A worker killed with its tasks stops stamping, so its jobs are sent again within about
 HEARTBEAT + LOST_AFTER + HEARTBEAT seconds (50 s by default), on any broker. A job whose
-task was dropped while the database was down (its retry could not be recorded) stops being
-stamped too, and comes back the same way once the database does.
+task was dropped while the database was down (its retry could not be recorded), or stopped
+by the outage beyond its retries (`job_leave_for_resend`), stops being stamped too, and comes
+back the same way once the database does.
 
 The database being unreachable stops every worker's stamps at once, so a worker sends jobs
 again only once it has reached the database for two heartbeats in a row: by then every live

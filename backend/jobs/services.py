@@ -235,7 +235,7 @@ def job_fail(*, job_id: int, error: str) -> None:
 def unexpected_failure(*, job_id: int, error: BaseException) -> str:
     """Logs the error for the administrators and returns what the job's users read: nothing
     of the exception, whose text can quote file contents, hosts or paths."""
-    logger.error("Job %s failed: %s: %s", job_id, type(error).__name__, error)
+    logger.error("Job %s failed: %s: %s", job_id, type(error).__name__, error, exc_info=error)
     return (
         "An unexpected error stopped the job; the administrators find it in the worker's log "
         f"under job {job_id}."
@@ -244,6 +244,28 @@ def unexpected_failure(*, job_id: int, error: BaseException) -> str:
 
 def job_fail_unexpectedly(*, job_id: int, error: BaseException) -> None:
     job_fail(job_id=job_id, error=unexpected_failure(job_id=job_id, error=error))
+
+
+def job_leave_for_resend(*, job_id: int, error: BaseException) -> None:
+    """For a task stopped by an unreachable database or broker where its own retries cannot
+    help: its retries ran out within the outage (their countdowns are jittered, so five can
+    pass in seconds), or the failure came outside its body (Celery records a task's start in
+    the result backend, the same database). The outage is nobody's fault and passes, so the
+    job is not failed: it stays unfinished, `running` and unstamped from now, and the liveness
+    rule (backend/jobs/liveness.py) sends it again once it has been silent
+    TANDEM_JOB_LOST_AFTER_SECONDS, or fails it with the reason after
+    TANDEM_JOB_MAX_REQUEUES sends."""
+    logger.warning(
+        "Job %s interrupted by %s: %s; left for the liveness rule to send again",
+        job_id,
+        type(error).__name__,
+        error,
+    )
+    Job.objects.filter(pk=job_id).exclude(status__in=Job.FINISHED).update(
+        status=Job.Status.RUNNING,
+        heartbeat_at=timezone.now(),
+        message=f"interrupted ({type(error).__name__}); to be sent again"[:200],
+    )
 
 
 @transaction.atomic

@@ -1,9 +1,11 @@
 """What every job-running task shares: retries with backoff for transient errors, and a job
-that ends failed, with the error, when the task gives up. Each app's ``tasks`` module defines
-its tasks on `JobTask`; this app has none of its own.
+that ends failed, with the error, when the task gives up on anything else. Each app's
+``tasks`` module defines its tasks on `JobTask`; this app has none of its own.
 
-Permanent errors (a bad file, an invalid parameter set) never reach here: services fail their
-job with a clear message and return, so the task does not retry what cannot succeed.
+A transient error the retries do not cure leaves the job to the liveness rule
+(backend/jobs/liveness.py), which sends it again. Permanent errors (a bad file, an invalid
+parameter set) never reach here: services fail their job with a clear message and return,
+so the task does not retry what cannot succeed.
 """
 
 from typing import Any, TypeAlias
@@ -15,7 +17,7 @@ from django.db import InterfaceError, close_old_connections
 from django.db import OperationalError as DatabaseOperationalError
 from kombu.exceptions import OperationalError as BrokerOperationalError
 
-from backend.jobs.services import job_fail_unexpectedly, job_note_retry
+from backend.jobs.services import job_fail_unexpectedly, job_leave_for_resend, job_note_retry
 
 TRANSIENT_ERRORS = (DatabaseOperationalError, InterfaceError, BrokerOperationalError)
 
@@ -57,7 +59,13 @@ class JobTask(Task):
     def on_failure(
         self, exc: Exception, task_id: str, args: TaskArgs, kwargs: TaskKwargs, einfo: ExceptionInfo
     ) -> None:
+        """A transient error that reaches here (retries spent, or raised outside the task's
+        body) leaves the job to be sent again; any other fails it."""
         close_old_connections()
         job_id = self.job_id_of(tuple(args))
-        if job_id is not None:
+        if job_id is None:
+            return
+        if isinstance(exc, TRANSIENT_ERRORS):
+            job_leave_for_resend(job_id=job_id, error=exc)
+        else:
             job_fail_unexpectedly(job_id=job_id, error=exc)

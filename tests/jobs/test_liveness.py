@@ -5,12 +5,15 @@ worker killed with -9 on the suite's stack, is in tests/tasks/test_faults.py."""
 from datetime import timedelta
 
 import pytest
+from celery import states
 from celery.app.routes import prepare as prepare_routes
 from django.conf import settings
 from django.test import override_settings
 from django.utils import timezone
 
+from backend.alignments.tasks import pre_align
 from backend.celery import app as celery_app
+from backend.core.database_outage import DATABASE_ERRORS
 from backend.jobs.liveness import DatabaseWatch, tick
 from backend.jobs.models import Job
 from backend.jobs.services import job_begin, jobs_heartbeat, jobs_recover_lost
@@ -196,3 +199,49 @@ def test_after_a_database_outage_a_worker_waits_before_taking_silent_jobs_for_lo
     job.refresh_from_db()
     assert job.status == Job.Status.QUEUED
     assert sent_again() == [(UNKNOWN_TASK, str(job.celery_task_id))]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_task_the_database_stops_outside_its_retries_leaves_its_job_to_be_sent_again(
+    tmp_path, sent_again
+):
+    """What CI once met in the fault suite: a retry's start, which Celery records in the
+    result backend (the database), fails while the database is still down, outside the
+    task's body and so outside its retries; by the time Celery hands the failure to the
+    task, the database is back. The outage passes, so the job must come back, not end failed
+    with an "unexpected error". Committed, so the failure can be real: the job is resent
+    long before a session worker's shipped silence would take it for lost."""
+    job = Job.objects.create(
+        kind=Job.Kind.PRE_ALIGN, status=Job.Status.QUEUED, task_name=UNKNOWN_TASK, retries=1
+    )
+    task_id = str(job.celery_task_id)
+    with database_unreachable(tmp_path), pytest.raises(DATABASE_ERRORS) as outage:
+        pre_align.backend.store_result(task_id, {"pid": 1}, states.STARTED)
+
+    pre_align.on_failure(outage.value, task_id, (job.pk,), {}, None)
+
+    job.refresh_from_db()
+    assert (job.status, job.error) == (Job.Status.RUNNING, "")
+    assert job.message == f"interrupted ({type(outage.value).__name__}); to be sent again"
+    assert jobs_recover_lost() == [], "silent from the failure on, not from its last stamp"
+    assert jobs_recover_lost(now=timezone.now() + LOST_AFTER + timedelta(seconds=1)) == [job.pk]
+    job.refresh_from_db()
+    assert sent_again() == [(UNKNOWN_TASK, str(job.celery_task_id))]
+    assert (job.status, job.requeues) == (Job.Status.QUEUED, 1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_task_stopped_by_any_other_error_fails_its_job_without_quoting_it():
+    """Committed: the failure handler first replaces connections a failure may have broken,
+    which ends a test's own transaction."""
+    job = running_job(silent_for=timedelta(seconds=1))
+    task_id = str(job.celery_task_id)
+
+    pre_align.on_failure(ValueError("/srv/secret/path"), task_id, (job.pk,), {}, None)
+
+    job.refresh_from_db()
+    assert job.status == Job.Status.FAILED
+    assert job.error == (
+        "An unexpected error stopped the job; the administrators find it in the worker's log "
+        f"under job {job.pk}."
+    )
