@@ -86,14 +86,14 @@ def batch_figures(batch: list[Meeting]) -> dict[str, dict[str, float]]:
     )
 
     threshold = threshold_for_residual_error(
-        [m.confidences for m in batch], [m.labels for m in batch], DEFAULT_RESIDUAL_ERROR_TARGET
+        [m.confidences for m in batch], DEFAULT_RESIDUAL_ERROR_TARGET
     )
     reviewed = []
     for meeting in batch:
         gold, read = reviewed_labels(
             PreAligned(meeting.labels, meeting.confidences), meeting.reference.tolist(), threshold
         )
-        shown = turns_to_review(meeting.confidences, meeting.labels, threshold)
+        shown = turns_to_review(meeting.confidences, threshold)
         reviewed.append((meeting, np.asarray(gold), shown, read))
     figures = {}
     for reference in REFERENCES:

@@ -81,10 +81,10 @@ def scored_documents(sizes: list[int], draws: int) -> dict[tuple[int, str], list
 def review_at(documents: list[Scored], threshold: float) -> dict[str, float]:
     labels = [labels for labels, _, _ in documents]
     confidences = [confidence for _, confidence, _ in documents]
-    plan = plan_review(confidences, labels, threshold)
+    plan = plan_review(confidences, threshold)
     turns = sum(len(label) for label in labels)
     wrong_left = sum(
-        int(((label != reference) & ~turns_to_review(confidence, label, threshold)).sum())
+        int(((label != reference) & ~turns_to_review(confidence, threshold)).sum())
         for label, confidence, reference in documents
     )
     return {
@@ -99,9 +99,8 @@ def figures(documents: list[Scored]) -> dict[str, Any]:
     right = np.concatenate([label == reference for label, _, reference in documents])
     confidence = np.concatenate([confidence for _, confidence, _ in documents])
     automatic = threshold_for_residual_error(
-        [c for _, c, _ in documents], [label for label, _, _ in documents],
-        DEFAULT_RESIDUAL_ERROR_TARGET,
-    )  # fmt: skip
+        [c for _, c, _ in documents], DEFAULT_RESIDUAL_ERROR_TARGET
+    )
     return {
         "documents": len(documents),
         "turns": len(right),

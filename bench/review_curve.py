@@ -24,7 +24,8 @@ With `--offline` it runs no simulation: the 22 meetings are pre-aligned two-fold
 defaults are measured (each fold with the parameters tuned on the other and the learned
 decision fitted on the other's gold, docs/align-engine.md), so that every turn carries a
 calibrated confidence from a model that never saw its meeting, and it prints the curve over
-all of them against the corpus's reference. No Django, database or worker is needed then.
+each fold's meetings and all of them against the corpus's reference. No Django, database or
+worker is needed then.
 """
 
 from __future__ import annotations
@@ -157,7 +158,8 @@ def curve_figures(reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def offline_curve() -> dict[str, Any]:
-    """The review curve on two-fold calibrated pre-alignments of the whole corpus."""
+    """The review curve on two-fold calibrated pre-alignments of the whole corpus, over each
+    fold's meetings (pre-aligned by the other fold's parameters and decision) and both."""
     meetings = {meeting.id: meeting for meeting in load_public_meetings()}
     fold_a, fold_b = folds(meeting_ids())
     decided: dict[str, tuple[np.ndarray, np.ndarray]] = {}
@@ -168,17 +170,28 @@ def offline_curve() -> dict[str, Any]:
         decision = fit_decision([(evidence[i], np.asarray(meetings[i].reference)) for i in train])
         for i in test:
             decided[i] = decision.decide(evidence[i])
-    ids = sorted(decided)
+    references = {i: np.asarray(meeting.reference) for i, meeting in meetings.items()}
+    return {
+        name: curve_over(sorted(ids), decided, references)
+        for name, ids in (("fold_a", fold_a), ("fold_b", fold_b), ("both", fold_a + fold_b))
+    }
+
+
+def curve_over(
+    ids: list[str],
+    decided: dict[str, tuple[np.ndarray, np.ndarray]],
+    references: dict[str, np.ndarray],
+) -> dict[str, Any]:
     labels = [decided[i][0] for i in ids]
     confidences = [decided[i][1] for i in ids]
-    references = [np.asarray(meetings[i].reference) for i in ids]
+    truth = [references[i] for i in ids]
     turns = sum(map(len, labels))
 
     def point(threshold: float) -> dict[str, Any]:
-        plan = plan_review(confidences, labels, threshold)
+        plan = plan_review(confidences, threshold)
         wrong_left = sum(
-            int(((label != reference) & ~turns_to_review(confidence, label, threshold)).sum())
-            for label, confidence, reference in zip(labels, confidences, references, strict=True)
+            int(((label != reference) & ~turns_to_review(confidence, threshold)).sum())
+            for label, confidence, reference in zip(labels, confidences, truth, strict=True)
         )
         return {
             "threshold": round(threshold, 4),
@@ -188,9 +201,9 @@ def offline_curve() -> dict[str, Any]:
         }
 
     right = sum(
-        int((label == reference).sum()) for label, reference in zip(labels, references, strict=True)
+        int((label == reference).sum()) for label, reference in zip(labels, truth, strict=True)
     )
-    automatic = threshold_for_residual_error(confidences, labels, DEFAULT_RESIDUAL_ERROR_TARGET)
+    automatic = threshold_for_residual_error(confidences, DEFAULT_RESIDUAL_ERROR_TARGET)
     return {
         "meetings": len(ids),
         "turns": turns,

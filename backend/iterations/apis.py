@@ -445,8 +445,8 @@ class IterationReviewApi(APIView):
 
 class DocumentReviewApi(APIView):
     """The turns the editor's review mode shows of a document: those its pre-alignment is
-    least sure of at its iteration's review threshold, and their neighbours across a
-    boundary. For whoever may open the document in the editor."""
+    less sure of than its iteration's review threshold. For whoever may open the document in
+    the editor."""
 
     permission_classes = MEMBER_OR_ADMIN
 

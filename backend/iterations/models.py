@@ -58,8 +58,7 @@ class Iteration(models.Model):
         null=True,
         blank=True,
         help_text="The editor's review mode shows turns whose pre-alignment confidence is "
-        "below this (and their neighbours across a boundary); null for `auto`, the threshold "
-        "whose estimated residual error is 2 %.",
+        "below this; null for `auto`, the threshold whose estimated residual error is 2 %.",
     )
     closed_at = models.DateTimeField(null=True, blank=True)
     closed_by = models.ForeignKey(

@@ -38,7 +38,6 @@ class BatchConfidences:
     """The batch's pre-alignments that have a confidence per turn, as the engine reads them."""
 
     confidences: list[np.ndarray]
-    labels: list[np.ndarray]
 
     @property
     def turns(self) -> int:
@@ -84,26 +83,21 @@ def batch_confidences(*, iteration: Iteration) -> BatchConfidences:
         if _has_confidences(pre_alignment)
     ]
     return BatchConfidences(
-        confidences=[np.asarray(p.confidences, dtype=np.float64) for p in usable],
-        labels=[np.asarray(p.labels, dtype=np.int64) for p in usable],
+        confidences=[np.asarray(p.confidences, dtype=np.float64) for p in usable]
     )
 
 
 def automatic_threshold(batch: BatchConfidences) -> float:
-    return threshold_for_residual_error(
-        batch.confidences, batch.labels, DEFAULT_RESIDUAL_ERROR_TARGET
-    )
+    return threshold_for_residual_error(batch.confidences, DEFAULT_RESIDUAL_ERROR_TARGET)
 
 
 def iteration_review(*, iteration: Iteration, preview: float | None = None) -> IterationReview:
     """The threshold set, the plan it makes (or `auto`'s when none is set), `auto`'s own, and
     the plan of a `preview` threshold the lead is considering."""
     batch = batch_confidences(iteration=iteration)
-    automatic = plan_review(batch.confidences, batch.labels, automatic_threshold(batch))
+    automatic = plan_review(batch.confidences, automatic_threshold(batch))
     threshold = iteration.review_threshold
-    current = (
-        automatic if threshold is None else plan_review(batch.confidences, batch.labels, threshold)
-    )
+    current = automatic if threshold is None else plan_review(batch.confidences, threshold)
     return IterationReview(
         threshold=threshold,
         target=DEFAULT_RESIDUAL_ERROR_TARGET,
@@ -111,9 +105,7 @@ def iteration_review(*, iteration: Iteration, preview: float | None = None) -> I
         turns=batch.turns,
         current=current,
         automatic=automatic,
-        preview=(
-            plan_review(batch.confidences, batch.labels, preview) if preview is not None else None
-        ),
+        preview=(plan_review(batch.confidences, preview) if preview is not None else None),
         after_review=after_review(iteration=iteration, threshold=current.threshold),
     )
 
@@ -173,7 +165,7 @@ def _reviewed_document(annotations: list[Annotation], threshold: float) -> Revie
         return None
     changed = np.any([annotation.changed for annotation in annotations], axis=0)
     read = np.any([turns_read(annotation) for annotation in annotations], axis=0)
-    shown = turns_to_review(confidences, np.asarray(pre_alignment.labels), threshold)
+    shown = turns_to_review(confidences, threshold)
     return ReviewedDocument(confidences=confidences, shown=shown, read=read, kept=read & ~changed)
 
 
@@ -206,8 +198,8 @@ def document_review(*, document: Document) -> DocumentReview:
     if threshold is None:
         threshold = automatic_threshold(batch_confidences(iteration=iteration))
     confidences = np.asarray(pre_alignment.confidences, dtype=np.float64)
-    plan = plan_review([confidences], [np.asarray(pre_alignment.labels)], threshold)
-    shown = turns_to_review(confidences, np.asarray(pre_alignment.labels), threshold)
+    plan = plan_review([confidences], threshold)
+    shown = turns_to_review(confidences, threshold)
     return DocumentReview(
         iteration=iteration.pk,
         threshold=threshold,

@@ -43,9 +43,7 @@ def iteration_threshold(setting: ReviewThreshold, batch: Sequence[PreAligned]) -
     the lowest whose estimated residual error over the batch's pre-alignments meets the target."""
     if setting == AUTO:
         return threshold_for_residual_error(
-            [document.confidences for document in batch],
-            [document.labels for document in batch],
-            DEFAULT_RESIDUAL_ERROR_TARGET,
+            [document.confidences for document in batch], DEFAULT_RESIDUAL_ERROR_TARGET
         )
     return float(setting)
 
@@ -58,7 +56,7 @@ def reviewed_labels(
     the report's order against a hidden one, the editor refuses the save and names the other
     turn; the annotator reads and fixes it too, until the document keeps the order (`gold`
     keeps it, so every round fixes a turn that was not yet gold)."""
-    shown = turns_to_review(pre_aligned.confidences, pre_aligned.labels, threshold)
+    shown = turns_to_review(pre_aligned.confidences, threshold)
     labels = np.where(shown, np.asarray(gold), pre_aligned.labels).astype(np.int64)
     read = shown.copy()
     while (found := first_order_break(labels)) is not None:
@@ -112,7 +110,7 @@ class ReviewTally:
         shown = (
             np.ones(n_turns, dtype=bool)
             if self.threshold is None
-            else turns_to_review(pre_aligned.confidences, pre_aligned.labels, self.threshold)
+            else turns_to_review(pre_aligned.confidences, self.threshold)
         )
         gold_labels = np.asarray(gold)
         reference_labels = np.asarray(reference)

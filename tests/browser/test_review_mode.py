@@ -1,5 +1,5 @@
 """The review mode, by keyboard alone: the annotator switches it on, steps through the turns
-the pre-alignment is least sure of (and their neighbours across a boundary), confirms one,
+the pre-alignment is less sure of than the threshold, confirms one,
 corrects one with the usual keys, steps back, then accepts the rest, confirming in the dialog.
 The server then holds the turns visited as reviewed and every other unchanged turn as accepted
 without review, in the annotation and in the gold."""
@@ -34,7 +34,7 @@ def reviewed_document(team, small_document):
     iteration = Iteration.objects.create(project=team.project, number=1, review_threshold=THRESHOLD)
     small_document.iteration = iteration
     small_document.save(update_fields=["iteration"])
-    shown = turns_to_review(np.asarray(confidences), np.asarray(pre_alignment.labels), THRESHOLD)
+    shown = turns_to_review(np.asarray(confidences), THRESHOLD)
     return small_document, np.flatnonzero(shown).tolist()
 
 

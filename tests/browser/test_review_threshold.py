@@ -41,22 +41,22 @@ def row_text(plan) -> re.Pattern:
     )
 
 
-def with_confidences(document) -> tuple[PreAlignment, list[float]]:
+def with_confidences(document) -> list[float]:
     pre_alignment = PreAlignment.objects.get(document=document)
     confidences = [0.3 + 0.7 * ((index * 37) % 60) / 60 for index in range(60)]
     pre_alignment.confidences = confidences
     pre_alignment.save(update_fields=["confidences"])
-    return pre_alignment, confidences
+    return confidences
 
 
 def test_the_lead_previews_then_sets_the_review_threshold(live_server, page, team, small_document):
-    pre_alignment, confidences = with_confidences(small_document)
+    confidences = with_confidences(small_document)
     iteration = annotating_iteration(team.project, [small_document])
-    batch = [np.asarray(confidences)], [np.asarray(pre_alignment.labels)]
+    batch = [np.asarray(confidences)]
     automatic = plan_review(
-        *batch, threshold_for_residual_error(*batch, DEFAULT_RESIDUAL_ERROR_TARGET)
+        batch, threshold_for_residual_error(batch, DEFAULT_RESIDUAL_ERROR_TARGET)
     )
-    previewed = plan_review(*batch, PREVIEWED)
+    previewed = plan_review(batch, PREVIEWED)
 
     sign_in(page, live_server, "lead")
     page.goto(f"{live_server.url}/lead/projects/{team.project.pk}/iterations/{iteration.pk}")
@@ -77,12 +77,12 @@ def test_the_lead_previews_then_sets_the_review_threshold(live_server, page, tea
 def test_the_lead_reads_what_a_submitted_review_found(
     live_server, page, team, small_document, tmp_path
 ):
-    _, confidences = with_confidences(small_document)
+    confidences = with_confidences(small_document)
     iteration = annotating_iteration(team.project, [small_document])
-    labels = np.asarray(PreAlignment.objects.get(document=small_document).labels)
-    batch = [np.asarray(confidences)], [labels]
-    threshold = threshold_for_residual_error(*batch, DEFAULT_RESIDUAL_ERROR_TARGET)
-    shown = turns_to_review(np.asarray(confidences), labels, threshold)
+    threshold = threshold_for_residual_error(
+        [np.asarray(confidences)], DEFAULT_RESIDUAL_ERROR_TARGET
+    )
+    shown = turns_to_review(np.asarray(confidences), threshold)
     read = np.flatnonzero(shown).tolist()
     saved = annotation_apply(
         annotator=team.annotator,

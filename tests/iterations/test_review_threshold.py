@@ -46,8 +46,7 @@ def document_url(world, document=None) -> str:
 
 
 def batch():
-    labels = [np.asarray(evenly(10, 4))] * 2
-    return [np.asarray(CONFIDENCES), np.asarray(SECOND_CONFIDENCES)], labels
+    return [np.asarray(CONFIDENCES), np.asarray(SECOND_CONFIDENCES)]
 
 
 @pytest.mark.parametrize(
@@ -74,9 +73,9 @@ def test_only_a_lead_reads_and_sets_the_review_threshold(world, who, expected):
 
 
 def test_the_lead_sees_auto_and_a_previewed_threshold_before_setting_it(world):
-    confidences, labels = batch()
-    automatic = threshold_for_residual_error(confidences, labels, DEFAULT_RESIDUAL_ERROR_TARGET)
-    previewed = plan_review(confidences, labels, 0.95)
+    confidences = batch()
+    automatic = threshold_for_residual_error(confidences, DEFAULT_RESIDUAL_ERROR_TARGET)
+    previewed = plan_review(confidences, 0.95)
 
     body = world.client("lead").get(review_url(world), {"threshold": 0.95}).json()
 
@@ -98,7 +97,7 @@ def test_setting_a_threshold_then_auto_again(world):
     body = lead.put(review_url(world), {"threshold": 0.5}, format="json").json()
     assert body["threshold"] == 0.5
     assert body["current"]["threshold"] == 0.5
-    assert body["current"]["shown_share"] == pytest.approx(plan_review(*batch(), 0.5).shown_share)
+    assert body["current"]["shown_share"] == pytest.approx(plan_review(batch(), 0.5).shown_share)
 
     assert (
         lead.put(review_url(world), {"threshold": None}, format="json").json()["threshold"] is None
@@ -128,7 +127,7 @@ def test_a_closed_iterations_threshold_no_longer_changes(world):
 def test_the_annotator_reads_the_turns_to_review_at_the_iterations_threshold(world):
     world.open_iteration.review_threshold = 0.9
     world.open_iteration.save()
-    expected = turns_to_review(np.asarray(CONFIDENCES), np.asarray(evenly(10, 4)), 0.9)
+    expected = turns_to_review(np.asarray(CONFIDENCES), 0.9)
 
     body = world.client("annotator").get(document_url(world)).json()
 
@@ -138,8 +137,8 @@ def test_the_annotator_reads_the_turns_to_review_at_the_iterations_threshold(wor
 
 
 def test_under_auto_the_document_shows_the_turns_of_the_batchs_auto_threshold(world):
-    automatic = threshold_for_residual_error(*batch(), DEFAULT_RESIDUAL_ERROR_TARGET)
-    expected = turns_to_review(np.asarray(CONFIDENCES), np.asarray(evenly(10, 4)), automatic)
+    automatic = threshold_for_residual_error(batch(), DEFAULT_RESIDUAL_ERROR_TARGET)
+    expected = turns_to_review(np.asarray(CONFIDENCES), automatic)
 
     body = world.client("annotator").get(document_url(world)).json()
 
@@ -199,9 +198,9 @@ def test_the_review_of_a_submitted_document_re_estimates_its_residual_error(worl
     read[[2, 5, 8]] = True
     kept = read.copy()
     kept[2] = False
-    confidences, labels = batch()
-    automatic = threshold_for_residual_error(confidences, labels, DEFAULT_RESIDUAL_ERROR_TARGET)
-    shown = turns_to_review(confidences[0], labels[0], automatic)
+    confidences = batch()
+    automatic = threshold_for_residual_error(confidences, DEFAULT_RESIDUAL_ERROR_TARGET)
+    shown = turns_to_review(confidences[0], automatic)
     expected = residual_error_after_review([ReviewedDocument(confidences[0], shown, read, kept)])
     assert after["documents"] == 1
     assert after["turns"] == 10

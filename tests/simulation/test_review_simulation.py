@@ -55,7 +55,7 @@ def test_review_fixes_the_shown_turns_keeps_the_rest_and_saves_in_report_order(d
     submitted, read = reviewed_labels(pre_aligned, gold, threshold)
 
     check_order(submitted)
-    shown = turns_to_review(pre_aligned.confidences, pre_aligned.labels, threshold)
+    shown = turns_to_review(pre_aligned.confidences, threshold)
     assert (read >= shown).all()
     for turn, label in enumerate(submitted):
         assert label == (gold[turn] if read[turn] else pre_aligned.labels[turn])
@@ -72,8 +72,8 @@ def test_a_turn_fixed_against_a_hidden_one_out_of_order_is_read_and_fixed_too():
 
 
 def four_turns_reviewed_under_a_half(trusted: np.ndarray | None = None):
-    """Turn 1 is shown (0.3) and so is turn 2 across its boundary; turn 3 (0.6) is not, and
-    stays wrong."""
+    """Turn 1 is shown (0.3); turn 2 across its boundary (0.95) and turn 3 (0.6) are not, and
+    turn 3 stays wrong."""
     pre_aligned = PreAligned(np.array([0, 0, 1, 1]), np.array([0.9, 0.3, 0.95, 0.6]))
     reference = [0, 1, 1, 2]
     tally = ReviewTally(threshold=0.5)
@@ -88,10 +88,10 @@ def test_the_figures_count_reviewed_changed_and_wrong_turns_over_all_turns():
 
     assert gold == [0, 1, 1, 1]
     figures = tally.as_dict()
-    assert figures["reviewed_share"] == pytest.approx(2 / 4)
+    assert figures["reviewed_share"] == pytest.approx(1 / 4)
     assert figures["changed_share"] == pytest.approx(1 / 4)
     assert figures["residual_error"] == pytest.approx(1 / 4)
-    assert figures["estimated_residual_error"] == pytest.approx((0.1 + 0.4) / 4)
+    assert figures["estimated_residual_error"] == pytest.approx((0.1 + 0.05 + 0.4) / 4)
     assert figures["pre_alignment_accuracy"] == pytest.approx(2 / 4)
     assert figures["review_curve"][0]["review_threshold"] == 0.5
     assert {point["review_threshold"] for point in figures["review_curve"]} >= set(CURVE_THRESHOLDS)
@@ -104,15 +104,15 @@ def test_on_the_corrected_reference_only_the_trusted_turns_count():
     figures = tally.figures()
     assert figures["residual_error"] == pytest.approx(1 / 4), "every turn, as before"
     assert figures["residual_error_corrected"] == 0.0, "turn 3, left wrong, is not trusted"
-    assert figures["estimated_residual_error_corrected"] == pytest.approx(0.1 / 3)
+    assert figures["estimated_residual_error_corrected"] == pytest.approx((0.1 + 0.05) / 3)
 
 
 def test_the_estimate_after_review_reads_what_the_annotator_kept_of_the_turns_it_read():
     tally, _ = four_turns_reviewed_under_a_half(trusted=np.array([True, True, False, True]))
 
     figures = tally.figures()
-    read = np.array([False, True, True, False])
-    kept = np.array([False, False, True, False])
+    read = np.array([False, True, False, False])
+    kept = np.zeros(4, dtype=bool)
     confidences = np.array([0.9, 0.3, 0.95, 0.6])
     assert figures["estimated_residual_error_after_review"] == pytest.approx(
         residual_error_after_review([ReviewedDocument(confidences, read, read, kept)])

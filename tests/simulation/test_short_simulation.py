@@ -154,9 +154,7 @@ def test_a_loop_started_from_the_shipped_defaults_reviews_under_the_lexical_prio
     assert stored.confidences == pytest.approx(expected.confidence.tolist())
     review = outcome.review
     assert review["review_threshold"] == pytest.approx(
-        threshold_for_residual_error(
-            [expected.confidence], [expected.labels], DEFAULT_RESIDUAL_ERROR_TARGET
-        )
+        threshold_for_residual_error([expected.confidence], DEFAULT_RESIDUAL_ERROR_TARGET)
     )
     # This meeting's reference is all corrected: both references give the same figures.
     assert review["residual_error_corrected"] == review["residual_error"]

@@ -596,8 +596,8 @@ export interface paths {
     };
     /**
      * @description The turns the editor's review mode shows of a document: those its pre-alignment is
-     *     least sure of at its iteration's review threshold, and their neighbours across a
-     *     boundary. For whoever may open the document in the editor.
+     *     less sure of than its iteration's review threshold. For whoever may open the document in
+     *     the editor.
      */
     get: operations["projects_documents_review_retrieve"];
     put?: never;

@@ -95,9 +95,9 @@ export function ReviewThresholdForm({
           <>
             <p>
               The editor’s review mode shows the turns whose pre-alignment confidence is below the
-              threshold, and their neighbours across a boundary; annotators may accept the rest
-              unread. Estimated residual error: the share of all turns expected wrong in the gold
-              then, from the confidences of {counted(loaded.data.documents, "pre-alignment")} (
+              threshold; annotators may accept the rest unread. Estimated residual error: the share
+              of all turns expected wrong in the gold then, from the confidences of{" "}
+              {counted(loaded.data.documents, "pre-alignment")} (
               {counted(loaded.data.turns, "turn")}). Auto aims at {share(loaded.data.target)}.
             </p>
             <table className="lead-table compact" aria-label="Review threshold">

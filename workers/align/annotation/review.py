@@ -2,11 +2,16 @@
 
 A pre-alignment's calibrated confidence (`workers.align.learning.turn_decision`) is, per turn,
 the probability that its label is right. Confidence-guided review shows the annotator the turns
-below a threshold, plus the turn across a segment boundary from each of them (an uncertain turn
-next to a boundary means the boundary itself may be misplaced, and the error can sit on either
-side), and the annotator accepts the rest unread. If the shown turns are fixed, the wrong
-labels left in the gold are the hidden turns that were wrong, whose expected number is the sum
-of their (1 - confidence): that is the estimated residual error a lead chooses a threshold by.
+below a threshold, and the annotator accepts the rest unread. A boundary that may be misplaced
+shows through its turns' confidences: the turn across it from an uncertain one is shown when it
+is itself uncertain. Showing it whatever its confidence (as the review mode first did) cost more
+reading than it found errors: on two-fold calibrated pre-alignments of public_meetings, 3 % left
+wrong needed 52 % of fold A's turns read with those neighbours and 46 % without (fold B,
+checked after the choice: 30 % and 26 %); docs/experiments/2026-11-28-boundary-neighbours.md.
+
+If the shown turns are fixed, the wrong labels left in the gold are the hidden turns that were
+wrong, whose expected number is the sum of their (1 - confidence): that is the estimated
+residual error a lead chooses a threshold by.
 
 That estimate trusts a calibration fitted on other documents. Once annotators have read the
 shown turns, what they kept and changed says how far the calibration is off on *these*
@@ -45,18 +50,9 @@ class ReviewPlan:
     """Expected wrong labels among the turns accepted unread / all turns."""
 
 
-def turns_to_review(confidences: np.ndarray, labels: np.ndarray, threshold: float) -> np.ndarray:
-    """Bool mask of the turns to show: confidence below `threshold`, plus each such turn's
-    neighbour (i-1 or i+1) whose label differs from its own, the other side of a boundary."""
-    confidences = np.asarray(confidences, dtype=np.float64)
-    labels = np.asarray(labels)
-    uncertain = confidences < threshold
-    shown = uncertain.copy()
-    if len(labels) > 1:
-        boundary_after = labels[:-1] != labels[1:]
-        shown[1:] |= uncertain[:-1] & boundary_after
-        shown[:-1] |= uncertain[1:] & boundary_after
-    return shown
+def turns_to_review(confidences: np.ndarray, threshold: float) -> np.ndarray:
+    """Bool mask of the turns to show: those whose confidence is below `threshold`."""
+    return np.asarray(confidences, dtype=np.float64) < threshold
 
 
 def expected_wrong(confidences: np.ndarray, shown: np.ndarray) -> float:
@@ -82,17 +78,13 @@ def candidate_thresholds(confidences_per_document: Sequence[np.ndarray]) -> np.n
     return np.unique(np.concatenate([[0.0], distinct, [above_all]]))
 
 
-def plan_review(
-    confidences_per_document: Sequence[np.ndarray],
-    labels_per_document: Sequence[np.ndarray],
-    threshold: float,
-) -> ReviewPlan:
+def plan_review(confidences_per_document: Sequence[np.ndarray], threshold: float) -> ReviewPlan:
     """What `threshold` shows and leaves over the documents, pooled by turn."""
     n_turns = 0
     n_shown = 0
     wrong = 0.0
-    for confidences, labels in zip(confidences_per_document, labels_per_document, strict=True):
-        shown = turns_to_review(confidences, labels, threshold)
+    for confidences in confidences_per_document:
+        shown = turns_to_review(confidences, threshold)
         n_turns += len(shown)
         n_shown += int(shown.sum())
         wrong += expected_wrong(confidences, shown)
@@ -104,9 +96,7 @@ def plan_review(
 
 
 def threshold_for_residual_error(
-    confidences_per_document: Sequence[np.ndarray],
-    labels_per_document: Sequence[np.ndarray],
-    target: float,
+    confidences_per_document: Sequence[np.ndarray], target: float
 ) -> float:
     """The lowest threshold (fewest turns shown) whose pooled estimated residual error is at
     most `target`. Raising the threshold only adds shown turns, so the error falls
@@ -115,7 +105,7 @@ def threshold_for_residual_error(
     candidates = candidate_thresholds(confidences_per_document)
 
     def meets(index: int) -> bool:
-        plan = plan_review(confidences_per_document, labels_per_document, candidates[index])
+        plan = plan_review(confidences_per_document, candidates[index])
         return plan.estimated_residual_error <= target + ROUNDING
 
     low, high = 0, len(candidates) - 1
