@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('iterations', '0008_iteration_review_threshold'),
+        ("iterations", "0008_iteration_review_threshold"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='iteration',
-            name='review_threshold',
-            field=models.FloatField(blank=True, help_text="The editor's review mode shows turns whose pre-alignment confidence is below this; null for `auto`, the threshold whose estimated residual error is 2 %.", null=True),
+            model_name="iteration",
+            name="review_threshold",
+            field=models.FloatField(
+                blank=True,
+                help_text="The editor's review mode shows turns whose pre-alignment confidence is below this; null for `auto`, the threshold whose estimated residual error is 2 %.",
+                null=True,
+            ),
         ),
     ]
