@@ -17,7 +17,9 @@ That estimate trusts a calibration fitted on other documents. Once annotators ha
 shown turns, what they kept and changed says how far the calibration is off on *these*
 documents, and `residual_error_after_review` moves the hidden turns' confidences by as much
 (one logit shift per document, drawn towards the batch's), so the estimate of the gold's
-error reads the review's outcome as well as the calibration.
+error reads the review's outcome as well as the calibration. The same shift says how much
+further one document's review must go to leave no more than the plan expected of it
+(`threshold_after_review`).
 
 Everything is numpy on one document's per-turn arrays; labels are segment indices, -1 for a
 turn left unaligned.
@@ -213,3 +215,48 @@ def residual_error_after_review(documents: Sequence[ReviewedDocument]) -> float:
     unread turns' confidences shifted by the review's outcome (0 for no turns)."""
     n_turns = sum(len(d.confidences) for d in documents)
     return float(sum(d.sum() for d in doubts_after_review(documents))) / n_turns if n_turns else 0.0
+
+
+def document_doubts(document: ReviewedDocument) -> np.ndarray:
+    """Per turn of one document reviewed alone, the probability that the label left is wrong:
+    0 for a read turn, else 1 - its confidence shifted by the document's own shown turns read
+    (under a prior around 0, as no batch is known while one annotator reviews)."""
+    read = np.asarray(document.read, bool)
+    evidence = np.asarray(document.shown, bool) & read
+    logits = logit(document.confidences)
+    shift = fit_logit_shift(
+        logits[evidence], np.asarray(document.kept, bool)[evidence], 0.0, SHIFT_PRIOR_PRECISION
+    )
+    return np.where(read, 0.0, 1.0 - _sigmoid(logits + shift))
+
+
+def threshold_after_review(document: ReviewedDocument, planned_threshold: float) -> float:
+    """The lowest threshold, at least `planned_threshold`, under which the document's unread
+    turns hold no more expected wrong labels, by what its review found (`document_doubts`),
+    than the plan expected of its hidden turns by the calibration.
+
+    A calibration fitted on other documents can be optimistic on this one: its shown turns
+    then turn out wrong more often than their confidence said, and so, likely, do its hidden
+    ones. Reading on until the shifted doubt is back within the plan's keeps the residual error
+    the lead chose; a review that agrees with the calibration, or finds it pessimistic, needs
+    nothing more. Thresholds only add turns as they rise and the shift does not depend on
+    them, so the doubt left falls monotonically over the candidates and a bisection finds the
+    first that qualifies."""
+    confidences = np.asarray(document.confidences, np.float64)
+    promised = expected_wrong(confidences, turns_to_review(confidences, planned_threshold))
+    doubts = document_doubts(document)
+    candidates = candidate_thresholds([confidences])
+    candidates = np.concatenate([[planned_threshold], candidates[candidates > planned_threshold]])
+
+    def keeps_the_plan(index: int) -> bool:
+        hidden = ~turns_to_review(confidences, candidates[index])
+        return float(doubts[hidden].sum()) <= promised + ROUNDING
+
+    low, high = 0, len(candidates) - 1
+    while low < high:
+        middle = (low + high) // 2
+        if keeps_the_plan(middle):
+            high = middle
+        else:
+            low = middle + 1
+    return float(candidates[low])
