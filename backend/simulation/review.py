@@ -49,16 +49,21 @@ def iteration_threshold(setting: ReviewThreshold, batch: Sequence[PreAligned]) -
 
 
 def reviewed_labels(
-    pre_aligned: PreAligned, gold: Sequence[int], threshold: float
+    pre_aligned: PreAligned,
+    gold: Sequence[int],
+    threshold: float,
+    read_before: np.ndarray | None = None,
 ) -> tuple[list[int], np.ndarray]:
-    """What an annotator in review mode submits, and which turns it read: the shown turns take
-    their `gold` label, the others keep the pre-aligned one. Where a fixed turn would break
-    the report's order against a hidden one, the editor refuses the save and names the other
-    turn; the annotator reads and fixes it too, until the document keeps the order (`gold`
-    keeps it, so every round fixes a turn that was not yet gold)."""
-    shown = turns_to_review(pre_aligned.confidences, threshold)
-    labels = np.where(shown, np.asarray(gold), pre_aligned.labels).astype(np.int64)
-    read = shown.copy()
+    """What an annotator in review mode submits, and which turns it read: the shown turns, and
+    those `read_before` (by default none), take their `gold` label, the others keep the
+    pre-aligned one. Where a fixed turn would break the report's order against a hidden one,
+    the editor refuses the save and names the other turn; the annotator reads and fixes it
+    too, until the document keeps the order (`gold` keeps it, so every round fixes a turn that
+    was not yet gold)."""
+    read = turns_to_review(pre_aligned.confidences, threshold)
+    if read_before is not None:
+        read |= read_before
+    labels = np.where(read, np.asarray(gold), pre_aligned.labels).astype(np.int64)
     while (found := first_order_break(labels)) is not None:
         for turn in (found.turn, found.earlier_turn):
             if labels[turn] != gold[turn]:
