@@ -185,29 +185,33 @@ def fit_logit_shift(
     return 0.5 * (low + high)
 
 
+def _shift_evidence(document: ReviewedDocument) -> tuple[np.ndarray, np.ndarray]:
+    """The logits of the shown turns that were read, and whether each was kept."""
+    evidence = np.asarray(document.shown, bool) & np.asarray(document.read, bool)
+    return logit(document.confidences)[evidence], np.asarray(document.kept, bool)[evidence]
+
+
+def _doubts_shifted(document: ReviewedDocument, prior_mean: float) -> np.ndarray:
+    """0 for a read turn, else 1 - its confidence shifted by the document's own evidence,
+    fitted under a prior around `prior_mean`."""
+    shift = fit_logit_shift(*_shift_evidence(document), prior_mean, SHIFT_PRIOR_PRECISION)
+    shifted = _sigmoid(logit(document.confidences) + shift)
+    return np.where(np.asarray(document.read, bool), 0.0, 1.0 - shifted)
+
+
 def doubts_after_review(documents: Sequence[ReviewedDocument]) -> list[np.ndarray]:
     """Per document and turn, the probability that the label left in the gold is wrong: 0 for
     a turn somebody read, else 1 - its confidence shifted by what the review found (the
     batch's shift fitted on every shown turn read, the document's on its own around the
     batch's)."""
-    read = [np.asarray(d.read, bool) for d in documents]
-    evidence = [np.asarray(d.shown, bool) & r for d, r in zip(documents, read, strict=True)]
-    logits = [logit(d.confidences) for d in documents]
-    read_logits = [turn_logits[e] for turn_logits, e in zip(logits, evidence, strict=True)]
-    read_kept = [np.asarray(d.kept, bool)[e] for d, e in zip(documents, evidence, strict=True)]
+    evidence = [_shift_evidence(document) for document in documents]
     batch_shift = fit_logit_shift(
-        np.concatenate([np.zeros(0), *read_logits]),
-        np.concatenate([np.zeros(0, bool), *read_kept]),
+        np.concatenate([np.zeros(0), *(logits for logits, _ in evidence)]),
+        np.concatenate([np.zeros(0, bool), *(kept for _, kept in evidence)]),
         0.0,
         SHIFT_PRIOR_PRECISION,
     )
-    doubts = []
-    for turn_logits, turns_read, logits_read, kept in zip(
-        logits, read, read_logits, read_kept, strict=True
-    ):
-        shift = fit_logit_shift(logits_read, kept, batch_shift, SHIFT_PRIOR_PRECISION)
-        doubts.append(np.where(turns_read, 0.0, 1.0 - _sigmoid(turn_logits + shift)))
-    return doubts
+    return [_doubts_shifted(document, batch_shift) for document in documents]
 
 
 def residual_error_after_review(documents: Sequence[ReviewedDocument]) -> float:
@@ -218,16 +222,10 @@ def residual_error_after_review(documents: Sequence[ReviewedDocument]) -> float:
 
 
 def document_doubts(document: ReviewedDocument) -> np.ndarray:
-    """Per turn of one document reviewed alone, the probability that the label left is wrong:
-    0 for a read turn, else 1 - its confidence shifted by the document's own shown turns read
-    (under a prior around 0, as no batch is known while one annotator reviews)."""
-    read = np.asarray(document.read, bool)
-    evidence = np.asarray(document.shown, bool) & read
-    logits = logit(document.confidences)
-    shift = fit_logit_shift(
-        logits[evidence], np.asarray(document.kept, bool)[evidence], 0.0, SHIFT_PRIOR_PRECISION
-    )
-    return np.where(read, 0.0, 1.0 - _sigmoid(logits + shift))
+    """Per turn of one document reviewed alone, the probability that the label left is wrong,
+    as `doubts_after_review` has it, with the shift's prior around 0: no batch is known while
+    one annotator reviews."""
+    return _doubts_shifted(document, 0.0)
 
 
 def threshold_after_review(document: ReviewedDocument, planned_threshold: float) -> float:
