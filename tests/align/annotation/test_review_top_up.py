@@ -1,6 +1,7 @@
 """How far one document's review must go on to keep the plan's residual error, against a brute
-force over every threshold with the shift found on a grid, and what it asks of reviews that
-agree with the calibration, find it optimistic or find it pessimistic."""
+force over every threshold with the shift found on a grid; what it asks of reviews that agree
+with the calibration, find it optimistic or find it pessimistic; and the threshold a saved
+review has come to, against the rounds played out."""
 
 import numpy as np
 import pytest
@@ -11,8 +12,9 @@ from workers.align.annotation.review import (
     CONFIDENCE_FLOOR,
     SHIFT_PRIOR_PRECISION,
     ReviewedDocument,
-    document_doubts,
+    confidences_after_review,
     threshold_after_review,
+    threshold_reached,
     turns_to_review,
 )
 
@@ -35,10 +37,8 @@ def threshold_by_brute_force(document: ReviewedDocument, planned: float) -> floa
     for threshold in [planned, *above, np.nextafter(max(document.confidences), np.inf)]:
         left = sum(
             1 - 1 / (1 + np.exp(-(logit + shift)))
-            for logit, confidence, read in zip(
-                logits, document.confidences, document.read, strict=True
-            )
-            if not read and not confidence < threshold
+            for logit, confidence in zip(logits, document.confidences, strict=True)
+            if not confidence < threshold
         )
         if left <= promised + 1e-9:
             return float(threshold)
@@ -67,7 +67,7 @@ def test_the_threshold_is_the_brute_force_ones(turns, planned):
     # The grid's shift is within its step of the bisection's; a doubt sum that lands within
     # that of the plan's may tip either way, so only the thresholds around it may differ.
     assert found == expected or abs(
-        document_doubts(document)[~read & ~turns_to_review(confidences, found)].sum()
+        (1 - confidences_after_review(document))[~turns_to_review(confidences, found)].sum()
         - sum(1 - c for c in confidences if not c < planned)
     ) == pytest.approx(0, abs=1e-3)
 
@@ -96,7 +96,7 @@ def test_a_review_that_finds_more_errors_than_expected_reads_on():
     assert extended > 0.9
     hidden = ~turns_to_review(confidences, extended)
     promised = (1 - confidences[~document.shown]).sum()
-    assert document_doubts(document)[hidden].sum() <= promised
+    assert (1 - confidences_after_review(document))[hidden].sum() <= promised
 
 
 def test_a_review_that_keeps_every_shown_turn_reads_nothing_more():
@@ -111,3 +111,45 @@ def test_nothing_shown_and_nothing_read_keeps_the_plan():
     nothing = np.zeros(3, dtype=bool)
     unread = ReviewedDocument(confidences, nothing, nothing, nothing)
     assert threshold_after_review(unread, 0.5) == 0.5
+
+
+def test_the_threshold_reached_waits_for_the_shown_turns_to_be_read():
+    rng = np.random.default_rng(5)
+    confidences = rng.uniform(0.6, 1.0, 500)
+    shown = turns_to_review(confidences, 0.85)
+    nothing_kept = np.zeros(500, dtype=bool)
+    half_read = shown & (np.arange(500) % 2 == 0)
+    assert threshold_reached(confidences, half_read, nothing_kept, 0.85) == 0.85
+    assert threshold_reached(confidences, shown, nothing_kept, 0.85) > 0.85
+
+
+def test_the_threshold_reached_is_each_finished_rounds_top_up_in_turn():
+    """Rounds played out: read every shown turn, keep each with a probability well under its
+    confidence, ask for the top-up, until it asks for nothing more; at every step the saved
+    state alone gives the threshold the rounds came to."""
+    rng = np.random.default_rng(6)
+    confidences = rng.uniform(0.6, 1.0, 800)
+    right = rng.random(800) < confidences - 0.25
+    read = np.zeros(800, dtype=bool)
+    threshold = 0.8
+    rounds = 0
+    while True:
+        read |= turns_to_review(confidences, threshold)
+        kept = read & right
+        assert threshold_reached(confidences, read, kept, 0.8) >= threshold
+        further = threshold_after_review(
+            ReviewedDocument(confidences, turns_to_review(confidences, threshold), read, kept), 0.8
+        )
+        if not (turns_to_review(confidences, further) & ~read).any():
+            break
+        threshold = further
+        rounds += 1
+        assert threshold_reached(confidences, read, kept, 0.8) == threshold
+    assert rounds >= 2
+    assert threshold_reached(confidences, read, read & right, 0.8) == threshold
+
+
+def test_a_review_that_keeps_every_shown_turn_reaches_the_plan():
+    confidences = np.linspace(0.6, 1.0, 400)
+    shown = turns_to_review(confidences, 0.85)
+    assert threshold_reached(confidences, shown, shown, 0.85) == 0.85

@@ -191,11 +191,16 @@ def _shift_evidence(document: ReviewedDocument) -> tuple[np.ndarray, np.ndarray]
     return logit(document.confidences)[evidence], np.asarray(document.kept, bool)[evidence]
 
 
-def _doubts_shifted(document: ReviewedDocument, prior_mean: float) -> np.ndarray:
-    """0 for a read turn, else 1 - its confidence shifted by the document's own evidence,
-    fitted under a prior around `prior_mean`."""
+def _shifted_confidences(document: ReviewedDocument, prior_mean: float) -> np.ndarray:
+    """Every turn's confidence shifted by the document's own evidence, fitted under a prior
+    around `prior_mean`."""
     shift = fit_logit_shift(*_shift_evidence(document), prior_mean, SHIFT_PRIOR_PRECISION)
-    shifted = _sigmoid(logit(document.confidences) + shift)
+    return _sigmoid(logit(document.confidences) + shift)
+
+
+def _doubts_shifted(document: ReviewedDocument, prior_mean: float) -> np.ndarray:
+    """0 for a read turn, else 1 - its shifted confidence."""
+    shifted = _shifted_confidences(document, prior_mean)
     return np.where(np.asarray(document.read, bool), 0.0, 1.0 - shifted)
 
 
@@ -221,34 +226,36 @@ def residual_error_after_review(documents: Sequence[ReviewedDocument]) -> float:
     return float(sum(d.sum() for d in doubts_after_review(documents))) / n_turns if n_turns else 0.0
 
 
-def document_doubts(document: ReviewedDocument) -> np.ndarray:
-    """Per turn of one document reviewed alone, the probability that the label left is wrong,
-    as `doubts_after_review` has it, with the shift's prior around 0: no batch is known while
-    one annotator reviews."""
-    return _doubts_shifted(document, 0.0)
+def confidences_after_review(document: ReviewedDocument) -> np.ndarray:
+    """Every turn's confidence shifted by what one document's review found, as
+    `doubts_after_review` shifts them, with the shift's prior around 0: no batch is known
+    while one annotator reviews."""
+    return _shifted_confidences(document, 0.0)
 
 
 def threshold_after_review(document: ReviewedDocument, planned_threshold: float) -> float:
-    """The lowest threshold, at least `planned_threshold`, under which the document's unread
-    turns hold no more expected wrong labels, by what its review found (`document_doubts`),
-    than the plan expected of its hidden turns by the calibration.
+    """The lowest threshold, at least `planned_threshold`, whose hidden turns hold no more
+    expected wrong labels by what the document's review found (`confidences_after_review`)
+    than the plan's hidden turns held by the calibration.
 
     A calibration fitted on other documents can be optimistic on this one: its shown turns
     then turn out wrong more often than their confidence said, and so, likely, do its hidden
     ones. Reading on until the shifted doubt is back within the plan's keeps the residual error
     the lead chose; a review that agrees with the calibration, or finds it pessimistic, needs
-    nothing more. Thresholds only add turns as they rise and the shift does not depend on
-    them, so the doubt left falls monotonically over the candidates and a bisection finds the
-    first that qualifies."""
+    nothing more. A hidden turn read for another reason still counts as hidden, so the answer
+    depends on the shown turns' outcome alone, not on when other turns were read. Thresholds
+    only add turns as they rise and the shift does not depend on them, so the doubt left falls
+    monotonically over the candidates and a bisection finds the first that qualifies."""
     confidences = np.asarray(document.confidences, np.float64)
     promised = expected_wrong(confidences, turns_to_review(confidences, planned_threshold))
-    doubts = document_doubts(document)
+    shifted = confidences_after_review(document)
     candidates = candidate_thresholds([confidences])
     candidates = np.concatenate([[planned_threshold], candidates[candidates > planned_threshold]])
 
     def keeps_the_plan(index: int) -> bool:
-        hidden = ~turns_to_review(confidences, candidates[index])
-        return float(doubts[hidden].sum()) <= promised + ROUNDING
+        return expected_wrong(shifted, turns_to_review(confidences, candidates[index])) <= (
+            promised + ROUNDING
+        )
 
     low, high = 0, len(candidates) - 1
     while low < high:
@@ -258,3 +265,29 @@ def threshold_after_review(document: ReviewedDocument, planned_threshold: float)
         else:
             low = middle + 1
     return float(candidates[low])
+
+
+def threshold_reached(
+    confidences: np.ndarray, read: np.ndarray, kept: np.ndarray, planned_threshold: float
+) -> float:
+    """The threshold a document's review has come to: the plan's, raised to
+    `threshold_after_review` each time every turn shown under the current one has been read,
+    as long as that asks for more turns.
+
+    Only a finished round tops up, so the annotator is asked for more once, with a reason,
+    rather than watching the shown turns grow as they go; and the same saved state always
+    gives the same threshold, whoever computes it (the editor's review mode, the iteration's
+    estimate after review, the simulation). The threshold only rises, over the document's
+    finitely many confidences, so the raises end."""
+    confidences = np.asarray(confidences, np.float64)
+    read = np.asarray(read, bool)
+    threshold = float(planned_threshold)
+    while not (turns_to_review(confidences, threshold) & ~read).any():
+        shown = turns_to_review(confidences, threshold)
+        further = threshold_after_review(
+            ReviewedDocument(confidences, shown, read, kept), planned_threshold
+        )
+        if further <= threshold:
+            break
+        threshold = further
+    return threshold
