@@ -11,9 +11,9 @@ on that fold. A batch is `size` meetings drawn at random (`draws` batches per si
 simulation's do (`backend.simulation.review.reviewed_labels`: each shown turn is fixed to the
 reference as an annotator can enter it, and a fix that breaks the report's order against a
 hidden turn has that turn read and fixed too), and the rest is accepted unread. With the
-top-up (`top_up`), once a document's shown turns are read its review goes on under
-`workers.align.annotation.review.threshold_after_review`, again until that asks for nothing
-more; without it (`plan`), it stops there.
+top-up (`top_up`, what the editor does), once a document's shown turns are read the review
+mode shows the turns `workers.align.annotation.review.threshold_reached` adds, until it adds
+none; without it (`plan`, what the editor did before), the review stops at the plan's turns.
 
 Per batch three figures of the wrong labels left, as a share of the batch's turns: measured
 against the reference, estimated by the plan (the sum of 1 - confidence over the turns not
@@ -43,8 +43,6 @@ REFERENCES = ("full_reference", "corrected_reference")
 POLICIES = ("plan", "top_up")
 TARGET_ERROR = 0.03
 TARGET_REVIEWED = 0.40
-TOP_UP_ROUNDS = 20
-"""A bound on rounds of topping up, never reached in practice: each round reads more turns."""
 
 
 @dataclass(frozen=True)
@@ -88,30 +86,19 @@ def meetings(which: str = "all") -> list[Meeting]:
 
 
 def reviewed(meeting: Meeting, threshold: float, top_up: bool) -> tuple[np.ndarray, ...]:
-    """The gold one document's review leaves, its turns shown at the last threshold, and its
-    turns read."""
-    from backend.simulation.review import PreAligned, reviewed_labels
-    from workers.align.annotation.review import (
-        ReviewedDocument,
-        threshold_after_review,
-        turns_to_review,
-    )
+    """The gold one document's review leaves, the turns the review mode showed, and the turns
+    read."""
+    from backend.simulation.review import PreAligned, reviewed_labels, shown_after_review
+    from workers.align.annotation.review import turns_to_review
 
     pre_aligned = PreAligned(meeting.labels, meeting.confidences)
-    reference = meeting.reference.tolist()
-    gold, read = reviewed_labels(pre_aligned, reference, threshold)
-    shown_at = threshold
-    for _ in range(TOP_UP_ROUNDS if top_up else 0):
-        shown = turns_to_review(meeting.confidences, shown_at)
-        document = ReviewedDocument(
-            meeting.confidences, shown, read, np.asarray(gold) == meeting.labels
-        )
-        further = threshold_after_review(document, threshold)
-        if not (turns_to_review(meeting.confidences, further) & ~read).any():
-            break
-        shown_at = further
-        gold, read = reviewed_labels(pre_aligned, reference, shown_at, read)
-    return np.asarray(gold), turns_to_review(meeting.confidences, shown_at), read
+    gold, read = reviewed_labels(pre_aligned, meeting.reference.tolist(), threshold, top_up)
+    shown = (
+        shown_after_review(pre_aligned, gold, read, threshold)
+        if top_up
+        else turns_to_review(meeting.confidences, threshold)
+    )
+    return np.asarray(gold), shown, read
 
 
 def batch_figures(batch: list[Meeting], top_up: bool) -> dict[str, dict[str, float]]:

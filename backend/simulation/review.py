@@ -19,6 +19,7 @@ from workers.align.annotation.review import (
     doubts_after_review,
     expected_wrong,
     threshold_for_residual_error,
+    threshold_reached,
     turns_to_review,
 )
 from workers.align.report_order import first_order_break
@@ -48,28 +49,53 @@ def iteration_threshold(setting: ReviewThreshold, batch: Sequence[PreAligned]) -
     return float(setting)
 
 
-def reviewed_labels(
-    pre_aligned: PreAligned,
-    gold: Sequence[int],
-    threshold: float,
-    read_before: np.ndarray | None = None,
-) -> tuple[list[int], np.ndarray]:
-    """What an annotator in review mode submits, and which turns it read: the shown turns, and
-    those `read_before` (by default none), take their `gold` label, the others keep the
+def _fix_shown(
+    pre_aligned: PreAligned, gold: Sequence[int], threshold: float, read_before: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The shown turns, and those read before, take their `gold` label, the others keep the
     pre-aligned one. Where a fixed turn would break the report's order against a hidden one,
     the editor refuses the save and names the other turn; the annotator reads and fixes it
     too, until the document keeps the order (`gold` keeps it, so every round fixes a turn that
     was not yet gold)."""
-    read = turns_to_review(pre_aligned.confidences, threshold)
-    if read_before is not None:
-        read |= read_before
+    read = turns_to_review(pre_aligned.confidences, threshold) | read_before
     labels = np.where(read, np.asarray(gold), pre_aligned.labels).astype(np.int64)
     while (found := first_order_break(labels)) is not None:
         for turn in (found.turn, found.earlier_turn):
             if labels[turn] != gold[turn]:
                 labels[turn] = gold[turn]
                 read[turn] = True
+    return labels, read
+
+
+def reviewed_labels(
+    pre_aligned: PreAligned, gold: Sequence[int], threshold: float, top_up: bool = True
+) -> tuple[list[int], np.ndarray]:
+    """What an annotator in review mode submits, and which turns it read: the shown turns are
+    fixed to `gold` (with the turns an order break names), the others keep the pre-aligned
+    label. Once every shown turn is read, the review mode may show more (`threshold_reached`,
+    where the shown turns were wrong more often than their confidence said), and the
+    annotator reads those too, until it shows nothing new. `top_up=False` stops at the
+    plan's turns, for the bench that compares the two."""
+    confidences = pre_aligned.confidences
+    labels, read = _fix_shown(pre_aligned, gold, threshold, np.zeros(len(confidences), bool))
+    while top_up:
+        reached = threshold_reached(
+            confidences, read, read & (labels == pre_aligned.labels), threshold
+        )
+        if not (turns_to_review(confidences, reached) & ~read).any():
+            break
+        labels, read = _fix_shown(pre_aligned, gold, reached, read)
     return labels.tolist(), read
+
+
+def shown_after_review(
+    pre_aligned: PreAligned, labels: Sequence[int], read: np.ndarray, threshold: float
+) -> np.ndarray:
+    """The turns the review mode showed by the end of a review under `threshold`, as the app
+    reads them off the saved annotation."""
+    kept = read & (np.asarray(labels) == pre_aligned.labels)
+    reached = threshold_reached(pre_aligned.confidences, read, kept, threshold)
+    return turns_to_review(pre_aligned.confidences, reached)
 
 
 @dataclass
@@ -112,10 +138,13 @@ class ReviewTally:
         `trusted` its turns that annotators corrected (all by default)."""
         n_turns = len(gold)
         read = self._read.get(document, np.ones(n_turns, dtype=bool))
-        shown = (
-            np.ones(n_turns, dtype=bool)
+        planned, shown = (
+            (np.ones(n_turns, dtype=bool),) * 2
             if self.threshold is None
-            else turns_to_review(pre_aligned.confidences, self.threshold)
+            else (
+                turns_to_review(pre_aligned.confidences, self.threshold),
+                shown_after_review(pre_aligned, gold, read, self.threshold),
+            )
         )
         gold_labels = np.asarray(gold)
         reference_labels = np.asarray(reference)
@@ -124,12 +153,12 @@ class ReviewTally:
         self.changed += int((gold_labels != pre_aligned.labels).sum())
         wrong = gold_labels != reference_labels
         self.wrong_left += int(wrong.sum())
-        self.expected_wrong_left += expected_wrong(pre_aligned.confidences, shown)
+        self.expected_wrong_left += expected_wrong(pre_aligned.confidences, planned)
         trusted = np.ones(n_turns, dtype=bool) if trusted is None else trusted
         self.trusted_turns += int(trusted.sum())
         self.trusted_wrong_left += int(wrong[trusted].sum())
         self.trusted_expected_wrong_left += expected_wrong(
-            pre_aligned.confidences[trusted], shown[trusted]
+            pre_aligned.confidences[trusted], planned[trusted]
         )
         self.pre_aligned_wrong += int((pre_aligned.labels != reference_labels).sum())
         self._documents.append((pre_aligned, reference))

@@ -1,6 +1,6 @@
-"""The simulated annotator in review mode: it fixes the shown turns, keeps the others as
-pre-aligned, and what it submits is a save the editor accepts; the iteration's figures count
-that work and what it left wrong."""
+"""The simulated annotator in review mode: it fixes the shown turns, reads on where the mode
+shows more, keeps the others as pre-aligned, and what it submits is a save the editor accepts;
+the iteration's figures count that work and what it left wrong."""
 
 import numpy as np
 import pytest
@@ -65,10 +65,30 @@ def test_a_turn_fixed_against_a_hidden_one_out_of_order_is_read_and_fixed_too():
     pre_aligned = PreAligned(np.array([0, 1, 1, 3]), np.array([0.2, 0.99, 0.99, 0.99]))
     gold = [2, 2, 3, 3]
 
-    submitted, read = reviewed_labels(pre_aligned, gold, 0.5)
+    submitted, read = reviewed_labels(pre_aligned, gold, 0.5, top_up=False)
 
     assert submitted == [2, 2, 3, 3]
     assert read.tolist() == [True, True, True, False]
+
+
+def test_once_the_shown_turns_prove_wrong_the_annotator_reads_the_turns_the_mode_adds():
+    """Twenty turns, the five under 0.8 shown and all wrong: the review mode shows more, as
+    the editor would, and the annotator reads and fixes them; without the top-up it stops."""
+    confidences = np.linspace(0.5, 0.99, 20)
+    pre_aligned = PreAligned(np.arange(20), confidences)
+    gold = [turn if turn >= 10 else UNALIGNED for turn in range(20)]
+
+    plain, plain_read = reviewed_labels(pre_aligned, gold, 0.7, top_up=False)
+    topped_up, read = reviewed_labels(pre_aligned, gold, 0.7)
+
+    shown = turns_to_review(confidences, 0.7)
+    assert plain_read.tolist() == shown.tolist()
+    assert read.sum() > shown.sum()
+    assert (read >= shown).all()
+    assert sum(a != b for a, b in zip(topped_up, gold, strict=True)) < sum(
+        a != b for a, b in zip(plain, gold, strict=True)
+    )
+    assert topped_up == [gold[t] if read[t] else int(pre_aligned.labels[t]) for t in range(20)]
 
 
 def four_turns_reviewed_under_a_half(trusted: np.ndarray | None = None):
@@ -77,7 +97,7 @@ def four_turns_reviewed_under_a_half(trusted: np.ndarray | None = None):
     pre_aligned = PreAligned(np.array([0, 0, 1, 1]), np.array([0.9, 0.3, 0.95, 0.6]))
     reference = [0, 1, 1, 2]
     tally = ReviewTally(threshold=0.5)
-    gold, read = reviewed_labels(pre_aligned, reference, 0.5)
+    gold, read = reviewed_labels(pre_aligned, reference, 0.5, top_up=False)
     tally.note_read("m", read)
     tally.add_document("m", pre_aligned, gold, reference, trusted)
     return tally, gold
