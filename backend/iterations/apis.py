@@ -444,10 +444,9 @@ class IterationReviewApi(APIView):
 
 
 class DocumentReviewApi(APIView):
-    """The turns the editor's review mode shows the caller of a document: those its
-    pre-alignment is less sure of than its iteration's review threshold, and more once the
-    caller's review of them found the confidence optimistic. For whoever may open the
-    document in the editor."""
+    """The turns the editor's review mode shows of a document: those its pre-alignment is
+    less sure of than its iteration's review threshold. For whoever may open the document in
+    the editor."""
 
     permission_classes = MEMBER_OR_ADMIN
 
@@ -460,16 +459,10 @@ class DocumentReviewApi(APIView):
         turns = serializers.ListField(
             child=serializers.IntegerField(), help_text="The turns to review, from 0, in order."
         )
-        added = serializers.IntegerField(
-            help_text="Turns shown beyond the threshold's, once the caller had read every turn "
-            "it showed and found them wrong more often than their confidence said: reading them "
-            "keeps the residual error the plan expected."
-        )
         estimated_residual_error = serializers.FloatField(
             allow_null=True,
-            help_text="Expected share of this document's turns left wrong when the turns shown "
-            "are fixed and the rest accepted unread: by the calibration, and once the caller has "
-            "read every turn the threshold shows, by what their review found.",
+            help_text="Expected share of this document's turns left wrong when the rest is "
+            "accepted unread.",
         )
 
     @extend_schema(responses=OutputSerializer)
@@ -480,5 +473,4 @@ class DocumentReviewApi(APIView):
             user=request.user,
             only_assigned=sees_only_assigned(request, project_id),
         )
-        review = document_review(document=document, annotator=request.user)
-        return Response(self.OutputSerializer(review).data)
+        return Response(self.OutputSerializer(document_review(document=document)).data)

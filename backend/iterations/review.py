@@ -9,34 +9,26 @@ so the expected number of wrong labels among the turns accepted unread is the su
 its own uses `auto`: the lowest threshold whose estimated residual error is at most
 `DEFAULT_RESIDUAL_ERROR_TARGET` over the batch.
 
-Once an annotator has read every turn the review mode shows of a document, what they kept and
-changed of them says how far the calibration is off on it; where the shown turns were wrong
-more often than their confidence said, the mode shows more (`threshold_reached`), so that the
-document keeps the residual error the plan expected of it. Once annotators have submitted
-documents, the turns they read say how far the calibration is off on this batch:
-`after_review` re-estimates the residual error of the submitted gold from that
-(`workers.align.annotation.review.residual_error_after_review`).
+Once annotators have submitted documents, the turns they read say how far the calibration is
+off on this batch: `after_review` re-estimates the residual error of the submitted gold from
+that (`workers.align.annotation.review.residual_error_after_review`).
 """
 
 from dataclasses import dataclass
 
 import numpy as np
-from django.contrib.auth.models import User
 
 from backend.alignments.models import Annotation, PreAlignment
-from backend.alignments.selectors import caller_annotation, current_pre_alignments, turns_read
+from backend.alignments.selectors import current_pre_alignments, turns_read
 from backend.documents.models import Document
 from backend.iterations.models import Iteration
 from workers.align.annotation.review import (
     DEFAULT_RESIDUAL_ERROR_TARGET,
     ReviewedDocument,
     ReviewPlan,
-    confidences_after_review,
-    estimated_residual_error,
     plan_review,
     residual_error_after_review,
     threshold_for_residual_error,
-    threshold_reached,
     turns_to_review,
 )
 
@@ -126,8 +118,7 @@ def after_review(*, iteration: Iteration, threshold: float) -> AfterReview | Non
     A document counts once one of its annotations is submitted; a turn is read when any
     submitted annotation of it read or changed it, and kept when none changed it. The
     confidences are those of the pre-alignment the annotations were made on, and the shown
-    turns those the review mode showed of it from `threshold`, the iteration's in force, with
-    what it added once the shown turns were read (`threshold_reached`)."""
+    turns those the review mode shows of it at `threshold`, the iteration's in force."""
     submitted: dict[int, list[Annotation]] = {}
     for annotation in (
         Annotation.objects.filter(document__iteration=iteration, submitted_at__isnull=False)
@@ -174,9 +165,8 @@ def _reviewed_document(annotations: list[Annotation], threshold: float) -> Revie
         return None
     changed = np.any([annotation.changed for annotation in annotations], axis=0)
     read = np.any([turns_read(annotation) for annotation in annotations], axis=0)
-    kept = read & ~changed
-    shown = turns_to_review(confidences, threshold_reached(confidences, read, kept, threshold))
-    return ReviewedDocument(confidences=confidences, shown=shown, read=read, kept=kept)
+    shown = turns_to_review(confidences, threshold)
+    return ReviewedDocument(confidences=confidences, shown=shown, read=read, kept=read & ~changed)
 
 
 @dataclass(frozen=True)
@@ -185,21 +175,15 @@ class DocumentReview:
 
     iteration: int | None
     threshold: float | None
-    """The iteration's threshold, the one the plan shows turns under."""
     automatic: bool
     turns: list[int]
-    added: int
-    """Turns shown beyond the plan's because the ones read were wrong more often than their
-    confidence said."""
     estimated_residual_error: float | None
 
 
-def document_review(*, document: Document, annotator: User) -> DocumentReview:
-    """The turns the review mode shows `annotator` at the document's iteration's threshold,
-    raised (`threshold_reached`) once they have read every turn it showed and found them
-    wrong more often than expected, and the residual error expected when they are fixed and
-    the rest accepted; none (and no threshold) for a document outside an iteration or whose
-    pre-alignment has no confidences: the annotator then reads every turn."""
+def document_review(*, document: Document) -> DocumentReview:
+    """The turns the review mode shows at the document's iteration's threshold; none (and no
+    threshold) for a document outside an iteration or whose pre-alignment has no confidences:
+    the annotator then reads every turn."""
     iteration = document.iteration
     pre_alignment = current_pre_alignments(document_ids=[document.pk]).get(document.pk)
     if iteration is None or pre_alignment is None or not _has_confidences(pre_alignment):
@@ -208,35 +192,20 @@ def document_review(*, document: Document, annotator: User) -> DocumentReview:
             threshold=None,
             automatic=False,
             turns=[],
-            added=0,
             estimated_residual_error=None,
         )
     threshold = iteration.review_threshold
     if threshold is None:
         threshold = automatic_threshold(batch_confidences(iteration=iteration))
     confidences = np.asarray(pre_alignment.confidences, dtype=np.float64)
-    planned = turns_to_review(confidences, threshold)
-    annotation = caller_annotation(document=document, annotator=annotator)
-    own = (
-        _reviewed_document([annotation], threshold)
-        if annotation is not None and annotation.pre_alignment_id == pre_alignment.pk
-        else None
-    )
-    shown = planned if own is None else own.shown
-    # Once the annotator has read every turn the plan showed, what they found replaces the
-    # calibration in the estimate, as it decided the turns added.
-    estimated = (
-        plan_review([confidences], threshold).estimated_residual_error
-        if own is None or (planned & ~own.read).any()
-        else estimated_residual_error(confidences_after_review(own), shown)
-    )
+    plan = plan_review([confidences], threshold)
+    shown = turns_to_review(confidences, threshold)
     return DocumentReview(
         iteration=iteration.pk,
         threshold=threshold,
         automatic=iteration.review_threshold is None,
         turns=np.flatnonzero(shown).tolist(),
-        added=int((shown & ~planned).sum()),
-        estimated_residual_error=estimated,
+        estimated_residual_error=plan.estimated_residual_error,
     )
 
 

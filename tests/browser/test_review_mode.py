@@ -2,8 +2,7 @@
 the pre-alignment is less sure of than the threshold, confirms one,
 corrects one with the usual keys, steps back, then accepts the rest, confirming in the dialog.
 The server then holds the turns visited as reviewed and every other unchanged turn as accepted
-without review, in the annotation and in the gold. Where the shown turns all prove wrong, the
-mode shows more once they are read, and says why."""
+without review, in the annotation and in the gold."""
 
 import re
 
@@ -16,7 +15,7 @@ from backend.curation.models import Gold
 from backend.iterations.models import Iteration
 from tests.browser.accessibility import assert_accessible
 from tests.browser.conftest import expect_focused_turn, open_editor, sign_in, turn
-from workers.align.annotation.review import threshold_reached, turns_to_review
+from workers.align.annotation.review import turns_to_review
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -91,57 +90,3 @@ def test_reviewing_by_keyboard_then_accepting_the_rest(live_server, page, team, 
     ] == unread
     gold = Gold.objects.get(document=document)
     assert gold.accepted_without_review == annotation.accepted_without_review
-
-
-UNSURE_TURNS = (50, 53, 56)
-"""Confident enough to stay hidden under the threshold, not once the shown turns prove wrong."""
-
-
-@pytest.fixture
-def optimistic_document(team, small_document):
-    """The small meeting in an open iteration, its three doubtful turns shown under the
-    threshold and three more a little less sure than the rest."""
-    pre_alignment = PreAlignment.objects.get(document=small_document)
-    confidences = [
-        0.2 if index in DOUBTFUL_TURNS else 0.6 if index in UNSURE_TURNS else 0.99
-        for index in range(60)
-    ]
-    pre_alignment.confidences = confidences
-    pre_alignment.save(update_fields=["confidences"])
-    iteration = Iteration.objects.create(project=team.project, number=1, review_threshold=THRESHOLD)
-    small_document.iteration = iteration
-    small_document.save(update_fields=["iteration"])
-    return small_document, np.asarray(confidences)
-
-
-def test_turns_reviewed_wrong_more_often_than_expected_bring_more_to_review(
-    live_server, page, team, optimistic_document, tmp_path
-):
-    document, confidences = optimistic_document
-    shown = np.flatnonzero(turns_to_review(confidences, THRESHOLD)).tolist()
-    assert shown == list(DOUBTFUL_TURNS)
-    read = turns_to_review(confidences, THRESHOLD)
-    reached = threshold_reached(confidences, read, np.zeros(60, dtype=bool), THRESHOLD)
-    then_shown = np.flatnonzero(turns_to_review(confidences, reached)).tolist()
-    assert then_shown == sorted(DOUBTFUL_TURNS + UNSURE_TURNS)
-    sign_in(page, live_server)
-    open_editor(page, live_server, document)
-    bar = page.get_by_role("region", name="Review mode")
-    expect(bar).to_contain_text("Review mode would show 3 turns")
-
-    page.keyboard.press("v")
-    for doubtful in DOUBTFUL_TURNS:
-        expect_focused_turn(page, doubtful)
-        page.keyboard.press("u")
-        expect(turn(page, doubtful)).to_contain_text("unaligned")
-        page.keyboard.press("n")
-
-    expect(page.get_by_text("3 more turns to review")).to_be_visible()
-    progress = page.get_by_test_id("review-progress")
-    expect(progress).to_have_text("3 of 6 turns to review reviewed")
-    expect(bar).to_contain_text("3 turns more because those reviewed were wrong more often")
-    assert_accessible(page, "the editor after the review mode added turns")
-    page.screenshot(path=tmp_path / "review-mode-added-turns.png")
-    page.keyboard.press("n")
-    expect_focused_turn(page, UNSURE_TURNS[0])
-    expect(progress).to_have_text("4 of 6 turns to review reviewed")

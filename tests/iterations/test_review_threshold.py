@@ -11,12 +11,9 @@ from tests.domain import build_world, evenly, make_document
 from workers.align.annotation.review import (
     DEFAULT_RESIDUAL_ERROR_TARGET,
     ReviewedDocument,
-    confidences_after_review,
-    estimated_residual_error,
     plan_review,
     residual_error_after_review,
     threshold_for_residual_error,
-    threshold_reached,
     turns_to_review,
 )
 
@@ -46,10 +43,6 @@ def review_url(world) -> str:
 def document_url(world, document=None) -> str:
     document = document or world.document
     return f"/api/v1/projects/{world.project.pk}/documents/{document.pk}/review/"
-
-
-def annotation_url(world) -> str:
-    return f"/api/v1/projects/{world.project.pk}/documents/{world.document.pk}/annotation/"
 
 
 def batch():
@@ -141,78 +134,6 @@ def test_the_annotator_reads_the_turns_to_review_at_the_iterations_threshold(wor
     assert body["threshold"] == 0.9
     assert body["automatic"] is False
     assert body["turns"] == np.flatnonzero(expected).tolist()
-    assert body["added"] == 0
-
-
-def save_review(world, changed: list[int], read: list[int]):
-    """The annotator unaligns the `changed` turns and has read the `read` ones."""
-    saved = world.client("annotator").post(
-        annotation_url(world),
-        {
-            "version": 0,
-            "operations": [
-                {"action": "unalign", "first_turn": turn, "last_turn": turn} for turn in changed
-            ],
-            "reviewed_turns": read,
-        },
-        format="json",
-    )
-    assert saved.status_code == 200, saved.json()
-
-
-def test_a_review_that_changes_every_shown_turn_is_shown_more_turns(world):
-    world.open_iteration.review_threshold = 0.9
-    world.open_iteration.save()
-    confidences = np.asarray(CONFIDENCES)
-    planned = np.flatnonzero(turns_to_review(confidences, 0.9)).tolist()
-    assert planned == [2, 5, 8]
-
-    save_review(world, changed=[2, 5], read=[2, 5])
-    halfway = world.client("annotator").get(document_url(world)).json()
-    finished = world.client("annotator").post(
-        annotation_url(world),
-        {
-            "version": 1,
-            "operations": [{"action": "unalign", "first_turn": 8, "last_turn": 8}],
-            "reviewed_turns": [8],
-        },
-        format="json",
-    )
-    assert finished.status_code == 200, finished.json()
-    body = world.client("annotator").get(document_url(world)).json()
-    as_the_lead_sees_it = world.client("lead").get(document_url(world)).json()
-
-    assert halfway["turns"] == planned
-    assert halfway["added"] == 0
-    read = np.zeros(10, dtype=bool)
-    read[planned] = True
-    reached = threshold_reached(confidences, read, np.zeros(10, dtype=bool), 0.9)
-    assert reached > 0.9
-    assert body["turns"] == np.flatnonzero(turns_to_review(confidences, reached)).tolist()
-    assert body["added"] == len(body["turns"]) - len(planned) > 0
-    assert body["threshold"] == 0.9
-    shown = turns_to_review(confidences, reached)
-    found = confidences_after_review(
-        ReviewedDocument(confidences, shown, read, np.zeros(10, dtype=bool))
-    )
-    assert body["estimated_residual_error"] == pytest.approx(estimated_residual_error(found, shown))
-    assert halfway["estimated_residual_error"] == pytest.approx(
-        plan_review([confidences], 0.9).estimated_residual_error
-    )
-    assert as_the_lead_sees_it["turns"] == planned
-
-
-def test_a_review_that_keeps_every_shown_turn_is_shown_nothing_more(world):
-    world.open_iteration.review_threshold = 0.9
-    world.open_iteration.save()
-
-    save_review(world, changed=[], read=[2, 5, 8])
-    body = world.client("annotator").get(document_url(world)).json()
-
-    assert body["turns"] == [2, 5, 8]
-    assert body["added"] == 0
-    planned = plan_review([np.asarray(CONFIDENCES)], 0.9).estimated_residual_error
-    assert body["estimated_residual_error"] < planned, "the review found the calibration wary"
 
 
 def test_under_auto_the_document_shows_the_turns_of_the_batchs_auto_threshold(world):
@@ -235,7 +156,6 @@ def test_a_document_outside_an_iteration_has_no_review_mode(world):
         "threshold": None,
         "automatic": False,
         "turns": [],
-        "added": 0,
         "estimated_residual_error": None,
     }
 
@@ -246,6 +166,10 @@ def test_a_document_outside_an_iteration_has_no_review_mode(world):
 )
 def test_who_reads_a_documents_turns_to_review(world, who, expected):
     assert world.client(who).get(document_url(world)).status_code == expected
+
+
+def annotation_url(world) -> str:
+    return f"/api/v1/projects/{world.project.pk}/documents/{world.document.pk}/annotation/"
 
 
 def test_the_review_of_a_submitted_document_re_estimates_its_residual_error(world):
@@ -276,8 +200,7 @@ def test_the_review_of_a_submitted_document_re_estimates_its_residual_error(worl
     kept[2] = False
     confidences = batch()
     automatic = threshold_for_residual_error(confidences, DEFAULT_RESIDUAL_ERROR_TARGET)
-    reached = threshold_reached(confidences[0], read, kept, automatic)
-    shown = turns_to_review(confidences[0], reached)
+    shown = turns_to_review(confidences[0], automatic)
     expected = residual_error_after_review([ReviewedDocument(confidences[0], shown, read, kept)])
     assert after["documents"] == 1
     assert after["turns"] == 10

@@ -595,10 +595,9 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * @description The turns the editor's review mode shows the caller of a document: those its
-     *     pre-alignment is less sure of than its iteration's review threshold, and more once the
-     *     caller's review of them found the confidence optimistic. For whoever may open the
-     *     document in the editor.
+     * @description The turns the editor's review mode shows of a document: those its pre-alignment is
+     *     less sure of than its iteration's review threshold. For whoever may open the document in
+     *     the editor.
      */
     get: operations["projects_documents_review_retrieve"];
     put?: never;
@@ -2052,11 +2051,9 @@ export interface components {
       automatic: boolean;
       /** @description The turns to review, from 0, in order. */
       turns: number[];
-      /** @description Turns shown beyond the threshold's, once the caller had read every turn it showed and found them wrong more often than their confidence said: reading them keeps the residual error the plan expected. */
-      added: number;
       /**
        * Format: double
-       * @description Expected share of this document's turns left wrong when the turns shown are fixed and the rest accepted unread: by the calibration, and once the caller has read every turn the threshold shows, by what their review found.
+       * @description Expected share of this document's turns left wrong when the rest is accepted unread.
        */
       estimated_residual_error: number | null;
     };

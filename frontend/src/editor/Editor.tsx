@@ -131,7 +131,7 @@ export function Editor({
     replaceAssignments,
   });
   const editable = !readOnly && autosave.submittedAt === null && autosave.conflict === null;
-  const { review, askAgain: askForReviewAgain } = useDocumentReview(payload, target, readOnly);
+  const review = useDocumentReview(payload, target, readOnly);
   const [reviewMode, setReviewMode] = useState(false);
   const [acceptOpen, setAcceptOpen] = useState(false);
   const [reviewed, setReviewed] = useState(() =>
@@ -296,39 +296,22 @@ export function Editor({
     () => reviewCounts(review?.turns ?? [], reviewed, changedTurn),
     [changedTurn, review, reviewed],
   );
-  // Once the annotator is done with the shown turns (steps past the last, or asks to accept the
-  // rest), the server may show more, where they were wrong more often than their confidence
-  // said: asked once per set of shown turns, after the reading is saved. True when it did.
-  const askedWhenDone = useRef<number | null>(null);
-  const { saveNow } = autosave;
-  const reviewFurther = useCallback(async (): Promise<boolean> => {
-    if (!review || !editable || reviewFigures.shown === 0) return false;
-    if (reviewFigures.shownReviewed < reviewFigures.shown) return false;
-    if (askedWhenDone.current === review.turns.length) return false;
-    askedWhenDone.current = review.turns.length;
-    if (!(await saveNow())) return false;
-    const fresh = await askForReviewAgain();
-    if (!fresh || fresh.turns.length <= review.turns.length) return false;
-    setFlash(
-      `The turns you reviewed were wrong more often than their confidence said: ${counted(fresh.turns.length - review.turns.length, "more turn")} to review, so that this document keeps the residual error planned.`,
-    );
-    return true;
-  }, [askForReviewAgain, editable, review, reviewFigures, saveNow]);
   const goToReview = useCallback(
     (direction: 1 | -1) => {
       const turn = nextToReview(review?.turns ?? [], state.focus, direction);
       if (turn === null) {
-        if (direction === -1) return setFlash("No turn to review before this one.");
-        void reviewFurther().then((added) => {
-          if (!added) setFlash("No turn to review after this one: accept the rest, or submit.");
-        });
+        setFlash(
+          direction === 1
+            ? "No turn to review after this one: accept the rest, or submit."
+            : "No turn to review before this one.",
+        );
         return;
       }
       lead("turns");
       focusAlign.current = "center";
       dispatch({ type: "select", turn });
     },
-    [lead, review, reviewFurther, state.focus],
+    [lead, review, state.focus],
   );
   const disagreementTurn = useCallback(
     (turn: number) => comparison?.disagreements[turn] ?? false,
@@ -390,10 +373,7 @@ export function Editor({
           return goToReview(1);
         }
         case "acceptRest":
-          if (!reviewMode || !editable) return;
-          void reviewFurther().then((added) => {
-            if (!added) setAcceptOpen(true);
-          });
+          if (reviewMode && editable) setAcceptOpen(true);
           return;
         case "nextChanged":
           return goToMarked(1, changedTurn, "changed");
@@ -452,7 +432,6 @@ export function Editor({
       lowConfidenceTurn,
       markReviewed,
       review,
-      reviewFurther,
       reviewMode,
       state,
       toReview,
@@ -667,14 +646,12 @@ export function Editor({
   );
 }
 
-/** The turns the review mode shows, for an annotator's own annotation: asked for on opening,
- * and again (`askAgain`) once the annotator has read them all, when the server may add turns
- * because the ones read were wrong more often than their confidence said. */
+/** The turns the review mode shows: asked for once, for an annotator's own annotation. */
 function useDocumentReview(
   payload: EditorPayload,
   target: SaveTarget,
   readOnly: boolean,
-): { review: DocumentReview | null; askAgain: () => Promise<DocumentReview | null> } {
+): DocumentReview | null {
   const [review, setReview] = useState<DocumentReview | null>(null);
   const { project, id } = payload.document;
   const wanted = target.recordsReview && !readOnly && payload.pre_alignment !== null;
@@ -684,15 +661,5 @@ function useDocumentReview(
     fetchDocumentReview(project, id, controller.signal).then(setReview, () => setReview(null));
     return () => controller.abort();
   }, [id, project, wanted]);
-  const askAgain = useCallback(async () => {
-    if (!wanted) return null;
-    try {
-      const fresh = await fetchDocumentReview(project, id);
-      setReview(fresh);
-      return fresh;
-    } catch {
-      return null;
-    }
-  }, [id, project, wanted]);
-  return { review, askAgain };
+  return review;
 }

@@ -38,11 +38,8 @@ export function ReviewBar({ review, active, counts, editable, onCommand }: Revie
         {counts.shownReviewed} of {counted(counts.shown, "turn")} to review reviewed
       </span>
       <span className="muted">
-        {threshold}
-        {review.added > 0 &&
-          `, and ${counted(review.added, "turn")} more because those reviewed were wrong more often than their confidence said`}
-        ; if the rest is accepted, about {percent(review.estimated_residual_error ?? 0)} of turns
-        stay wrong
+        {threshold}; if the rest is accepted, about {percent(review.estimated_residual_error ?? 0)}{" "}
+        of turns stay wrong
       </span>
       <button
         type="button"
