@@ -3,12 +3,14 @@ labels left in the gold, and how far the estimated residual error is from the me
 
     TANDEM_DATA_DIR=var/sim DJANGO_SECRET_KEY=bench .venv/bin/python -m bench.review_curve \\
         --runs var/sim/review [--seeds 1,2,3] [--batches 4,6,6,6] [--policies auto,none] \\
-        [--starting shipped]
+        [--starting shipped] [--top-up]
 
 Each (policy, seed) is one `manage.py simulate_bootstrap --review-threshold POLICY` run on a
 real worker (`--start-worker`; `none` is the default loop, every turn read), its report kept as
 RUNS/POLICY-seedS.json, or RUNS/POLICY-from-shipped-seedS.json with `--starting shipped` (the
-loop of a new project, whose first batch the shipped defaults pre-align, not the diagonal): a
+loop of a new project, whose first batch the shipped defaults pre-align, not the diagonal), with
+`top-up-` after POLICY- for `--top-up` (annotators read on where the shown turns proved wrong,
+`simulate_bootstrap --review-top-up`): a
 report already there is read, not run again, so an interrupted sweep resumes. The database and
 broker are the environment's (migrate it first). The last iteration is closed without tuning,
 which nothing would use.
@@ -79,9 +81,12 @@ ESTIMATES = {
 CURVE_FIGURES = ("reviewed_share", "changed_share", "residual_error", "estimated_residual_error")
 
 
-def run(runs: Path, policy: str, seed: int, batches: str, starting: str) -> dict[str, Any]:
+def run(
+    runs: Path, policy: str, seed: int, batches: str, starting: str, top_up: bool
+) -> dict[str, Any]:
     start = "" if starting == "diagonal" else f"from-{starting}-"
-    report = runs / f"{policy}-{start}seed{seed}.json"
+    read_on = "top-up-" if top_up else ""
+    report = runs / f"{policy}-{read_on}{start}seed{seed}.json"
     if not report.exists():
         command = [
             sys.executable, "manage.py", "simulate_bootstrap", "--batches", batches,
@@ -89,7 +94,7 @@ def run(runs: Path, policy: str, seed: int, batches: str, starting: str) -> dict
             "--starting", starting,
         ]  # fmt: skip
         if policy != "none":
-            command += ["--review-threshold", policy]
+            command += ["--review-threshold", policy] + (["--review-top-up"] if top_up else [])
         with open(report.with_suffix(".log"), "w") as log:
             subprocess.run(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, check=True)
     return json.loads(report.read_text())
@@ -226,6 +231,12 @@ def main() -> None:
         default="diagonal",
         help="What pre-aligns until a set is promoted (simulate_bootstrap --starting).",
     )
+    parser.add_argument(
+        "--top-up",
+        action="store_true",
+        help="Annotators read on where the shown turns proved wrong "
+        "(simulate_bootstrap --review-top-up).",
+    )
     options = parser.parse_args()
     if options.offline:
         print(json.dumps(offline_curve(), indent=2))
@@ -238,11 +249,13 @@ def main() -> None:
         "seeds": seeds,
         "batches": options.batches,
         "starting": options.starting,
+        "top_up": options.top_up,
         "policies": {},
     }
     for policy in options.policies.split(","):
         reports = [
-            run(options.runs, policy, seed, options.batches, options.starting) for seed in seeds
+            run(options.runs, policy, seed, options.batches, options.starting, options.top_up)
+            for seed in seeds
         ]
         figures["policies"][policy] = {
             "loop": loop_figures(reports),

@@ -152,6 +152,10 @@ class Simulation:
     review_threshold: ReviewThreshold | None = None
     """Annotators review only the turns shown under this confidence threshold (or the one
     `auto` computes per iteration); None: they read and correct every turn."""
+    review_top_up: bool = False
+    """In review mode, annotators also read the turns the top-up adds where the shown ones
+    proved wrong (`backend.simulation.review.reviewed_labels`): an experiment the editor does
+    not run."""
     starting: StartingParameters = StartingParameters.DIAGONAL
     """What pre-aligns the batches until a tuning run's set is promoted: the paper's diagonal,
     or the shipped defaults a new project starts from."""
@@ -256,7 +260,8 @@ class Simulation:
         review = ReviewTally(
             threshold=None
             if self.review_threshold is None
-            else iteration_threshold(self.review_threshold, list(pre_aligned.values()))
+            else iteration_threshold(self.review_threshold, list(pre_aligned.values())),
+            top_up=self.review_top_up,
         )
         adjudicated = 0
         for meeting_id, document in zip(batch, ordered, strict=True):
@@ -349,7 +354,7 @@ class Simulation:
         wanted = reachable_gold(self._reference(meeting_id))
         turns_read = None
         if review.threshold is not None:
-            wanted, read = reviewed_labels(pre_aligned, wanted, review.threshold)
+            wanted, read = reviewed_labels(pre_aligned, wanted, review.threshold, review.top_up)
             review.note_read(meeting_id, read)
             turns_read = int(read.sum())
         target = overlooking_correction(

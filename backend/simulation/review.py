@@ -68,14 +68,14 @@ def _fix_shown(
 
 
 def reviewed_labels(
-    pre_aligned: PreAligned, gold: Sequence[int], threshold: float, top_up: bool = True
+    pre_aligned: PreAligned, gold: Sequence[int], threshold: float, top_up: bool = False
 ) -> tuple[list[int], np.ndarray]:
     """What an annotator in review mode submits, and which turns it read: the shown turns are
     fixed to `gold` (with the turns an order break names), the others keep the pre-aligned
-    label. Once every shown turn is read, the review mode may show more (`threshold_reached`,
-    where the shown turns were wrong more often than their confidence said), and the
-    annotator reads those too, until it shows nothing new. `top_up=False` stops at the
-    plan's turns, for the bench that compares the two."""
+    label. With `top_up`, an experiment the editor does not run: once every shown turn is
+    read, the mode shows more (`threshold_reached`, where the shown turns were wrong more often
+    than their confidence said), and the annotator reads those too, until it shows nothing
+    new (docs/experiments/2026-11-28-review-top-up.md)."""
     confidences = pre_aligned.confidences
     labels, read = _fix_shown(pre_aligned, gold, threshold, np.zeros(len(confidences), bool))
     while top_up:
@@ -104,6 +104,8 @@ class ReviewTally:
 
     threshold: float | None
     """None when annotators read every turn (no review mode)."""
+    top_up: bool = False
+    """Whether annotators read on where the shown turns proved wrong (`reviewed_labels`)."""
     turns: int = 0
     reviewed: int = 0
     changed: int = 0
@@ -143,7 +145,9 @@ class ReviewTally:
             if self.threshold is None
             else (
                 turns_to_review(pre_aligned.confidences, self.threshold),
-                shown_after_review(pre_aligned, gold, read, self.threshold),
+                shown_after_review(pre_aligned, gold, read, self.threshold)
+                if self.top_up
+                else turns_to_review(pre_aligned.confidences, self.threshold),
             )
         )
         gold_labels = np.asarray(gold)
@@ -192,7 +196,10 @@ class ReviewTally:
         batch = [pre_aligned for pre_aligned, _ in self._documents]
         automatic = iteration_threshold(AUTO, batch)
         curve = [
-            {"auto": threshold == automatic, **review_under(self._documents, threshold)}
+            {
+                "auto": threshold == automatic,
+                **review_under(self._documents, threshold, self.top_up),
+            }
             for threshold in sorted({*CURVE_THRESHOLDS, automatic})
         ]
         return {**self.figures(), "review_curve": curve}
@@ -240,13 +247,13 @@ class ReviewTally:
 
 
 def review_under(
-    documents: Sequence[tuple[PreAligned, Sequence[int]]], threshold: float
+    documents: Sequence[tuple[PreAligned, Sequence[int]]], threshold: float, top_up: bool = False
 ) -> dict[str, Any]:
-    """The figures of annotators who review each pre-alignment under `threshold` and fix the
-    shown turns to the `reference` paired with it."""
-    tally = ReviewTally(threshold=threshold)
+    """The figures of annotators who review each pre-alignment under `threshold` (reading on,
+    with `top_up`) and fix the shown turns to the `reference` paired with it."""
+    tally = ReviewTally(threshold=threshold, top_up=top_up)
     for number, (pre_aligned, reference) in enumerate(documents):
-        gold, read = reviewed_labels(pre_aligned, reference, threshold)
+        gold, read = reviewed_labels(pre_aligned, reference, threshold, top_up)
         tally.note_read(str(number), read)
         tally.add_document(str(number), pre_aligned, gold, reference)
     return tally.figures()

@@ -4,6 +4,7 @@ the iteration's figures count that work and what it left wrong."""
 
 import numpy as np
 import pytest
+from django.core.management import CommandError, call_command
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -26,6 +27,7 @@ from workers.align.annotation.review import (
     DEFAULT_RESIDUAL_ERROR_TARGET,
     ReviewedDocument,
     residual_error_after_review,
+    threshold_reached,
     turns_to_review,
 )
 from workers.align.document_model import UNALIGNED
@@ -79,7 +81,7 @@ def test_once_the_shown_turns_prove_wrong_the_annotator_reads_the_turns_the_mode
     gold = [turn if turn >= 10 else UNALIGNED for turn in range(20)]
 
     plain, plain_read = reviewed_labels(pre_aligned, gold, 0.7, top_up=False)
-    topped_up, read = reviewed_labels(pre_aligned, gold, 0.7)
+    topped_up, read = reviewed_labels(pre_aligned, gold, 0.7, top_up=True)
 
     shown = turns_to_review(confidences, 0.7)
     assert plain_read.tolist() == shown.tolist()
@@ -176,3 +178,30 @@ def test_in_review_mode_the_simulated_effort_reads_only_the_turns_read():
 
     assert reading_all - reading_two == 2 * SECONDS_PER_TURN_READ
     assert reading_two == 2 * SECONDS_PER_TURN_READ + 2 * SECONDS_PER_TURN_CHANGED
+
+
+def test_with_the_top_up_the_tally_learns_from_the_turns_shown_by_the_end():
+    confidences = np.linspace(0.5, 0.99, 20)
+    pre_aligned = PreAligned(np.arange(20), confidences)
+    reference = [turn if turn >= 10 else UNALIGNED for turn in range(20)]
+    tally = ReviewTally(threshold=0.7, top_up=True)
+    gold, read = reviewed_labels(pre_aligned, reference, 0.7, top_up=True)
+    tally.note_read("m", read)
+    tally.add_document("m", pre_aligned, gold, reference)
+
+    kept = read & (np.asarray(gold) == pre_aligned.labels)
+    shown = turns_to_review(confidences, threshold_reached(confidences, read, kept, 0.7))
+    assert shown.sum() > turns_to_review(confidences, 0.7).sum()
+    figures = tally.figures()
+    assert figures["reviewed_share"] == pytest.approx(read.mean())
+    assert figures["estimated_residual_error"] == pytest.approx(
+        (1 - confidences[~turns_to_review(confidences, 0.7)]).sum() / 20
+    ), "the plan is the plan's"
+    assert figures["estimated_residual_error_after_review"] == pytest.approx(
+        residual_error_after_review([ReviewedDocument(confidences, shown, read, kept)])
+    )
+
+
+def test_the_top_up_is_asked_for_with_a_review_threshold_only():
+    with pytest.raises(CommandError, match="--review-top-up needs --review-threshold"):
+        call_command("simulate_bootstrap", "--review-top-up")
