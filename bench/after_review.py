@@ -1,30 +1,35 @@
-"""The residual error estimated before and after review, against the one measured, on a new
-project's first batches, with and without a top-up of each document's review, as JSON.
+"""The residual error estimated before and after review, against the one measured, on random
+batches, with and without a top-up of each document's review, as JSON.
 
     DJANGO_SECRET_KEY=bench TANDEM_DATA_DIR=var/bench .venv/bin/python -m bench.after_review \\
-        [--sizes 4,6] [--draws 200] [--seed 0] [--meetings all|a|b]
+        [--sizes 4,6] [--draws 200] [--seed 0] [--meetings all|a|b] [--calibration prior|own]
 
-Each public_meetings meeting is pre-aligned as `bench.first_review` does it: lexical vectors,
-the lexical parameters tuned on the other fold, and the confidence of the lexical prior fitted
-on that fold. A batch is `size` meetings drawn at random (`draws` batches per size) among
-`--meetings` (a fold, or all 22). Its annotators review under `auto`'s threshold as the
-simulation's do (`backend.simulation.review.reviewed_labels`: each shown turn is fixed to the
-reference as an annotator can enter it, and a fix that breaks the report's order against a
-hidden turn has that turn read and fixed too), and the rest is accepted unread. With the
-top-up (`top_up`, what the editor does), once a document's shown turns are read the review
-mode shows the turns `workers.align.annotation.review.threshold_reached` adds, until it adds
-none; without it (`plan`, what the editor did before), the review stops at the plan's turns.
+By default each public_meetings meeting is pre-aligned as a new project's first batch, as
+`bench.first_review` does it: lexical vectors, the lexical parameters tuned on the other fold,
+and the confidence of the lexical prior fitted on that fold. With `--calibration own`, it is
+pre-aligned as in a project's later iterations instead: word2vec, the parameters tuned on the
+other fold and the learned decision fitted on its gold (`bench.review_curve --offline`'s
+pre-alignments). A batch is `size` meetings drawn at random (`draws` batches per size) among
+`--meetings` (a fold, or all 22).
+
+Its annotators review under `auto`'s threshold as the simulation's do
+(`backend.simulation.review.reviewed_labels`: each shown turn is fixed to the reference as an
+annotator can enter it, and a fix that breaks the report's order against a hidden turn has that
+turn read and fixed too), and the rest is accepted unread. With the top-up (`top_up`, an
+experiment the editor does not run), once a document's shown turns are read the annotators
+also read the turns `workers.align.annotation.review.threshold_reached` adds, until it adds
+none; without it (`plan`, what the editor does), the review stops at the plan's turns.
 
 Per batch three figures of the wrong labels left, as a share of the batch's turns: measured
 against the reference, estimated by the plan (the sum of 1 - confidence over the turns not
 shown at the batch's threshold), and estimated after review
 (`workers.align.annotation.review.residual_error_after_review`, the evidence being the turns
-shown at each document's last threshold). Printed per size, reference (the full one, and the
-corrected one where the benchmark states its targets: there the review's outcome is also read
-on trusted turns only) and policy: the share of batches whose estimate is within 1 point of the
-measured error, the median distance and the mean signed error (estimated minus measured), the
-median shares reviewed and left wrong, the share left at most 3 % wrong, and the share that
-met the issue's target (at most 3 % wrong at most 40 % reviewed).
+shown by the end). Printed per size, reference (the full one, and the corrected one where the
+benchmark states its targets: there the review's outcome is also read on trusted turns only)
+and policy: the share of batches whose estimate is within 1 point of the measured error, the
+median distance and the mean signed error (estimated minus measured), the median shares
+reviewed and left wrong, the share left at most 3 % wrong, and the share that met the issue's
+target (at most 3 % wrong at most 40 % reviewed).
 """
 
 from __future__ import annotations
@@ -54,8 +59,10 @@ class Meeting:
     trusted: np.ndarray
 
 
-def meetings(which: str = "all") -> list[Meeting]:
-    """The meetings of fold `which` ("a" or "b"), or all 22, pre-aligned as described above."""
+def meetings(which: str = "all", calibration: str = "prior") -> list[Meeting]:
+    """The meetings of fold `which` ("a" or "b"), or all 22, pre-aligned as described above,
+    or with `calibration="own"` as a project's own learned decision would
+    (`bench.review_curve.two_fold_decided`)."""
     from backend.simulation.annotator import reachable_gold
     from workers.align.corpus import corrected_turns, load_public_meetings, meeting_ids
     from workers.align.folds import defaults_file, folds
@@ -65,6 +72,20 @@ def meetings(which: str = "all") -> list[Meeting]:
 
     by_id = {meeting.id: meeting for meeting in load_public_meetings()}
     fold_a, fold_b = folds(meeting_ids())
+    if calibration == "own":
+        from bench.review_curve import two_fold_decided
+
+        decided = two_fold_decided()
+        wanted = {"all": fold_a + fold_b, "a": fold_a, "b": fold_b}[which]
+        return [
+            Meeting(
+                labels=np.asarray(decided[i][0]),
+                confidences=np.asarray(decided[i][1], dtype=np.float64),
+                reference=np.asarray(reachable_gold(list(by_id[i].reference))),
+                trusted=np.asarray(corrected_turns(by_id[i]), dtype=bool),
+            )
+            for i in wanted
+        ]
     scored = []
     chosen = {"all": ((fold_a, "b"), (fold_b, "a")), "a": ((fold_a, "b"),), "b": ((fold_b, "a"),)}
     for tested, other in chosen[which]:
@@ -188,14 +209,20 @@ def main() -> None:
     parser.add_argument(
         "--meetings", choices=("all", "a", "b"), default="all", help="draw from a fold, or all"
     )
+    parser.add_argument(
+        "--calibration",
+        choices=("prior", "own"),
+        default="prior",
+        help="a new project's lexical prior, or a project's own learned decision (two-fold)",
+    )
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backend.settings")
     import django
 
     django.setup()
-    scored = meetings(args.meetings)
+    scored = meetings(args.meetings, args.calibration)
     rng = np.random.default_rng(args.seed)
-    report: dict[str, Any] = {"meetings": args.meetings}
+    report: dict[str, Any] = {"meetings": args.meetings, "calibration": args.calibration}
     for size in (int(text) for text in args.sizes.split(",")):
         drawn = [
             [scored[i] for i in rng.choice(len(scored), size, replace=False)]

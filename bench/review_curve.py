@@ -162,9 +162,9 @@ def curve_figures(reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return result
 
 
-def offline_curve() -> dict[str, Any]:
-    """The review curve on two-fold calibrated pre-alignments of the whole corpus, over each
-    fold's meetings (pre-aligned by the other fold's parameters and decision) and both."""
+def two_fold_decided() -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Per meeting, the labels and calibrated confidences of the other fold's parameters and
+    learned decision: a project's own calibration, from gold that never held the meeting."""
     meetings = {meeting.id: meeting for meeting in load_public_meetings()}
     fold_a, fold_b = folds(meeting_ids())
     decided: dict[str, tuple[np.ndarray, np.ndarray]] = {}
@@ -175,6 +175,15 @@ def offline_curve() -> dict[str, Any]:
         decision = fit_decision([(evidence[i], np.asarray(meetings[i].reference)) for i in train])
         for i in test:
             decided[i] = decision.decide(evidence[i])
+    return decided
+
+
+def offline_curve() -> dict[str, Any]:
+    """The review curve on two-fold calibrated pre-alignments of the whole corpus, over each
+    fold's meetings (pre-aligned by the other fold's parameters and decision) and both."""
+    meetings = {meeting.id: meeting for meeting in load_public_meetings()}
+    fold_a, fold_b = folds(meeting_ids())
+    decided = two_fold_decided()
     references = {i: np.asarray(meeting.reference) for i, meeting in meetings.items()}
     return {
         name: curve_over(sorted(ids), decided, references)
