@@ -27,7 +27,7 @@ turn left unaligned.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -104,16 +104,21 @@ def threshold_for_residual_error(
     most `target`. Raising the threshold only adds shown turns, so the error falls
     monotonically over the candidates and a bisection finds the first that qualifies; showing
     every turn leaves an error of 0, so one always does."""
-    candidates = candidate_thresholds(confidences_per_document)
 
-    def meets(index: int) -> bool:
-        plan = plan_review(confidences_per_document, candidates[index])
+    def meets(threshold: float) -> bool:
+        plan = plan_review(confidences_per_document, threshold)
         return plan.estimated_residual_error <= target + ROUNDING
 
+    return _lowest_that_qualifies(candidate_thresholds(confidences_per_document), meets)
+
+
+def _lowest_that_qualifies(candidates: np.ndarray, qualifies: Callable[[float], bool]) -> float:
+    """The first of the ascending `candidates` that `qualifies`, by bisection: the caller
+    knows that once one qualifies every later one does, and that the last one does."""
     low, high = 0, len(candidates) - 1
     while low < high:
         middle = (low + high) // 2
-        if meets(middle):
+        if qualifies(float(candidates[middle])):
             high = middle
         else:
             low = middle + 1
@@ -252,19 +257,11 @@ def threshold_after_review(document: ReviewedDocument, planned_threshold: float)
     candidates = candidate_thresholds([confidences])
     candidates = np.concatenate([[planned_threshold], candidates[candidates > planned_threshold]])
 
-    def keeps_the_plan(index: int) -> bool:
-        return expected_wrong(shifted, turns_to_review(confidences, candidates[index])) <= (
-            promised + ROUNDING
-        )
+    def keeps_the_plan(threshold: float) -> bool:
+        hidden_doubt = expected_wrong(shifted, turns_to_review(confidences, threshold))
+        return hidden_doubt <= promised + ROUNDING
 
-    low, high = 0, len(candidates) - 1
-    while low < high:
-        middle = (low + high) // 2
-        if keeps_the_plan(middle):
-            high = middle
-        else:
-            low = middle + 1
-    return float(candidates[low])
+    return _lowest_that_qualifies(candidates, keeps_the_plan)
 
 
 def threshold_reached(
