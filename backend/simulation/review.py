@@ -91,8 +91,8 @@ def reviewed_labels(
 def shown_after_review(
     pre_aligned: PreAligned, labels: Sequence[int], read: np.ndarray, threshold: float
 ) -> np.ndarray:
-    """The turns the review mode showed by the end of a review under `threshold`, as the app
-    reads them off the saved annotation."""
+    """The turns a review under `threshold` with the top-up showed by its end, as its outcome
+    gives them (`threshold_reached`)."""
     kept = read & (np.asarray(labels) == pre_aligned.labels)
     reached = threshold_reached(pre_aligned.confidences, read, kept, threshold)
     return turns_to_review(pre_aligned.confidences, reached)
@@ -140,16 +140,15 @@ class ReviewTally:
         `trusted` its turns that annotators corrected (all by default)."""
         n_turns = len(gold)
         read = self._read.get(document, np.ones(n_turns, dtype=bool))
-        planned, shown = (
-            (np.ones(n_turns, dtype=bool),) * 2
-            if self.threshold is None
-            else (
-                turns_to_review(pre_aligned.confidences, self.threshold),
+        if self.threshold is None:
+            planned = shown = np.ones(n_turns, dtype=bool)
+        else:
+            planned = turns_to_review(pre_aligned.confidences, self.threshold)
+            shown = (
                 shown_after_review(pre_aligned, gold, read, self.threshold)
                 if self.top_up
-                else turns_to_review(pre_aligned.confidences, self.threshold),
+                else planned
             )
-        )
         gold_labels = np.asarray(gold)
         reference_labels = np.asarray(reference)
         self.turns += n_turns

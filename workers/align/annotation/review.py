@@ -18,8 +18,9 @@ shown turns, what they kept and changed says how far the calibration is off on *
 documents, and `residual_error_after_review` moves the hidden turns' confidences by as much
 (one logit shift per document, drawn towards the batch's), so the estimate of the gold's
 error reads the review's outcome as well as the calibration. The same shift says how much
-further one document's review must go to leave no more than the plan expected of it
-(`threshold_after_review`).
+further one document's review would have to go to leave no more than the plan expected of it
+(`threshold_after_review`: measured, and not run by the editor, as it over-reads where the
+calibration is wrong below the threshold only).
 
 Everything is numpy on one document's per-turn arrays; labels are segment indices, -1 for a
 turn left unaligned.
@@ -271,11 +272,11 @@ def threshold_reached(
     `threshold_after_review` each time every turn shown under the current one has been read,
     as long as that asks for more turns.
 
-    Only a finished round tops up, so the annotator is asked for more once, with a reason,
-    rather than watching the shown turns grow as they go; and the same saved state always
-    gives the same threshold, whoever computes it (the editor's review mode, the iteration's
-    estimate after review, the simulation). The threshold only rises, over the document's
-    finitely many confidences, so the raises end."""
+    Only a finished round tops up, so an annotator would be asked for more once, with a
+    reason, rather than watch the shown turns grow as they go; and the same saved state always
+    gives the same threshold, whoever computes it. The top-up is measured
+    (docs/experiments/2026-11-28-review-top-up.md), not run by the editor. The threshold only
+    rises, over the document's finitely many confidences, so the raises end."""
     confidences = np.asarray(confidences, np.float64)
     read = np.asarray(read, bool)
     threshold = float(planned_threshold)
