@@ -171,25 +171,14 @@ def batch_figures(batch: list[Meeting], top_up: bool) -> dict[str, dict[str, flo
 
 
 def summary(batches: list[dict[str, float]]) -> dict[str, Any]:
+    low_enough = np.array([b["measured"] <= TARGET_ERROR + 1e-12 for b in batches])
+    read_little = np.array([b["reviewed"] <= TARGET_REVIEWED + 1e-12 for b in batches])
     result: dict[str, Any] = {
         "batches": len(batches),
         "median_reviewed": round(statistics.median(b["reviewed"] for b in batches), 4),
         "median_measured": round(statistics.median(b["measured"] for b in batches), 4),
-        "at_most_3_percent_left": round(
-            float(np.mean([b["measured"] <= TARGET_ERROR + 1e-12 for b in batches])), 3
-        ),
-        "target_met": round(
-            float(
-                np.mean(
-                    [
-                        b["measured"] <= TARGET_ERROR + 1e-12
-                        and b["reviewed"] <= TARGET_REVIEWED + 1e-12
-                        for b in batches
-                    ]
-                )
-            ),
-            3,
-        ),
+        "at_most_3_percent_left": round(float(low_enough.mean()), 3),
+        "target_met": round(float((low_enough & read_little).mean()), 3),
     }
     for estimate in ESTIMATES:
         errors = np.array([b[estimate] - b["measured"] for b in batches])
