@@ -1,5 +1,5 @@
 """The residual error estimated before and after review, against the one measured, on random
-batches, with and without a top-up of each document's review, as JSON.
+batches, under three policies of what the annotators read, as JSON.
 
     DJANGO_SECRET_KEY=bench TANDEM_DATA_DIR=var/bench .venv/bin/python -m bench.after_review \\
         [--sizes 4,6] [--draws 200] [--seed 0] [--meetings all|a|b] [--calibration prior|own]
@@ -15,10 +15,11 @@ pre-alignments). A batch is `size` meetings drawn at random (`draws` batches per
 Its annotators review under `auto`'s threshold as the simulation's do
 (`backend.simulation.review.reviewed_labels`: each shown turn is fixed to the reference as an
 annotator can enter it, and a fix that breaks the report's order against a hidden turn has that
-turn read and fixed too), and the rest is accepted unread. With the top-up (`top_up`, an
-experiment the editor does not run), once a document's shown turns are read the annotators
-also read the turns `workers.align.annotation.review.threshold_reached` adds, until it adds
-none; without it (`plan`, what the editor does), the review stops at the plan's turns.
+turn read and fixed too), and the rest is accepted unread. Three policies: `plan` (what the
+editor does) stops at the plan's turns; `top_up` (an experiment) also reads, once a document's
+shown turns are read, the turns `workers.align.annotation.review.threshold_reached` adds, until
+it adds none; `follow_changes` (an experiment) also reads the turns next to each turn changed
+(`workers.align.annotation.review.next_to_changes`), to the end of each run.
 
 Per batch three figures of the wrong labels left, as a share of the batch's turns: measured
 against the reference, estimated by the plan (the sum of 1 - confidence over the turns not
@@ -45,7 +46,7 @@ import numpy as np
 
 ESTIMATES = ("plan", "after_review")
 REFERENCES = ("full_reference", "corrected_reference")
-POLICIES = ("plan", "top_up")
+POLICIES = ("plan", "top_up", "follow_changes")
 TARGET_ERROR = 0.03
 TARGET_REVIEWED = 0.40
 
@@ -106,14 +107,21 @@ def meetings(which: str = "all", calibration: str = "prior") -> list[Meeting]:
     return scored
 
 
-def reviewed(meeting: Meeting, threshold: float, top_up: bool) -> tuple[np.ndarray, ...]:
+def reviewed(meeting: Meeting, threshold: float, policy: str) -> tuple[np.ndarray, ...]:
     """The gold one document's review leaves, the turns the review mode showed, and the turns
     read."""
     from backend.simulation.review import PreAligned, reviewed_labels, shown_after_review
     from workers.align.annotation.review import turns_to_review
 
     pre_aligned = PreAligned(meeting.labels, meeting.confidences)
-    gold, read = reviewed_labels(pre_aligned, meeting.reference.tolist(), threshold, top_up)
+    top_up = policy == "top_up"
+    gold, read = reviewed_labels(
+        pre_aligned,
+        meeting.reference.tolist(),
+        threshold,
+        top_up=top_up,
+        follow_changes=policy == "follow_changes",
+    )
     shown = (
         shown_after_review(pre_aligned, gold, read, threshold)
         if top_up
@@ -122,7 +130,7 @@ def reviewed(meeting: Meeting, threshold: float, top_up: bool) -> tuple[np.ndarr
     return np.asarray(gold), shown, read
 
 
-def batch_figures(batch: list[Meeting], top_up: bool) -> dict[str, dict[str, float]]:
+def batch_figures(batch: list[Meeting], policy: str) -> dict[str, dict[str, float]]:
     """Per reference: reviewed, measured and each estimate, as shares of the turns."""
     from workers.align.annotation.review import (
         DEFAULT_RESIDUAL_ERROR_TARGET,
@@ -136,7 +144,7 @@ def batch_figures(batch: list[Meeting], top_up: bool) -> dict[str, dict[str, flo
     threshold = threshold_for_residual_error(
         [m.confidences for m in batch], DEFAULT_RESIDUAL_ERROR_TARGET
     )
-    outcomes = [(meeting, *reviewed(meeting, threshold, top_up)) for meeting in batch]
+    outcomes = [(meeting, *reviewed(meeting, threshold, policy)) for meeting in batch]
     figures = {}
     for reference in REFERENCES:
         sums = dict.fromkeys(("turns", "reviewed", "measured", "plan"), 0.0)
@@ -218,8 +226,7 @@ def main() -> None:
             for _ in range(args.draws)
         ]
         by_policy = {
-            policy: [batch_figures(batch, policy == "top_up") for batch in drawn]
-            for policy in POLICIES
+            policy: [batch_figures(batch, policy) for batch in drawn] for policy in POLICIES
         }
         report[f"batches_of_{size}"] = {
             reference: {

@@ -3,14 +3,15 @@ labels left in the gold, and how far the estimated residual error is from the me
 
     TANDEM_DATA_DIR=var/sim DJANGO_SECRET_KEY=bench .venv/bin/python -m bench.review_curve \\
         --runs var/sim/review [--seeds 1,2,3] [--batches 4,6,6,6] [--policies auto,none] \\
-        [--starting shipped] [--top-up]
+        [--starting shipped] [--top-up] [--follow-changes]
 
 Each (policy, seed) is one `manage.py simulate_bootstrap --review-threshold POLICY` run on a
 real worker (`--start-worker`; `none` is the default loop, every turn read), its report kept as
 RUNS/POLICY-seedS.json, or RUNS/POLICY-from-shipped-seedS.json with `--starting shipped` (the
 loop of a new project, whose first batch the shipped defaults pre-align, not the diagonal), with
 `top-up-` after POLICY- for `--top-up` (annotators read on where the shown turns proved wrong,
-`simulate_bootstrap --review-top-up`): a
+`simulate_bootstrap --review-top-up`) and `follow-changes-` for `--follow-changes` (they read
+the turns next to those they change, `simulate_bootstrap --review-follow-changes`): a
 report already there is read, not run again, so an interrupted sweep resumes. The database and
 broker are the environment's (migrate it first). The last iteration is closed without tuning,
 which nothing would use.
@@ -82,10 +83,16 @@ CURVE_FIGURES = ("reviewed_share", "changed_share", "residual_error", "estimated
 
 
 def run(
-    runs: Path, policy: str, seed: int, batches: str, starting: str, top_up: bool
+    runs: Path,
+    policy: str,
+    seed: int,
+    batches: str,
+    starting: str,
+    top_up: bool,
+    follow_changes: bool,
 ) -> dict[str, Any]:
     start = "" if starting == "diagonal" else f"from-{starting}-"
-    read_on = "top-up-" if top_up else ""
+    read_on = ("top-up-" if top_up else "") + ("follow-changes-" if follow_changes else "")
     report = runs / f"{policy}-{read_on}{start}seed{seed}.json"
     if not report.exists():
         command = [
@@ -94,7 +101,9 @@ def run(
             "--starting", starting,
         ]  # fmt: skip
         if policy != "none":
-            command += ["--review-threshold", policy] + (["--review-top-up"] if top_up else [])
+            command += ["--review-threshold", policy]
+            command += ["--review-top-up"] if top_up else []
+            command += ["--review-follow-changes"] if follow_changes else []
         with open(report.with_suffix(".log"), "w") as log:
             subprocess.run(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, check=True)
     return json.loads(report.read_text())
@@ -246,6 +255,12 @@ def main() -> None:
         help="Annotators read on where the shown turns proved wrong "
         "(simulate_bootstrap --review-top-up).",
     )
+    parser.add_argument(
+        "--follow-changes",
+        action="store_true",
+        help="Annotators read the turns next to those they change "
+        "(simulate_bootstrap --review-follow-changes).",
+    )
     options = parser.parse_args()
     if options.offline:
         print(json.dumps(offline_curve(), indent=2))
@@ -259,11 +274,20 @@ def main() -> None:
         "batches": options.batches,
         "starting": options.starting,
         "top_up": options.top_up,
+        "follow_changes": options.follow_changes,
         "policies": {},
     }
     for policy in options.policies.split(","):
         reports = [
-            run(options.runs, policy, seed, options.batches, options.starting, options.top_up)
+            run(
+                options.runs,
+                policy,
+                seed,
+                options.batches,
+                options.starting,
+                options.top_up,
+                options.follow_changes,
+            )
             for seed in seeds
         ]
         figures["policies"][policy] = {

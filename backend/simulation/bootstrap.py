@@ -156,6 +156,10 @@ class Simulation:
     """In review mode, annotators also read the turns the top-up adds where the shown ones
     proved wrong (`backend.simulation.review.reviewed_labels`): an experiment the editor does
     not run."""
+    review_follow_changes: bool = False
+    """In review mode, annotators also read the turns next to those they changed, to the end
+    of each run (`backend.simulation.review.reviewed_labels`): an experiment the editor does
+    not run yet."""
     starting: StartingParameters = StartingParameters.DIAGONAL
     """What pre-aligns the batches until a tuning run's set is promoted: the paper's diagonal,
     or the shipped defaults a new project starts from."""
@@ -262,6 +266,7 @@ class Simulation:
             if self.review_threshold is None
             else iteration_threshold(self.review_threshold, list(pre_aligned.values())),
             top_up=self.review_top_up,
+            follow_changes=self.review_follow_changes,
         )
         adjudicated = 0
         for meeting_id, document in zip(batch, ordered, strict=True):
@@ -354,7 +359,9 @@ class Simulation:
         wanted = reachable_gold(self._reference(meeting_id))
         turns_read = None
         if review.threshold is not None:
-            wanted, read = reviewed_labels(pre_aligned, wanted, review.threshold, review.top_up)
+            wanted, read = reviewed_labels(
+                pre_aligned, wanted, review.threshold, review.top_up, review.follow_changes
+            )
             review.note_read(meeting_id, read)
             turns_read = int(read.sum())
         target = overlooking_correction(

@@ -18,6 +18,7 @@ from workers.align.annotation.review import (
     ReviewedDocument,
     doubts_after_review,
     expected_wrong,
+    next_to_changes,
     threshold_for_residual_error,
     threshold_reached,
     turns_to_review,
@@ -68,17 +69,32 @@ def _fix_shown(
 
 
 def reviewed_labels(
-    pre_aligned: PreAligned, gold: Sequence[int], threshold: float, top_up: bool = False
+    pre_aligned: PreAligned,
+    gold: Sequence[int],
+    threshold: float,
+    top_up: bool = False,
+    follow_changes: bool = False,
 ) -> tuple[list[int], np.ndarray]:
     """What an annotator in review mode submits, and which turns it read: the shown turns are
     fixed to `gold` (with the turns an order break names), the others keep the pre-aligned
-    label. With `top_up`, an experiment the editor does not run: once every shown turn is
-    read, the mode shows more (`threshold_reached`, where the shown turns were wrong more often
-    than their confidence said), and the annotator reads those too, until it shows nothing
-    new (docs/experiments/2026-11-28-review-top-up.md)."""
+    label. Two experiments the editor does not run yet
+    (docs/experiments/2026-11-28-review-top-up.md):
+
+    - `follow_changes`: the annotator also reads the turns next to each turn it changed
+      (`next_to_changes`), and next to those it changed in turn, to the end of each run;
+    - `top_up`: once every shown turn is read, the mode shows more (`threshold_reached`,
+      where the shown turns were wrong more often than their confidence said), and the
+      annotator reads those too, until it shows nothing new."""
     confidences = pre_aligned.confidences
     labels, read = _fix_shown(pre_aligned, gold, threshold, np.zeros(len(confidences), bool))
-    while top_up:
+    while True:
+        while follow_changes:
+            near = next_to_changes(read & (labels != pre_aligned.labels)) & ~read
+            if not near.any():
+                break
+            labels, read = _fix_shown(pre_aligned, gold, threshold, read | near)
+        if not top_up:
+            break
         reached = threshold_reached(
             confidences, read, read & (labels == pre_aligned.labels), threshold
         )
@@ -106,6 +122,8 @@ class ReviewTally:
     """None when annotators read every turn (no review mode)."""
     top_up: bool = False
     """Whether annotators read on where the shown turns proved wrong (`reviewed_labels`)."""
+    follow_changes: bool = False
+    """Whether annotators read the turns next to those they changed (`reviewed_labels`)."""
     turns: int = 0
     reviewed: int = 0
     changed: int = 0
@@ -197,7 +215,7 @@ class ReviewTally:
         curve = [
             {
                 "auto": threshold == automatic,
-                **review_under(self._documents, threshold, self.top_up),
+                **review_under(self._documents, threshold, self.top_up, self.follow_changes),
             }
             for threshold in sorted({*CURVE_THRESHOLDS, automatic})
         ]
@@ -246,13 +264,17 @@ class ReviewTally:
 
 
 def review_under(
-    documents: Sequence[tuple[PreAligned, Sequence[int]]], threshold: float, top_up: bool = False
+    documents: Sequence[tuple[PreAligned, Sequence[int]]],
+    threshold: float,
+    top_up: bool = False,
+    follow_changes: bool = False,
 ) -> dict[str, Any]:
-    """The figures of annotators who review each pre-alignment under `threshold` (reading on,
-    with `top_up`) and fix the shown turns to the `reference` paired with it."""
-    tally = ReviewTally(threshold=threshold, top_up=top_up)
+    """The figures of annotators who review each pre-alignment under `threshold` (reading on
+    as `top_up` and `follow_changes` say) and fix the shown turns to the `reference` paired
+    with it."""
+    tally = ReviewTally(threshold=threshold, top_up=top_up, follow_changes=follow_changes)
     for number, (pre_aligned, reference) in enumerate(documents):
-        gold, read = reviewed_labels(pre_aligned, reference, threshold, top_up)
+        gold, read = reviewed_labels(pre_aligned, reference, threshold, top_up, follow_changes)
         tally.note_read(str(number), read)
         tally.add_document(str(number), pre_aligned, gold, reference)
     return tally.figures()

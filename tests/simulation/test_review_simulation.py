@@ -202,6 +202,25 @@ def test_with_the_top_up_the_tally_learns_from_the_turns_shown_by_the_end():
     )
 
 
-def test_the_top_up_is_asked_for_with_a_review_threshold_only():
-    with pytest.raises(CommandError, match="--review-top-up needs --review-threshold"):
-        call_command("simulate_bootstrap", "--review-top-up")
+@pytest.mark.parametrize("flag", ["--review-top-up", "--review-follow-changes"])
+def test_the_experiments_are_asked_for_with_a_review_threshold_only(flag):
+    with pytest.raises(CommandError, match=f"{flag} needs --review-threshold"):
+        call_command("simulate_bootstrap", flag)
+
+
+def test_following_changes_reads_a_run_of_wrong_turns_to_its_end():
+    """Turns 5 to 9 are one segment too early; only turn 7 is uncertain enough to be shown.
+    Following changes reads 6 and 8, then 5 and 9, then 4 and 10, which are right."""
+    labels = np.array([0, 0, 1, 1, 2, 2, 2, 2, 2, 2, 4, 4])
+    gold = [0, 0, 1, 1, 2, 3, 3, 3, 3, 3, 4, 4]
+    confidences = np.full(12, 0.99)
+    confidences[7] = 0.3
+    pre_aligned = PreAligned(labels, confidences)
+
+    plain, plain_read = reviewed_labels(pre_aligned, gold, 0.5)
+    followed, read = reviewed_labels(pre_aligned, gold, 0.5, follow_changes=True)
+
+    assert np.flatnonzero(plain_read).tolist() == [7, 8, 9]
+    assert plain != gold
+    assert followed == gold
+    assert np.flatnonzero(read).tolist() == list(range(4, 11))

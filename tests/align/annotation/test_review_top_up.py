@@ -1,7 +1,7 @@
 """How far one document's review must go on to keep the plan's residual error, against a brute
 force over every threshold with the shift found on a grid; what it asks of reviews that agree
 with the calibration, find it optimistic or find it pessimistic; and the threshold a saved
-review has come to, against the rounds played out."""
+review has come to, against the rounds played out; and the turns next to changed ones."""
 
 import numpy as np
 import pytest
@@ -13,6 +13,7 @@ from workers.align.annotation.review import (
     SHIFT_PRIOR_PRECISION,
     ReviewedDocument,
     confidences_after_review,
+    next_to_changes,
     threshold_after_review,
     threshold_reached,
     turns_to_review,
@@ -153,3 +154,15 @@ def test_a_review_that_keeps_every_shown_turn_reaches_the_plan():
     confidences = np.linspace(0.6, 1.0, 400)
     shown = turns_to_review(confidences, 0.85)
     assert threshold_reached(confidences, shown, shown, 0.85) == 0.85
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.booleans(), max_size=30))
+def test_the_turns_next_to_changes_are_those_a_turn_away(changed):
+    near = next_to_changes(np.array(changed, dtype=bool))
+
+    for turn in range(len(changed)):
+        expected = (turn > 0 and changed[turn - 1]) or (
+            turn + 1 < len(changed) and changed[turn + 1]
+        )
+        assert near[turn] == expected

@@ -289,3 +289,17 @@ def threshold_reached(
             break
         threshold = further
     return threshold
+
+
+def next_to_changes(changed: np.ndarray) -> np.ndarray:
+    """Bool mask of the turns right before or after a changed turn.
+
+    Wrong labels come in runs (a misplaced boundary puts several turns in a row in the wrong
+    segment), so a turn the review found wrong says its neighbours may be wrong too, however
+    confident the pre-alignment is of them. Reading them as the changes come, and the
+    neighbours of those changed in turn, follows a run to its end."""
+    changed = np.asarray(changed, dtype=bool)
+    near = np.zeros_like(changed)
+    near[:-1] |= changed[1:]
+    near[1:] |= changed[:-1]
+    return near

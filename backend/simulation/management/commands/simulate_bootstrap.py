@@ -100,6 +100,13 @@ class Command(BaseCommand):
             "said (an experiment the editor does not run; docs/review.md).",
         )
         parser.add_argument(
+            "--review-follow-changes",
+            action="store_true",
+            help="With --review-threshold: annotators also read the turns next to each turn "
+            "they change, to the end of each run of wrong turns (an experiment the editor does "
+            "not run yet; docs/review.md).",
+        )
+        parser.add_argument(
             "--starting",
             choices=[choice.value for choice in StartingParameters],
             default=StartingParameters.DIAGONAL.value,
@@ -115,8 +122,10 @@ class Command(BaseCommand):
         overlook = options["overlook"]
         if overlook is None:
             overlook = DEFAULT_OVERLOOK if share else 0.0
-        if options["review_top_up"] and options["review_threshold"] is None:
-            raise CommandError("--review-top-up needs --review-threshold")
+        for flag in ("review_top_up", "review_follow_changes"):
+            if options[flag] and options["review_threshold"] is None:
+                name = "--" + flag.replace("_", "-")
+                raise CommandError(f"{name} needs --review-threshold")
         if options["held_out"] < 0:
             raise CommandError(f"--held-out must be 0 or more, got {options['held_out']}")
         for name, value in (("--double-annotation", share), ("--overlook", overlook)):
@@ -137,6 +146,7 @@ class Command(BaseCommand):
                     held_out=options["held_out"],
                     review_threshold=options["review_threshold"],
                     review_top_up=options["review_top_up"],
+                    review_follow_changes=options["review_follow_changes"],
                     starting=StartingParameters(options["starting"]),
                     say=lambda line: self.stdout.write(line),
                 )
@@ -154,6 +164,7 @@ class Command(BaseCommand):
             "held_out": simulation.held_out_figures,
             "review_threshold": options["review_threshold"],
             "review_top_up": options["review_top_up"],
+            "review_follow_changes": options["review_follow_changes"],
             "starting": options["starting"],
             "project": simulation.project.pk,
             "iterations": [outcome.as_dict() for outcome in outcomes],
