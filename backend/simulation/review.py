@@ -78,7 +78,7 @@ def reviewed_labels(
     """What an annotator in review mode submits, and which turns it read: the shown turns are
     fixed to `gold` (with the turns an order break names), the others keep the pre-aligned
     label. Two experiments the editor does not run yet
-    (docs/experiments/2026-11-28-review-top-up.md):
+    (docs/experiments/2026-11-28-following-changes.md and 2026-11-28-review-top-up.md):
 
     - `follow_changes`: the annotator also reads the turns next to each turn it changed
       (`next_to_changes`), and next to those it changed in turn, to the end of each run;

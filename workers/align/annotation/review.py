@@ -297,7 +297,9 @@ def next_to_changes(changed: np.ndarray) -> np.ndarray:
     Wrong labels come in runs (a misplaced boundary puts several turns in a row in the wrong
     segment), so a turn the review found wrong says its neighbours may be wrong too, however
     confident the pre-alignment is of them. Reading them as the changes come, and the
-    neighbours of those changed in turn, follows a run to its end."""
+    neighbours of those changed in turn, follows a run to its end. Measured in the simulation,
+    not run by the editor: with the plan unchanged it reads more than the lead's target needs
+    (docs/experiments/2026-11-28-following-changes.md)."""
     changed = np.asarray(changed, dtype=bool)
     near = np.zeros_like(changed)
     near[:-1] |= changed[1:]
