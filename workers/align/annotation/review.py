@@ -22,8 +22,7 @@ further one document's review would have to go to leave no more than the plan ex
 (`threshold_after_review`: measured, and not run by the editor, as it over-reads where the
 calibration is wrong below the threshold only).
 
-Everything is numpy on one document's per-turn arrays; labels are segment indices, -1 for a
-turn left unaligned.
+Everything is numpy on one document's per-turn arrays.
 """
 
 from __future__ import annotations
@@ -204,12 +203,6 @@ def _shifted_confidences(document: ReviewedDocument, prior_mean: float) -> np.nd
     return _sigmoid(logit(document.confidences) + shift)
 
 
-def _doubts_shifted(document: ReviewedDocument, prior_mean: float) -> np.ndarray:
-    """0 for a read turn, else 1 - its shifted confidence."""
-    shifted = _shifted_confidences(document, prior_mean)
-    return np.where(np.asarray(document.read, bool), 0.0, 1.0 - shifted)
-
-
 def doubts_after_review(documents: Sequence[ReviewedDocument]) -> list[np.ndarray]:
     """Per document and turn, the probability that the label left in the gold is wrong: 0 for
     a turn somebody read, else 1 - its confidence shifted by what the review found (the
@@ -222,7 +215,12 @@ def doubts_after_review(documents: Sequence[ReviewedDocument]) -> list[np.ndarra
         0.0,
         SHIFT_PRIOR_PRECISION,
     )
-    return [_doubts_shifted(document, batch_shift) for document in documents]
+    return [
+        np.where(
+            np.asarray(document.read, bool), 0.0, 1.0 - _shifted_confidences(document, batch_shift)
+        )
+        for document in documents
+    ]
 
 
 def residual_error_after_review(documents: Sequence[ReviewedDocument]) -> float:
@@ -280,8 +278,7 @@ def threshold_reached(
     confidences = np.asarray(confidences, np.float64)
     read = np.asarray(read, bool)
     threshold = float(planned_threshold)
-    while not (turns_to_review(confidences, threshold) & ~read).any():
-        shown = turns_to_review(confidences, threshold)
+    while not ((shown := turns_to_review(confidences, threshold)) & ~read).any():
         further = threshold_after_review(
             ReviewedDocument(confidences, shown, read, kept), planned_threshold
         )
