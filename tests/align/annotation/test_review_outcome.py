@@ -7,13 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from workers.align.annotation.logit_shift import CONFIDENCE_FLOOR, fit_logit_shift
 from workers.align.annotation.review import (
-    CONFIDENCE_FLOOR,
     SHIFT_PRIOR_PRECISION,
     ReviewedDocument,
     doubts_after_review,
     estimated_residual_error,
-    fit_logit_shift,
     residual_error_after_review,
 )
 

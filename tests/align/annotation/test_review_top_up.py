@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from workers.align.annotation.logit_shift import CONFIDENCE_FLOOR
 from workers.align.annotation.review import (
-    CONFIDENCE_FLOOR,
     SHIFT_PRIOR_PRECISION,
     ReviewedDocument,
     confidences_after_review,

@@ -32,6 +32,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from workers.align.annotation.error_runs import (
+    doubts_given_read,
+    expected_wrong_after_following,
+)
+from workers.align.annotation.logit_shift import fit_logit_shift, logit, sigmoid
+
 DEFAULT_RESIDUAL_ERROR_TARGET = 0.02
 """The residual error `auto` aims at: 2 % of turns wrong in the resulting gold."""
 CURVE_THRESHOLDS = (0.5, 0.7, 0.8, 0.9, 0.95)
@@ -63,6 +69,18 @@ def expected_wrong(confidences: np.ndarray, shown: np.ndarray) -> float:
     return float((1.0 - confidences[~np.asarray(shown, dtype=bool)]).sum())
 
 
+def expected_left(
+    confidences: np.ndarray, shown: np.ndarray, run_correlation: float | None
+) -> float:
+    """Expected number of wrong labels a review of the `shown` turns leaves: with no
+    `run_correlation`, the annotator reads the shown turns only (`expected_wrong`); with one,
+    it also follows each change to its neighbours, to the end of the run
+    (`workers.align.annotation.error_runs`)."""
+    if run_correlation is None:
+        return expected_wrong(confidences, shown)
+    return expected_wrong_after_following(confidences, shown, run_correlation)
+
+
 def estimated_residual_error(confidences: np.ndarray, shown: np.ndarray) -> float:
     """Expected share of all turns left wrong when the shown ones are fixed (0 for no turns)."""
     n_turns = len(confidences)
@@ -80,16 +98,23 @@ def candidate_thresholds(confidences_per_document: Sequence[np.ndarray]) -> np.n
     return np.unique(np.concatenate([[0.0], distinct, [above_all]]))
 
 
-def plan_review(confidences_per_document: Sequence[np.ndarray], threshold: float) -> ReviewPlan:
-    """What `threshold` shows and leaves over the documents, pooled by turn."""
+def plan_review(
+    confidences_per_document: Sequence[np.ndarray],
+    threshold: float,
+    run_correlations: Sequence[float | None] | None = None,
+) -> ReviewPlan:
+    """What `threshold` shows and leaves over the documents, pooled by turn; each document's
+    annotator follows changes where its `run_correlations` entry is a correlation
+    (`expected_left`), and none does without them."""
     n_turns = 0
     n_shown = 0
     wrong = 0.0
-    for confidences in confidences_per_document:
+    correlations = run_correlations or [None] * len(confidences_per_document)
+    for confidences, correlation in zip(confidences_per_document, correlations, strict=True):
         shown = turns_to_review(confidences, threshold)
         n_turns += len(shown)
         n_shown += int(shown.sum())
-        wrong += expected_wrong(confidences, shown)
+        wrong += expected_left(confidences, shown, correlation)
     return ReviewPlan(
         threshold=float(threshold),
         shown_share=n_shown / n_turns if n_turns else 0.0,
@@ -98,15 +123,17 @@ def plan_review(confidences_per_document: Sequence[np.ndarray], threshold: float
 
 
 def threshold_for_residual_error(
-    confidences_per_document: Sequence[np.ndarray], target: float
+    confidences_per_document: Sequence[np.ndarray],
+    target: float,
+    run_correlations: Sequence[float | None] | None = None,
 ) -> float:
-    """The lowest threshold (fewest turns shown) whose pooled estimated residual error is at
-    most `target`. Raising the threshold only adds shown turns, so the error falls
-    monotonically over the candidates and a bisection finds the first that qualifies; showing
-    every turn leaves an error of 0, so one always does."""
+    """The lowest threshold (fewest turns shown) whose pooled estimated residual error
+    (`plan_review`) is at most `target`. Raising the threshold only adds shown turns, so the
+    error falls monotonically over the candidates and a bisection finds the first that
+    qualifies; showing every turn leaves an error of 0, so one always does."""
 
     def meets(threshold: float) -> bool:
-        plan = plan_review(confidences_per_document, threshold)
+        plan = plan_review(confidences_per_document, threshold, run_correlations)
         return plan.estimated_residual_error <= target + ROUNDING
 
     return _lowest_that_qualifies(candidate_thresholds(confidences_per_document), meets)
@@ -125,9 +152,6 @@ def _lowest_that_qualifies(candidates: np.ndarray, qualifies: Callable[[float], 
     return float(candidates[low])
 
 
-CONFIDENCE_FLOOR = 1e-4
-"""How close to 0 or 1 a calibrated probability is taken to be: isotonic maps fitted on a few
-thousand turns output 1.0 for their top bin, which no evidence could then move."""
 SHIFT_PRIOR_PRECISION = 1.0
 """Precision of the normal priors on the logit shifts: the batch's around 0 (the calibration
 is right until the review says otherwise), each document's around the batch's. A unit
@@ -150,44 +174,11 @@ class ReviewedDocument:
     shown: np.ndarray
     read: np.ndarray
     kept: np.ndarray
-
-
-def logit(probabilities: np.ndarray) -> np.ndarray:
-    clipped = np.clip(np.asarray(probabilities, np.float64), CONFIDENCE_FLOOR, 1 - CONFIDENCE_FLOOR)
-    return np.log(clipped / (1.0 - clipped))
-
-
-def _sigmoid(values: np.ndarray) -> np.ndarray:
-    """1 / (1 + exp(-values)), without overflow for large negative values."""
-    return np.exp(-np.logaddexp(0.0, -np.asarray(values, np.float64)))
-
-
-def fit_logit_shift(
-    logits: np.ndarray, kept: np.ndarray, prior_mean: float, precision: float
-) -> float:
-    """The maximum a posteriori shift `a` such that sigmoid(logits + a) is the probability of
-    each read turn being kept, under a normal prior (prior_mean, 1 / precision).
-
-    The log posterior is strictly concave in `a`, so its derivative
-    sum(kept - sigmoid(logits + a)) - precision * (a - prior_mean) falls monotonically and the
-    root is found by bisection; with no read turn it is the prior mean."""
-    logits = np.asarray(logits, np.float64)
-    kept_count = float(np.asarray(kept, bool).sum())
-
-    def slope(shift: float) -> float:
-        return kept_count - float(_sigmoid(logits + shift).sum()) - precision * (shift - prior_mean)
-
-    # The slope is positive below prior_mean - n/precision and negative above prior_mean +
-    # n/precision (each sigmoid lies in (0, 1)), so the root lies between.
-    reach = len(logits) / precision + 1.0
-    low, high = prior_mean - reach, prior_mean + reach
-    for _ in range(100):
-        middle = 0.5 * (low + high)
-        if slope(middle) > 0:
-            low = middle
-        else:
-            high = middle
-    return 0.5 * (low + high)
+    run_correlation: float | None = None
+    """The correlation of neighbouring turns' wrongness when the annotator followed each
+    change to its neighbours (a hidden turn is then less likely wrong next to a kept one:
+    `workers.align.annotation.error_runs.doubts_given_read`); None when it read the shown
+    turns only, or the turns it read say nothing of their hidden neighbours."""
 
 
 def _shift_evidence(document: ReviewedDocument) -> tuple[np.ndarray, np.ndarray]:
@@ -200,14 +191,15 @@ def _shifted_confidences(document: ReviewedDocument, prior_mean: float) -> np.nd
     """Every turn's confidence shifted by the document's own evidence, fitted under a prior
     around `prior_mean`."""
     shift = fit_logit_shift(*_shift_evidence(document), prior_mean, SHIFT_PRIOR_PRECISION)
-    return _sigmoid(logit(document.confidences) + shift)
+    return sigmoid(logit(document.confidences) + shift)
 
 
 def doubts_after_review(documents: Sequence[ReviewedDocument]) -> list[np.ndarray]:
     """Per document and turn, the probability that the label left in the gold is wrong: 0 for
     a turn somebody read, else 1 - its confidence shifted by what the review found (the
     batch's shift fitted on every shown turn read, the document's on its own around the
-    batch's)."""
+    batch's), and where the annotator followed changes, conditioned on its read
+    neighbours."""
     evidence = [_shift_evidence(document) for document in documents]
     batch_shift = fit_logit_shift(
         np.concatenate([np.zeros(0), *(logits for logits, _ in evidence)]),
@@ -216,11 +208,16 @@ def doubts_after_review(documents: Sequence[ReviewedDocument]) -> list[np.ndarra
         SHIFT_PRIOR_PRECISION,
     )
     return [
-        np.where(
-            np.asarray(document.read, bool), 0.0, 1.0 - _shifted_confidences(document, batch_shift)
-        )
+        _unread_doubts(document, _shifted_confidences(document, batch_shift))
         for document in documents
     ]
+
+
+def _unread_doubts(document: ReviewedDocument, shifted: np.ndarray) -> np.ndarray:
+    read = np.asarray(document.read, bool)
+    if document.run_correlation is None:
+        return np.where(read, 0.0, 1.0 - shifted)
+    return doubts_given_read(shifted, read, document.kept, document.run_correlation)
 
 
 def residual_error_after_review(documents: Sequence[ReviewedDocument]) -> float:
