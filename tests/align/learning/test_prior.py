@@ -41,6 +41,7 @@ def test_each_shipped_prior_was_fitted_on_its_fold_only(vectors):
         assert stored["metadata"]["turns"] == "corrected"
         _, confidences = load_prior(fitted_on, vectors).decide(_evidence())
         assert np.all((confidences >= 0) & (confidences <= 1))
+        assert 0.0 < load_prior(fitted_on, vectors).run_correlation < 1.0, "errors run together"
 
 
 @pytest.mark.parametrize("vectors", sorted(set(PRIOR_VECTORS) - PRIOR_CORRECTIONS))

@@ -52,15 +52,19 @@ from workers.align.report_order import keeps_report_order
 
 
 def synthetic_document(
-    rng: np.random.Generator, n_turns: int, informative: bool, noise: float = 0.3
+    rng: np.random.Generator,
+    n_turns: int,
+    informative: bool,
+    noise: float = 0.3,
+    run_length: int = 1,
 ):
-    """A path that is right on most turns; its errors are reference turns left unaligned.
-    With `informative`, one feature says which turns those are; otherwise every feature is
-    noise."""
+    """A path that is right on most turns; its errors are reference turns left unaligned, in
+    runs of `run_length` turns. With `informative`, one feature says which turns those are;
+    otherwise every feature is noise."""
     n_segments = 12
     labels = np.sort(rng.integers(0, n_segments, n_turns))
     reference = labels.copy()
-    errors = rng.random(n_turns) < 0.2
+    errors = np.repeat(rng.random(-(-n_turns // run_length)) < 0.2, run_length)[:n_turns]
     reference[errors] = UNALIGNED
     features = rng.normal(size=(n_turns, len(FEATURES)))
     if informative:
@@ -139,9 +143,22 @@ def test_decision_round_trips_through_json():
     evidence, _ = synthetic_document(rng, 80, informative=True)
     for ours, theirs in zip(model.decide(evidence), again.decide(evidence), strict=True):
         np.testing.assert_array_equal(ours, theirs)
+    assert again.run_correlation == model.run_correlation
+    before_runs = {k: v for k, v in model.as_dict().items() if k != "run_correlation"}
+    assert LearnedDecision.from_dict(before_runs).run_correlation == 0.0
     stale = {**model.as_dict(), "features": ["something", "else"]}
     with pytest.raises(ValueError, match="other features"):
         LearnedDecision.from_dict(stale)
+
+
+def test_the_decision_measures_how_the_errors_of_its_gold_run_together():
+    rng = np.random.default_rng(5)
+    scattered = [synthetic_document(rng, 200, informative=True, noise=2.0) for _ in range(5)]
+    in_runs = [
+        synthetic_document(rng, 200, informative=True, noise=2.0, run_length=10) for _ in range(5)
+    ]
+    assert fit_decision(scattered).run_correlation < 0.15
+    assert fit_decision(in_runs).run_correlation > 0.3
 
 
 def test_targets_name_the_correction_that_reaches_the_reference():

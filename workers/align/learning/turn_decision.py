@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from workers.align.annotation.error_runs import fit_run_correlation
 from workers.align.document_model import UNALIGNED
 from workers.align.folds import cv_folds
 from workers.align.learning.statistics import Isotonic, Softmax, auroc, fit_isotonic, fit_softmax
@@ -269,6 +270,12 @@ class LearnedDecision:
     """The score for documents whose second opinions were computed, when it ranked held-out
     turns better than the score above; a document without them (too large to align again)
     gets the score above."""
+    run_correlation: float = 0.0
+    """How strongly a turn's label being wrong goes with its neighbour's, on the training
+    gold, once the held-out confidences are moved to each document's own error
+    (`workers.align.annotation.error_runs.fit_run_correlation`): what a review that follows
+    changes to their neighbours counts on. A decision stored before it was measured reads 0,
+    independent turns."""
 
     def decide(self, evidence: TurnEvidence) -> tuple[np.ndarray, np.ndarray]:
         """Final labels and the calibrated probability that each is right."""
@@ -304,6 +311,7 @@ class LearnedDecision:
             "calibration": self.calibration.as_dict(),
             "second_opinions": None if self.with_opinions is None else self.with_opinions.as_dict(),
             "held_out": _json_safe(self.held_out),
+            "run_correlation": self.run_correlation,
         }
 
     @classmethod
@@ -329,6 +337,7 @@ class LearnedDecision:
                 for name, value in data.get("held_out", {}).items()
             },
             None if opinions is None else OpinionScore.from_dict(opinions),
+            float(data.get("run_correlation", 0.0)),
         )
 
 
@@ -535,16 +544,19 @@ def fit_calibration(
     can_learn = len(documents) > 1
     if can_learn and held_out["learned_auroc"] > held_out["heuristic_auroc"]:
         correctness = fit_softmax(np.concatenate(rows), outcomes.astype(np.int64), 2, RIDGE)
-        calibration = fit_isotonic(np.concatenate(learned), outcomes).interpolating()
+        chosen = learned
     else:
         correctness = None
-        calibration = fit_isotonic(np.concatenate(heuristic), outcomes).interpolating()
+        chosen = heuristic
+    calibration = fit_isotonic(np.concatenate(chosen), outcomes).interpolating()
+    calibration_of_chosen = calibration
     with_opinions = None
     if can_learn and all(e.opinions is not None for e, _ in documents):
         opinion_rows = [
             _opinion_features(e, lab) for (e, _), lab in zip(documents, finals, strict=True)
         ]
-        scores = np.concatenate(_out_of_fold_correctness(opinion_rows, right, inner_folds, seed))
+        by_document = _out_of_fold_correctness(opinion_rows, right, inner_folds, seed)
+        scores = np.concatenate(by_document)
         held_out["second_opinions_auroc"] = auroc(scores, outcomes)
         chosen_auroc = held_out["heuristic_auroc" if correctness is None else "learned_auroc"]
         if held_out["second_opinions_auroc"] > chosen_auroc:
@@ -552,8 +564,18 @@ def fit_calibration(
                 fit_softmax(np.concatenate(opinion_rows), outcomes.astype(np.int64), 2, RIDGE),
                 fit_isotonic(scores, outcomes).interpolating(),
             )
+            chosen, calibration_of_chosen = by_document, with_opinions.calibration
+    run_correlation = fit_run_correlation(
+        [calibration_of_chosen(score) for score in chosen], [~r for r in right]
+    )
     return LearnedDecision(
-        corrections, threshold, correctness, calibration, held_out, with_opinions
+        corrections,
+        threshold,
+        correctness,
+        calibration,
+        held_out,
+        with_opinions,
+        run_correlation,
     )
 
 
