@@ -51,6 +51,13 @@ class PreAlignment(models.Model):
     )
     labels = models.JSONField(help_text="Per turn: report segment position, or -1.")
     confidences = models.JSONField(help_text="Per turn: confidence in [0, 1].")
+    run_correlation = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="How strongly a turn's label being wrong goes with its neighbour's, as the "
+        "learned decision that calibrated the confidences measured it on gold "
+        "(`workers.align.annotation.error_runs`); null when no decision calibrated them.",
+    )
     warnings = models.JSONField(
         default=list,
         blank=True,

@@ -5,8 +5,11 @@ The threshold applies to the confidences of each document's current pre-alignmen
 editor shows); with a learned decision, or the shipped prior calibration for turn-path
 parameters without one (`workers.align.learning.prior`), those are calibrated probabilities,
 so the expected number of wrong labels among the turns accepted unread is the sum of their
-(1 - confidence) (`workers.align.annotation.review`). An iteration without a threshold of
-its own uses `auto`: the lowest threshold whose estimated residual error is at most
+(1 - confidence). The review mode also shows the turns next to each one the annotator changes,
+to the end of its run, so where the calibrating decision measured how errors run together
+(`PreAlignment.run_correlation`), the plans count the runs the annotator will follow
+(`workers.align.annotation.review.expected_left`). An iteration without a threshold of its own
+uses `auto`: the lowest threshold whose estimated residual error is at most
 `DEFAULT_RESIDUAL_ERROR_TARGET` over the batch.
 
 Once annotators have submitted documents, the turns they read say how far the calibration is
@@ -35,9 +38,12 @@ from workers.align.annotation.review import (
 
 @dataclass(frozen=True)
 class BatchConfidences:
-    """The batch's pre-alignments that have a confidence per turn, as the engine reads them."""
+    """The batch's pre-alignments that have a confidence per turn, as the engine reads them,
+    with the correlation of neighbouring turns' errors that the review mode's following of
+    changes counts on (None where no learned decision measured one)."""
 
     confidences: list[np.ndarray]
+    run_correlations: list[float | None]
 
     @property
     def turns(self) -> int:
@@ -83,21 +89,28 @@ def batch_confidences(*, iteration: Iteration) -> BatchConfidences:
         if _has_confidences(pre_alignment)
     ]
     return BatchConfidences(
-        confidences=[np.asarray(p.confidences, dtype=np.float64) for p in usable]
+        confidences=[np.asarray(p.confidences, dtype=np.float64) for p in usable],
+        run_correlations=[p.run_correlation for p in usable],
     )
 
 
 def automatic_threshold(batch: BatchConfidences) -> float:
-    return threshold_for_residual_error(batch.confidences, DEFAULT_RESIDUAL_ERROR_TARGET)
+    return threshold_for_residual_error(
+        batch.confidences, DEFAULT_RESIDUAL_ERROR_TARGET, batch.run_correlations
+    )
+
+
+def _plan(batch: BatchConfidences, threshold: float) -> ReviewPlan:
+    return plan_review(batch.confidences, threshold, batch.run_correlations)
 
 
 def iteration_review(*, iteration: Iteration, preview: float | None = None) -> IterationReview:
     """The threshold set, the plan it makes (or `auto`'s when none is set), `auto`'s own, and
     the plan of a `preview` threshold the lead is considering."""
     batch = batch_confidences(iteration=iteration)
-    automatic = plan_review(batch.confidences, automatic_threshold(batch))
+    automatic = _plan(batch, automatic_threshold(batch))
     threshold = iteration.review_threshold
-    current = automatic if threshold is None else plan_review(batch.confidences, threshold)
+    current = automatic if threshold is None else _plan(batch, threshold)
     return IterationReview(
         threshold=threshold,
         target=DEFAULT_RESIDUAL_ERROR_TARGET,
@@ -105,7 +118,7 @@ def iteration_review(*, iteration: Iteration, preview: float | None = None) -> I
         turns=batch.turns,
         current=current,
         automatic=automatic,
-        preview=(plan_review(batch.confidences, preview) if preview is not None else None),
+        preview=(_plan(batch, preview) if preview is not None else None),
         after_review=after_review(iteration=iteration, threshold=current.threshold),
     )
 
@@ -129,6 +142,7 @@ def after_review(*, iteration: Iteration, threshold: float) -> AfterReview | Non
             "reviewed",
             "pre_alignment__confidences",
             "pre_alignment__labels",
+            "pre_alignment__run_correlation",
         )
         .order_by("document_id", "pk")
     ):
@@ -166,7 +180,13 @@ def _reviewed_document(annotations: list[Annotation], threshold: float) -> Revie
     changed = np.any([annotation.changed for annotation in annotations], axis=0)
     read = np.any([turns_read(annotation) for annotation in annotations], axis=0)
     shown = turns_to_review(confidences, threshold)
-    return ReviewedDocument(confidences=confidences, shown=shown, read=read, kept=read & ~changed)
+    return ReviewedDocument(
+        confidences=confidences,
+        shown=shown,
+        read=read,
+        kept=read & ~changed,
+        run_correlation=pre_alignment.run_correlation,
+    )
 
 
 @dataclass(frozen=True)
@@ -198,7 +218,7 @@ def document_review(*, document: Document) -> DocumentReview:
     if threshold is None:
         threshold = automatic_threshold(batch_confidences(iteration=iteration))
     confidences = np.asarray(pre_alignment.confidences, dtype=np.float64)
-    plan = plan_review([confidences], threshold)
+    plan = plan_review([confidences], threshold, [pre_alignment.run_correlation])
     shown = turns_to_review(confidences, threshold)
     return DocumentReview(
         iteration=iteration.pk,

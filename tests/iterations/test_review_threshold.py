@@ -8,6 +8,7 @@ import pytest
 from backend.alignments.models import PreAlignment
 from backend.iterations.models import Iteration
 from tests.domain import build_world, evenly, make_document
+from workers.align.annotation.error_runs import expected_wrong_after_following
 from workers.align.annotation.review import (
     DEFAULT_RESIDUAL_ERROR_TARGET,
     ReviewedDocument,
@@ -213,4 +214,64 @@ def test_the_review_of_a_submitted_document_re_estimates_its_residual_error(worl
     unread = ~read
     assert after["estimated_residual_error"] != pytest.approx(
         float((1 - np.asarray(CONFIDENCES)[unread]).sum()) / 10
+    )
+
+
+def test_where_the_decision_measured_how_errors_run_auto_counts_the_runs_annotators_follow(world):
+    """Pre-alignments whose calibrating decision measured a run correlation: the editor shows
+    the turns next to each change, so `auto`, the plans and the estimate after review count
+    the runs the annotator follows; its threshold shows fewer turns than reading the shown
+    turns only would need."""
+    correlations = [0.6, 0.4]
+    for document, correlation in zip(
+        (world.document, world.document.project.documents.get(name="second")),
+        correlations,
+        strict=True,
+    ):
+        PreAlignment.objects.filter(document=document).update(run_correlation=correlation)
+    automatic = threshold_for_residual_error(batch(), DEFAULT_RESIDUAL_ERROR_TARGET, correlations)
+    shown_only = threshold_for_residual_error(batch(), DEFAULT_RESIDUAL_ERROR_TARGET)
+    lead = world.client("lead")
+
+    body = lead.get(review_url(world), {"threshold": 0.95}).json()
+
+    assert body["automatic"]["threshold"] == pytest.approx(automatic)
+    assert automatic < shown_only
+    assert body["preview"]["estimated_residual_error"] == pytest.approx(
+        plan_review(batch(), 0.95, correlations).estimated_residual_error
+    )
+    document = world.client("annotator").get(document_url(world)).json()
+    shown = turns_to_review(np.asarray(CONFIDENCES), automatic)
+    assert document["turns"] == np.flatnonzero(shown).tolist()
+    assert document["estimated_residual_error"] == pytest.approx(
+        expected_wrong_after_following(np.asarray(CONFIDENCES), shown, 0.6) / 10
+    )
+    annotator = world.client("annotator")
+    saved = annotator.post(
+        annotation_url(world),
+        {
+            "version": 0,
+            "operations": [{"action": "unalign", "first_turn": 2, "last_turn": 2}],
+            "reviewed_turns": [1, 2, 3],
+        },
+        format="json",
+    )
+    assert saved.status_code == 200, saved.json()
+    submitted = annotator.post(
+        annotation_url(world) + "submit/", {"version": 1, "accept_unreviewed": True}, format="json"
+    )
+    assert submitted.status_code == 200, submitted.json()
+
+    after = lead.get(review_url(world)).json()["after_review"]
+
+    read = np.zeros(10, dtype=bool)
+    read[[1, 2, 3]] = True
+    kept = read.copy()
+    kept[2] = False
+    reviewed = ReviewedDocument(np.asarray(CONFIDENCES), shown, read, kept, 0.6)
+    assert after["estimated_residual_error"] == pytest.approx(
+        residual_error_after_review([reviewed])
+    )
+    assert after["estimated_residual_error"] != pytest.approx(
+        residual_error_after_review([ReviewedDocument(np.asarray(CONFIDENCES), shown, read, kept)])
     )

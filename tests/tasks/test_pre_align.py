@@ -148,6 +148,7 @@ def test_turn_path_parameters_without_a_learned_decision_get_the_prior_calibrati
         stored = PreAlignment.objects.get(document=documents[0], parameter_set=parameter_set)
         assert stored.labels == expected.labels.tolist()
         assert np.allclose(stored.confidences, expected.confidence)
+        assert stored.run_correlation == (prior.run_correlation if learns else None)
 
 
 @pytest.mark.django_db

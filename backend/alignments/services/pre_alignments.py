@@ -110,10 +110,12 @@ def pre_alignment_record(
     params: dict[str, Any] | None = None,
     engine_version: str = "",
     warnings: Sequence[Finding] = (),
+    run_correlation: float | None = None,
 ) -> PreAlignment:
     """Store (or replace) the proposal for this document and parameter set. `confidences`
     may be empty when the source gives none (e.g. the corpus's own initial alignment);
-    `warnings`, what the engine found degenerate in it, shown to the project's leads."""
+    `warnings`, what the engine found degenerate in it, shown to the project's leads;
+    `run_correlation`, that of the learned decision that calibrated the confidences."""
     labels = [int(label) for label in labels]
     confidences = [float(value) for value in confidences]
     _check_labels(labels, document, what="labels")
@@ -127,6 +129,7 @@ def pre_alignment_record(
         defaults={
             "labels": labels,
             "confidences": confidences,
+            "run_correlation": run_correlation if confidences else None,
             "warnings": [finding.as_dict() for finding in warnings],
             "params": params if params is not None else _params_of(parameter_set),
             "engine_version": engine_version,
@@ -287,6 +290,7 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
                     params=params.to_dict(),
                     engine_version=ENGINE_VERSION,
                     warnings=findings,
+                    run_correlation=None if decision is None else decision.run_correlation,
                 )
         else:
             resumed.append(document_id)

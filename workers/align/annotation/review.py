@@ -10,8 +10,12 @@ wrong needed 52 % of fold A's turns read with those neighbours and 46 % without 
 checked after the choice: 30 % and 26 %); docs/experiments/2026-11-28-boundary-neighbours.md.
 
 If the shown turns are fixed, the wrong labels left in the gold are the hidden turns that were
-wrong, whose expected number is the sum of their (1 - confidence): that is the estimated
-residual error a lead chooses a threshold by.
+wrong, whose expected number is the sum of their (1 - confidence). The review mode also shows
+the turns next to each one the annotator changes, to the end of each run of wrong turns
+(`next_to_changes`), so where the calibrating decision measured how errors run together, the
+expected number left is that of wrong turns whose whole run is hidden
+(`workers.align.annotation.error_runs`): that is the estimated residual error a lead chooses a
+threshold by (`expected_left`).
 
 That estimate trusts a calibration fitted on other documents. Once annotators have read the
 shown turns, what they kept and changed says how far the calibration is off on *these*
@@ -291,9 +295,8 @@ def next_to_changes(changed: np.ndarray) -> np.ndarray:
     Wrong labels come in runs (a misplaced boundary puts several turns in a row in the wrong
     segment), so a turn the review found wrong says its neighbours may be wrong too, however
     confident the pre-alignment is of them. Reading them as the changes come, and the
-    neighbours of those changed in turn, follows a run to its end. Measured in the simulation,
-    not run by the editor: with the plan unchanged it reads more than the lead's target needs
-    (docs/experiments/2026-11-28-following-changes.md)."""
+    neighbours of those changed in turn, follows a run to its end, as the editor's review mode
+    does (frontend/src/editor/review.ts, `turnsToReview`)."""
     changed = np.asarray(changed, dtype=bool)
     near = np.zeros_like(changed)
     near[:-1] |= changed[1:]
