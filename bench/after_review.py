@@ -15,15 +15,18 @@ pre-alignments). A batch is `size` meetings drawn at random (`draws` batches per
 Its annotators review under `auto`'s threshold as the simulation's do
 (`backend.simulation.review.reviewed_labels`: each shown turn is fixed to the reference as an
 annotator can enter it, and a fix that breaks the report's order against a hidden turn has that
-turn read and fixed too), and the rest is accepted unread. Three policies: `plan` (what the
-editor does) stops at the plan's turns; `top_up` (an experiment) also reads, once a document's
-shown turns are read, the turns `workers.align.annotation.review.threshold_reached` adds, until
-it adds none; `follow_changes` (an experiment) also reads the turns next to each turn changed
-(`workers.align.annotation.review.next_to_changes`), to the end of each run.
+turn read and fixed too), and the rest is accepted unread. Three policies: `follow_changes`
+(what the editor does) also reads the turns next to each turn changed
+(`workers.align.annotation.review.next_to_changes`), to the end of each run, and `auto` plans
+for it with the decision's run correlation (`workers.align.annotation.error_runs`);
+`shown_only` (the review mode before it followed changes) stops at the plan's turns, planned
+for that; `top_up` (an experiment) reads as `shown_only`, then, once a document's shown turns
+are read, the turns `workers.align.annotation.review.threshold_reached` adds, until it adds
+none.
 
 Per batch three figures of the wrong labels left, as a share of the batch's turns: measured
-against the reference, estimated by the plan (the sum of 1 - confidence over the turns not
-shown at the batch's threshold), and estimated after review
+against the reference, estimated by the plan (`workers.align.annotation.review.expected_left`
+over the turns not shown at the batch's threshold), and estimated after review
 (`workers.align.annotation.review.residual_error_after_review`, the evidence being the turns
 shown by the end). Printed per size, reference (the full one, and the corrected one where the
 benchmark states its targets: there the review's outcome is also read on trusted turns only)
@@ -46,7 +49,7 @@ import numpy as np
 
 ESTIMATES = ("plan", "after_review")
 REFERENCES = ("full_reference", "corrected_reference")
-POLICIES = ("plan", "top_up", "follow_changes")
+POLICIES = ("shown_only", "top_up", "follow_changes")
 TARGET_ERROR = 0.03
 TARGET_REVIEWED = 0.40
 
@@ -58,6 +61,8 @@ class Meeting:
     reference: np.ndarray
     """As an annotator can enter it (`reachable_gold`)."""
     trusted: np.ndarray
+    run_correlation: float
+    """The calibrating decision's (`LearnedDecision.run_correlation`)."""
 
 
 def meetings(which: str = "all", calibration: str = "prior") -> list[Meeting]:
@@ -84,6 +89,7 @@ def meetings(which: str = "all", calibration: str = "prior") -> list[Meeting]:
                 confidences=np.asarray(decided[i][1], dtype=np.float64),
                 reference=np.asarray(reachable_gold(list(by_id[i].reference))),
                 trusted=np.asarray(corrected_turns(by_id[i]), dtype=bool),
+                run_correlation=decided[i][2],
             )
             for i in wanted
         ]
@@ -102,6 +108,7 @@ def meetings(which: str = "all", calibration: str = "prior") -> list[Meeting]:
                     confidences=np.asarray(confidences, dtype=np.float64),
                     reference=np.asarray(reachable_gold(list(meeting.reference))),
                     trusted=np.asarray(corrected_turns(meeting), dtype=bool),
+                    run_correlation=prior.run_correlation,
                 )
             )
     return scored
@@ -120,7 +127,7 @@ def reviewed(meeting: Meeting, threshold: float, policy: str) -> tuple[np.ndarra
         meeting.reference.tolist(),
         threshold,
         top_up=top_up,
-        follow_changes=policy == "follow_changes",
+        follow_changes=following(meeting, policy) is not None,
     )
     shown = (
         shown_after_review(pre_aligned, gold, read, threshold)
@@ -130,19 +137,27 @@ def reviewed(meeting: Meeting, threshold: float, policy: str) -> tuple[np.ndarra
     return np.asarray(gold), shown, read
 
 
+def following(meeting: Meeting, policy: str) -> float | None:
+    """The run correlation the review's estimates count on: none unless annotators follow
+    changes."""
+    return meeting.run_correlation if policy == "follow_changes" else None
+
+
 def batch_figures(batch: list[Meeting], policy: str) -> dict[str, dict[str, float]]:
     """Per reference: reviewed, measured and each estimate, as shares of the turns."""
     from workers.align.annotation.review import (
         DEFAULT_RESIDUAL_ERROR_TARGET,
         ReviewedDocument,
         doubts_after_review,
-        expected_wrong,
+        expected_left,
         threshold_for_residual_error,
         turns_to_review,
     )
 
     threshold = threshold_for_residual_error(
-        [m.confidences for m in batch], DEFAULT_RESIDUAL_ERROR_TARGET
+        [m.confidences for m in batch],
+        DEFAULT_RESIDUAL_ERROR_TARGET,
+        [following(m, policy) for m in batch],
     )
     outcomes = [(meeting, *reviewed(meeting, threshold, policy)) for meeting in batch]
     figures = {}
@@ -159,13 +174,16 @@ def batch_figures(batch: list[Meeting], policy: str) -> dict[str, dict[str, floa
             sums["turns"] += kept.sum()
             sums["reviewed"] += read[kept].sum()
             sums["measured"] += (gold != meeting.reference)[kept].sum()
-            sums["plan"] += expected_wrong(meeting.confidences[kept], planned[kept])
+            sums["plan"] += expected_left(
+                meeting.confidences[kept], planned[kept], following(meeting, policy)
+            )
             documents.append(
                 ReviewedDocument(
                     meeting.confidences[kept],
                     shown[kept],
                     read[kept],
                     (gold == meeting.labels)[kept],
+                    following(meeting, policy),
                 )
             )
         after = sum(float(doubts.sum()) for doubts in doubts_after_review(documents))

@@ -3,18 +3,18 @@ labels left in the gold, and how far the estimated residual error is from the me
 
     TANDEM_DATA_DIR=var/sim DJANGO_SECRET_KEY=bench .venv/bin/python -m bench.review_curve \\
         --runs var/sim/review [--seeds 1,2,3] [--batches 4,6,6,6] [--policies auto,none] \\
-        [--starting shipped] [--top-up] [--follow-changes]
+        [--starting shipped] [--top-up] [--shown-only]
 
 Each (policy, seed) is one `manage.py simulate_bootstrap --review-threshold POLICY` run on a
 real worker (`--start-worker`; `none` is the default loop, every turn read), its report kept as
 RUNS/POLICY-seedS.json, or RUNS/POLICY-from-shipped-seedS.json with `--starting shipped` (the
 loop of a new project, whose first batch the shipped defaults pre-align, not the diagonal), with
 `top-up-` after POLICY- for `--top-up` (annotators read on where the shown turns proved wrong,
-`simulate_bootstrap --review-top-up`) and `follow-changes-` for `--follow-changes` (they read
-the turns next to those they change, `simulate_bootstrap --review-follow-changes`): a
-report already there is read, not run again, so an interrupted sweep resumes. The database and
-broker are the environment's (migrate it first). The last iteration is closed without tuning,
-which nothing would use.
+`simulate_bootstrap --review-top-up`) and `shown-only-` for `--shown-only` (they read the shown
+turns only, not the neighbours of those they change, and `auto` plans for that,
+`simulate_bootstrap --review-shown-only`): a report already there is read, not run again, so an
+interrupted sweep resumes. The database and broker are the environment's (migrate it first).
+The last iteration is closed without tuning, which nothing would use.
 
 The figures: per policy and iteration, the median and range over seeds of what the loop
 measured (`loop`); and per policy's runs, for each threshold of the curve every iteration
@@ -89,10 +89,10 @@ def run(
     batches: str,
     starting: str,
     top_up: bool,
-    follow_changes: bool,
+    shown_only: bool,
 ) -> dict[str, Any]:
     start = "" if starting == "diagonal" else f"from-{starting}-"
-    read_on = ("top-up-" if top_up else "") + ("follow-changes-" if follow_changes else "")
+    read_on = ("top-up-" if top_up else "") + ("shown-only-" if shown_only else "")
     report = runs / f"{policy}-{read_on}{start}seed{seed}.json"
     if not report.exists():
         command = [
@@ -103,7 +103,7 @@ def run(
         if policy != "none":
             command += ["--review-threshold", policy]
             command += ["--review-top-up"] if top_up else []
-            command += ["--review-follow-changes"] if follow_changes else []
+            command += ["--review-shown-only"] if shown_only else []
         with open(report.with_suffix(".log"), "w") as log:
             subprocess.run(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, check=True)
     return json.loads(report.read_text())
@@ -171,19 +171,20 @@ def curve_figures(reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return result
 
 
-def two_fold_decided() -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def two_fold_decided() -> dict[str, tuple[np.ndarray, np.ndarray, float]]:
     """Per meeting, the labels and calibrated confidences of the other fold's parameters and
-    learned decision: a project's own calibration, from gold that never held the meeting."""
+    learned decision, and that decision's run correlation: a project's own calibration, from
+    gold that never held the meeting."""
     meetings = {meeting.id: meeting for meeting in load_public_meetings()}
     fold_a, fold_b = folds(meeting_ids())
-    decided: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    decided: dict[str, tuple[np.ndarray, np.ndarray, float]] = {}
     for tuned_on, train, test in (("a", fold_a, fold_b), ("b", fold_b, fold_a)):
         params = load_params(defaults_file(tuned_on))
         vectors = corpus_vectors(list(meetings.values()), params.vectors)
         evidence = {i: turn_evidence(meetings[i], params, vectors)[1] for i in train + test}
         decision = fit_decision([(evidence[i], np.asarray(meetings[i].reference)) for i in train])
         for i in test:
-            decided[i] = decision.decide(evidence[i])
+            decided[i] = (*decision.decide(evidence[i]), decision.run_correlation)
     return decided
 
 
@@ -202,7 +203,7 @@ def offline_curve() -> dict[str, Any]:
 
 def curve_over(
     ids: list[str],
-    decided: dict[str, tuple[np.ndarray, np.ndarray]],
+    decided: dict[str, tuple[np.ndarray, np.ndarray, float]],
     references: dict[str, np.ndarray],
 ) -> dict[str, Any]:
     labels = [decided[i][0] for i in ids]
@@ -256,10 +257,10 @@ def main() -> None:
         "(simulate_bootstrap --review-top-up).",
     )
     parser.add_argument(
-        "--follow-changes",
+        "--shown-only",
         action="store_true",
-        help="Annotators read the turns next to those they change "
-        "(simulate_bootstrap --review-follow-changes).",
+        help="Annotators read the shown turns only, not the neighbours of those they change "
+        "(simulate_bootstrap --review-shown-only).",
     )
     options = parser.parse_args()
     if options.offline:
@@ -274,7 +275,7 @@ def main() -> None:
         "batches": options.batches,
         "starting": options.starting,
         "top_up": options.top_up,
-        "follow_changes": options.follow_changes,
+        "shown_only": options.shown_only,
         "policies": {},
     }
     for policy in options.policies.split(","):
@@ -286,7 +287,7 @@ def main() -> None:
                 options.batches,
                 options.starting,
                 options.top_up,
-                options.follow_changes,
+                options.shown_only,
             )
             for seed in seeds
         ]

@@ -156,10 +156,10 @@ class Simulation:
     """In review mode, annotators also read the turns the top-up adds where the shown ones
     proved wrong (`backend.simulation.review.reviewed_labels`): an experiment the editor does
     not run."""
-    review_follow_changes: bool = False
+    review_follow_changes: bool = True
     """In review mode, annotators also read the turns next to those they changed, to the end
-    of each run (`backend.simulation.review.reviewed_labels`): an experiment the editor does
-    not run yet."""
+    of each run, as the editor's review mode shows them (`backend.simulation.review
+    .reviewed_labels`); False: the shown turns only, as the review mode first did."""
     starting: StartingParameters = StartingParameters.DIAGONAL
     """What pre-aligns the batches until a tuning run's set is promoted: the paper's diagonal,
     or the shipped defaults a new project starts from."""
@@ -264,7 +264,9 @@ class Simulation:
         review = ReviewTally(
             threshold=None
             if self.review_threshold is None
-            else iteration_threshold(self.review_threshold, list(pre_aligned.values())),
+            else iteration_threshold(
+                self.review_threshold, list(pre_aligned.values()), self.review_follow_changes
+            ),
             top_up=self.review_top_up,
             follow_changes=self.review_follow_changes,
         )
@@ -453,6 +455,7 @@ def _pre_aligned(batch: list[str], documents: list[Document]) -> dict[str, PreAl
         meeting_id: PreAligned(
             labels=np.asarray(shown[document.pk].labels, dtype=np.int64),
             confidences=np.asarray(shown[document.pk].confidences, dtype=np.float64),
+            run_correlation=shown[document.pk].run_correlation,
         )
         for meeting_id, document in zip(batch, documents, strict=True)
     }

@@ -17,7 +17,7 @@ from workers.align.annotation.review import (
     DEFAULT_RESIDUAL_ERROR_TARGET,
     ReviewedDocument,
     doubts_after_review,
-    expected_wrong,
+    expected_left,
     next_to_changes,
     threshold_for_residual_error,
     threshold_reached,
@@ -38,14 +38,26 @@ class PreAligned:
 
     labels: np.ndarray
     confidences: np.ndarray
+    run_correlation: float | None = None
+    """The learned decision's, as stored with the pre-alignment (`PreAlignment.run_correlation`)."""
+
+    def following(self, follow_changes: bool) -> float | None:
+        """The correlation the review's estimates count on: none when the annotator reads
+        the shown turns only."""
+        return self.run_correlation if follow_changes else None
 
 
-def iteration_threshold(setting: ReviewThreshold, batch: Sequence[PreAligned]) -> float:
+def iteration_threshold(
+    setting: ReviewThreshold, batch: Sequence[PreAligned], follow_changes: bool = True
+) -> float:
     """The threshold the iteration's annotators review under: the one given, or with `auto`
-    the lowest whose estimated residual error over the batch's pre-alignments meets the target."""
+    the lowest whose estimated residual error over the batch's pre-alignments meets the
+    target, counting the runs annotators who follow changes will find."""
     if setting == AUTO:
         return threshold_for_residual_error(
-            [document.confidences for document in batch], DEFAULT_RESIDUAL_ERROR_TARGET
+            [document.confidences for document in batch],
+            DEFAULT_RESIDUAL_ERROR_TARGET,
+            [document.following(follow_changes) for document in batch],
         )
     return float(setting)
 
@@ -73,18 +85,19 @@ def reviewed_labels(
     gold: Sequence[int],
     threshold: float,
     top_up: bool = False,
-    follow_changes: bool = False,
+    follow_changes: bool = True,
 ) -> tuple[list[int], np.ndarray]:
     """What an annotator in review mode submits, and which turns it read: the shown turns are
     fixed to `gold` (with the turns an order break names), the others keep the pre-aligned
-    label. Two experiments the editor does not run yet
-    (docs/experiments/2026-11-28-following-changes.md and 2026-11-28-review-top-up.md):
+    label.
 
-    - `follow_changes`: the annotator also reads the turns next to each turn it changed
-      (`next_to_changes`), and next to those it changed in turn, to the end of each run;
-    - `top_up`: once every shown turn is read, the mode shows more (`threshold_reached`,
-      where the shown turns were wrong more often than their confidence said), and the
-      annotator reads those too, until it shows nothing new."""
+    - `follow_changes` (the editor's review mode): the annotator also reads the turns next to
+      each turn it changed (`next_to_changes`), and next to those it changed in turn, to the
+      end of each run; without it, the shown turns only, as the review mode first did;
+    - `top_up` (an experiment the editor does not run,
+      docs/experiments/2026-11-28-review-top-up.md): once every shown turn is read, the mode
+      shows more (`threshold_reached`, where the shown turns were wrong more often than their
+      confidence said), and the annotator reads those too, until it shows nothing new."""
     confidences = pre_aligned.confidences
     labels, read = _fix_shown(pre_aligned, gold, threshold, np.zeros(len(confidences), bool))
     while True:
@@ -122,7 +135,7 @@ class ReviewTally:
     """None when annotators read every turn (no review mode)."""
     top_up: bool = False
     """Whether annotators read on where the shown turns proved wrong (`reviewed_labels`)."""
-    follow_changes: bool = False
+    follow_changes: bool = True
     """Whether annotators read the turns next to those they changed (`reviewed_labels`)."""
     turns: int = 0
     reviewed: int = 0
@@ -174,18 +187,19 @@ class ReviewTally:
         self.changed += int((gold_labels != pre_aligned.labels).sum())
         wrong = gold_labels != reference_labels
         self.wrong_left += int(wrong.sum())
-        self.expected_wrong_left += expected_wrong(pre_aligned.confidences, planned)
+        following = pre_aligned.following(self.follow_changes)
+        self.expected_wrong_left += expected_left(pre_aligned.confidences, planned, following)
         trusted = np.ones(n_turns, dtype=bool) if trusted is None else trusted
         self.trusted_turns += int(trusted.sum())
         self.trusted_wrong_left += int(wrong[trusted].sum())
-        self.trusted_expected_wrong_left += expected_wrong(
-            pre_aligned.confidences[trusted], planned[trusted]
+        self.trusted_expected_wrong_left += expected_left(
+            pre_aligned.confidences[trusted], planned[trusted], following
         )
         self.pre_aligned_wrong += int((pre_aligned.labels != reference_labels).sum())
         self._documents.append((pre_aligned, reference))
         kept = gold_labels == pre_aligned.labels
         self._reviewed.append(
-            (ReviewedDocument(pre_aligned.confidences, shown, read, kept), trusted)
+            (ReviewedDocument(pre_aligned.confidences, shown, read, kept, following), trusted)
         )
 
     def summary(self) -> str:
@@ -211,7 +225,7 @@ class ReviewTally:
         CURVE_THRESHOLDS and `auto`'s threshold, fixing every shown turn, would have reviewed
         and left wrong on this iteration's pre-alignments."""
         batch = [pre_aligned for pre_aligned, _ in self._documents]
-        automatic = iteration_threshold(AUTO, batch)
+        automatic = iteration_threshold(AUTO, batch, self.follow_changes)
         curve = [
             {
                 "auto": threshold == automatic,
@@ -254,7 +268,7 @@ class ReviewTally:
             return 0.0, 0.0
         documents = [document for document, _ in self._reviewed]
         trusted_only = [
-            ReviewedDocument(d.confidences[t], d.shown[t], d.read[t], d.kept[t])
+            ReviewedDocument(d.confidences[t], d.shown[t], d.read[t], d.kept[t], d.run_correlation)
             for d, t in self._reviewed
         ]
         return (
@@ -267,7 +281,7 @@ def review_under(
     documents: Sequence[tuple[PreAligned, Sequence[int]]],
     threshold: float,
     top_up: bool = False,
-    follow_changes: bool = False,
+    follow_changes: bool = True,
 ) -> dict[str, Any]:
     """The figures of annotators who review each pre-alignment under `threshold` (reading on
     as `top_up` and `follow_changes` say) and fix the shown turns to the `reference` paired

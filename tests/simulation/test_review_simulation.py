@@ -1,6 +1,7 @@
-"""The simulated annotator in review mode: it fixes the shown turns, reads on where the mode
-shows more, keeps the others as pre-aligned, and what it submits is a save the editor accepts;
-the iteration's figures count that work and what it left wrong."""
+"""The simulated annotator in review mode: it fixes the shown turns, follows its changes to
+their neighbours, reads on where the mode shows more, keeps the others as pre-aligned, and what
+it submits is a save the editor accepts; the iteration's figures count that work and what it
+left wrong, and `auto` plans for the runs it follows."""
 
 import numpy as np
 import pytest
@@ -22,6 +23,7 @@ from backend.simulation.review import (
     review_under,
     reviewed_labels,
 )
+from workers.align.annotation.error_runs import expected_wrong_after_following
 from workers.align.annotation.review import (
     CURVE_THRESHOLDS,
     DEFAULT_RESIDUAL_ERROR_TARGET,
@@ -67,7 +69,7 @@ def test_a_turn_fixed_against_a_hidden_one_out_of_order_is_read_and_fixed_too():
     pre_aligned = PreAligned(np.array([0, 1, 1, 3]), np.array([0.2, 0.99, 0.99, 0.99]))
     gold = [2, 2, 3, 3]
 
-    submitted, read = reviewed_labels(pre_aligned, gold, 0.5, top_up=False)
+    submitted, read = reviewed_labels(pre_aligned, gold, 0.5, follow_changes=False)
 
     assert submitted == [2, 2, 3, 3]
     assert read.tolist() == [True, True, True, False]
@@ -80,8 +82,8 @@ def test_once_the_shown_turns_prove_wrong_the_annotator_reads_the_turns_the_mode
     pre_aligned = PreAligned(np.arange(20), confidences)
     gold = [turn if turn >= 10 else UNALIGNED for turn in range(20)]
 
-    plain, plain_read = reviewed_labels(pre_aligned, gold, 0.7, top_up=False)
-    topped_up, read = reviewed_labels(pre_aligned, gold, 0.7, top_up=True)
+    plain, plain_read = reviewed_labels(pre_aligned, gold, 0.7, follow_changes=False)
+    topped_up, read = reviewed_labels(pre_aligned, gold, 0.7, top_up=True, follow_changes=False)
 
     shown = turns_to_review(confidences, 0.7)
     assert plain_read.tolist() == shown.tolist()
@@ -95,11 +97,11 @@ def test_once_the_shown_turns_prove_wrong_the_annotator_reads_the_turns_the_mode
 
 def four_turns_reviewed_under_a_half(trusted: np.ndarray | None = None):
     """Turn 1 is shown (0.3); turn 2 across its boundary (0.95) and turn 3 (0.6) are not, and
-    turn 3 stays wrong."""
+    turn 3 stays wrong. The annotator reads the shown turns only."""
     pre_aligned = PreAligned(np.array([0, 0, 1, 1]), np.array([0.9, 0.3, 0.95, 0.6]))
     reference = [0, 1, 1, 2]
-    tally = ReviewTally(threshold=0.5)
-    gold, read = reviewed_labels(pre_aligned, reference, 0.5, top_up=False)
+    tally = ReviewTally(threshold=0.5, follow_changes=False)
+    gold, read = reviewed_labels(pre_aligned, reference, 0.5, follow_changes=False)
     tally.note_read("m", read)
     tally.add_document("m", pre_aligned, gold, reference, trusted)
     return tally, gold
@@ -184,8 +186,8 @@ def test_with_the_top_up_the_tally_learns_from_the_turns_shown_by_the_end():
     confidences = np.linspace(0.5, 0.99, 20)
     pre_aligned = PreAligned(np.arange(20), confidences)
     reference = [turn if turn >= 10 else UNALIGNED for turn in range(20)]
-    tally = ReviewTally(threshold=0.7, top_up=True)
-    gold, read = reviewed_labels(pre_aligned, reference, 0.7, top_up=True)
+    tally = ReviewTally(threshold=0.7, top_up=True, follow_changes=False)
+    gold, read = reviewed_labels(pre_aligned, reference, 0.7, top_up=True, follow_changes=False)
     tally.note_read("m", read)
     tally.add_document("m", pre_aligned, gold, reference)
 
@@ -202,8 +204,8 @@ def test_with_the_top_up_the_tally_learns_from_the_turns_shown_by_the_end():
     )
 
 
-@pytest.mark.parametrize("flag", ["--review-top-up", "--review-follow-changes"])
-def test_the_experiments_are_asked_for_with_a_review_threshold_only(flag):
+@pytest.mark.parametrize("flag", ["--review-top-up", "--review-shown-only"])
+def test_the_review_policies_are_asked_for_with_a_review_threshold_only(flag):
     with pytest.raises(CommandError, match=f"{flag} needs --review-threshold"):
         call_command("simulate_bootstrap", flag)
 
@@ -217,10 +219,34 @@ def test_following_changes_reads_a_run_of_wrong_turns_to_its_end():
     confidences[7] = 0.3
     pre_aligned = PreAligned(labels, confidences)
 
-    plain, plain_read = reviewed_labels(pre_aligned, gold, 0.5)
-    followed, read = reviewed_labels(pre_aligned, gold, 0.5, follow_changes=True)
+    plain, plain_read = reviewed_labels(pre_aligned, gold, 0.5, follow_changes=False)
+    followed, read = reviewed_labels(pre_aligned, gold, 0.5)
 
     assert np.flatnonzero(plain_read).tolist() == [7, 8, 9]
     assert plain != gold
     assert followed == gold
     assert np.flatnonzero(read).tolist() == list(range(4, 11))
+
+
+def test_auto_counts_the_runs_the_annotator_follows_so_it_shows_fewer_turns():
+    """Forty turns, confidences from 0.7 to 0.95: read one by one, a 2 % residual error needs
+    most turns shown; followed through runs of correlated errors, fewer."""
+    confidences = np.random.default_rng(0).permutation(np.linspace(0.7, 0.95, 40))
+    runs = PreAligned(np.arange(40), confidences, run_correlation=0.8)
+
+    followed = iteration_threshold(0.9, [runs]), iteration_threshold(AUTO, [runs])
+    shown_only = iteration_threshold(AUTO, [runs], follow_changes=False)
+
+    assert followed[0] == 0.9, "a threshold given is kept"
+    assert (
+        turns_to_review(confidences, followed[1]).sum()
+        < turns_to_review(confidences, shown_only).sum()
+    )
+    tally = ReviewTally(threshold=followed[1])
+    gold, read = reviewed_labels(runs, list(range(40)), followed[1])
+    tally.note_read("m", read)
+    tally.add_document("m", runs, gold, list(range(40)))
+    assert tally.figures()["estimated_residual_error"] == pytest.approx(
+        expected_wrong_after_following(confidences, turns_to_review(confidences, followed[1]), 0.8)
+        / 40
+    )

@@ -100,11 +100,11 @@ class Command(BaseCommand):
             "said (an experiment the editor does not run; docs/review.md).",
         )
         parser.add_argument(
-            "--review-follow-changes",
+            "--review-shown-only",
             action="store_true",
-            help="With --review-threshold: annotators also read the turns next to each turn "
-            "they change, to the end of each run of wrong turns (an experiment the editor does "
-            "not run yet; docs/review.md).",
+            help="With --review-threshold: annotators read the shown turns only, not the turns "
+            "next to each turn they change that the review mode also shows, and 'auto' plans "
+            "for that (the review mode before it followed changes; docs/review.md).",
         )
         parser.add_argument(
             "--starting",
@@ -122,7 +122,7 @@ class Command(BaseCommand):
         overlook = options["overlook"]
         if overlook is None:
             overlook = DEFAULT_OVERLOOK if share else 0.0
-        for flag in ("review_top_up", "review_follow_changes"):
+        for flag in ("review_top_up", "review_shown_only"):
             if options[flag] and options["review_threshold"] is None:
                 name = "--" + flag.replace("_", "-")
                 raise CommandError(f"{name} needs --review-threshold")
@@ -146,7 +146,7 @@ class Command(BaseCommand):
                     held_out=options["held_out"],
                     review_threshold=options["review_threshold"],
                     review_top_up=options["review_top_up"],
-                    review_follow_changes=options["review_follow_changes"],
+                    review_follow_changes=not options["review_shown_only"],
                     starting=StartingParameters(options["starting"]),
                     say=lambda line: self.stdout.write(line),
                 )
@@ -164,7 +164,7 @@ class Command(BaseCommand):
             "held_out": simulation.held_out_figures,
             "review_threshold": options["review_threshold"],
             "review_top_up": options["review_top_up"],
-            "review_follow_changes": options["review_follow_changes"],
+            "review_follow_changes": simulation.review_follow_changes,
             "starting": options["starting"],
             "project": simulation.project.pk,
             "iterations": [outcome.as_dict() for outcome in outcomes],
