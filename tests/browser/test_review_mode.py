@@ -1,8 +1,9 @@
 """The review mode, by keyboard alone: the annotator switches it on, steps through the turns
-the pre-alignment is less sure of than the threshold, confirms one,
-corrects one with the usual keys, steps back, then accepts the rest, confirming in the dialog.
-The server then holds the turns visited as reviewed and every other unchanged turn as accepted
-without review, in the annotation and in the gold."""
+the pre-alignment is less sure of than the threshold, confirms one, corrects one with the usual
+keys, which adds its neighbours to the turns to review, steps on through the one after it and
+back, then accepts the rest, confirming in the dialog. The server then holds the turns visited
+as reviewed and every other unchanged turn as accepted without review, in the annotation and
+in the gold."""
 
 import re
 
@@ -56,8 +57,15 @@ def test_reviewing_by_keyboard_then_accepting_the_rest(live_server, page, team, 
     expect_focused_turn(page, second)
     page.keyboard.press("u")
     expect(turn(page, second)).to_contain_text("unaligned")
+    expect(page.get_by_test_id("review-progress")).to_have_text(
+        f"2 of {len(to_review) + 2} turns to review reviewed (2 next to your changes)"
+    )
+    page.keyboard.press("n")
+    expect_focused_turn(page, second + 1)
     page.keyboard.press("n")
     expect_focused_turn(page, third)
+    page.keyboard.press("Shift+N")
+    expect_focused_turn(page, second + 1)
     page.keyboard.press("Shift+N")
     expect_focused_turn(page, second)
     expect(turn(page, second)).to_have_accessible_name(re.compile(r"changed, reviewed: "))
@@ -66,7 +74,7 @@ def test_reviewing_by_keyboard_then_accepting_the_rest(live_server, page, team, 
     page.keyboard.press("Shift+A")
     dialog = page.get_by_role("dialog", name="Accept the rest and submit?")
     expect(dialog).to_be_visible()
-    unread = sorted(set(range(60)) - {0, first, second, third})
+    unread = sorted(set(range(60)) - {0, first, second, second + 1, third})
     expect(dialog).to_contain_text(f"The {len(unread)} turns you have not reviewed")
     # Enter on the button focused first keeps reviewing: accepting is one deliberate step more.
     expect(dialog.get_by_role("button", name="Keep reviewing")).to_be_focused()
@@ -83,6 +91,7 @@ def test_reviewing_by_keyboard_then_accepting_the_rest(live_server, page, team, 
         0,
         first,
         second,
+        second + 1,
         third,
     ]
     assert [

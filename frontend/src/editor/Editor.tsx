@@ -26,7 +26,7 @@ import { MessageBar } from "./MessageBar";
 import { ReportPane, TranscriptPane } from "./panes";
 import { PlaybackControl } from "./PlaybackControl";
 import { PreAlignmentWarnings } from "./PreAlignmentWarnings";
-import { initialReviewed, nextToReview, reviewCounts, withReviewed } from "./review";
+import { initialReviewed, nextToReview, reviewCounts, turnsToReview, withReviewed } from "./review";
 import { ReviewBar } from "./ReviewBar";
 import { selectionSpan, timedWords, turnAt, wordAt } from "./playback";
 import { SubmitDialog } from "./SubmitDialog";
@@ -147,7 +147,6 @@ export function Editor({
     },
     [editable, sendReviewed, target.recordsReview],
   );
-  const toReview = useMemo(() => new Set(review?.turns ?? []), [review]);
   const submittedAtOpening = useRef(autosave.submittedAt);
   useEffect(() => {
     if (autosave.submittedAt === submittedAtOpening.current) return;
@@ -292,13 +291,18 @@ export function Editor({
     (turn: number) => state.assignments[turn] !== model.preAlignment[turn],
     [model.preAlignment, state.assignments],
   );
+  const reviewTurns = useMemo(
+    () => turnsToReview(review?.turns ?? [], changedTurn, model.turns.length),
+    [changedTurn, model.turns.length, review],
+  );
+  const toReview = useMemo(() => new Set(reviewTurns), [reviewTurns]);
   const reviewFigures = useMemo(
-    () => reviewCounts(review?.turns ?? [], reviewed, changedTurn),
-    [changedTurn, review, reviewed],
+    () => reviewCounts(review?.turns ?? [], reviewTurns, reviewed, changedTurn),
+    [changedTurn, review, reviewTurns, reviewed],
   );
   const goToReview = useCallback(
     (direction: 1 | -1) => {
-      const turn = nextToReview(review?.turns ?? [], state.focus, direction);
+      const turn = nextToReview(reviewTurns, state.focus, direction);
       if (turn === null) {
         setFlash(
           direction === 1
@@ -311,7 +315,7 @@ export function Editor({
       focusAlign.current = "center";
       dispatch({ type: "select", turn });
     },
-    [lead, review, state.focus],
+    [lead, reviewTurns, state.focus],
   );
   const disagreementTurn = useCallback(
     (turn: number) => comparison?.disagreements[turn] ?? false,

@@ -23,7 +23,8 @@ export function ReviewBar({ review, active, counts, editable, onCommand }: Revie
     return (
       <div className="review-bar" role="region" aria-label="Review mode">
         <span>
-          Review mode would show {counted(counts.shown, "turn")} ({threshold}).
+          Review mode would show {counted(counts.shown, "turn")} ({threshold}), and the turns next
+          to each one you change.
         </span>
         <button type="button" onClick={() => onCommand("toggleReview")} aria-keyshortcuts="V">
           Start review mode
@@ -36,10 +37,11 @@ export function ReviewBar({ review, active, counts, editable, onCommand }: Revie
       <strong>Review mode</strong>
       <span data-testid="review-progress">
         {counts.shownReviewed} of {counted(counts.shown, "turn")} to review reviewed
+        {counts.nextToChanges > 0 && ` (${counts.nextToChanges} next to your changes)`}
       </span>
       <span className="muted">
-        {threshold}; if the rest is accepted, about {percent(review.estimated_residual_error ?? 0)}{" "}
-        of turns stay wrong
+        {threshold}, and next to each change, to the end of its run; if the rest is accepted, about{" "}
+        {percent(review.estimated_residual_error ?? 0)} of turns stay wrong
       </span>
       <button
         type="button"

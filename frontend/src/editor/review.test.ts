@@ -1,5 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { initialReviewed, nextToReview, reviewCounts, withReviewed } from "./review";
+import { initialReviewed, nextToReview, reviewCounts, turnsToReview, withReviewed } from "./review";
+
+describe("turnsToReview", () => {
+  it("is the server's turns while nothing is changed", () => {
+    expect(turnsToReview([2, 5], () => false, 8)).toEqual([2, 5]);
+  });
+
+  it("adds the turns next to each changed turn, within the document, in order", () => {
+    expect(turnsToReview([5], (turn) => turn === 0 || turn === 5, 8)).toEqual([1, 4, 5, 6]);
+    expect(turnsToReview([], (turn) => turn === 7, 8)).toEqual([6]);
+  });
+
+  it("follows a run: changing a shown neighbour shows the next one", () => {
+    const changed = new Set([3]);
+    expect(turnsToReview([3], (turn) => changed.has(turn), 10)).toEqual([2, 3, 4]);
+    changed.add(4);
+    expect(turnsToReview([3], (turn) => changed.has(turn), 10)).toEqual([2, 3, 4, 5]);
+  });
+});
 
 describe("nextToReview", () => {
   const turns = [2, 5, 9];
@@ -31,7 +49,9 @@ describe("reviewed turns", () => {
   });
 
   it("count a changed turn as reviewed, and the rest as what accepting would accept", () => {
-    const counts = reviewCounts([1, 3], [true, false, false, false, false], (turn) => turn === 3);
-    expect(counts).toEqual({ shownReviewed: 1, shown: 2, unreviewed: 3 });
+    const changed = (turn: number) => turn === 3;
+    const toReview = turnsToReview([1, 3], changed, 5);
+    const counts = reviewCounts([1, 3], toReview, [true, false, false, false, false], changed);
+    expect(counts).toEqual({ shownReviewed: 1, shown: 4, nextToChanges: 2, unreviewed: 3 });
   });
 });

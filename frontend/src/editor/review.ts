@@ -1,8 +1,33 @@
 /**
- * The review mode's bookkeeping: which turn comes next among those to review, and how many are
- * reviewed. A turn counts as reviewed once it was visited (had the focus), confirmed or changed,
- * as the server counts it.
+ * The review mode's bookkeeping: which turns it shows, which comes next among them, and how
+ * many are reviewed. A turn counts as reviewed once it was visited (had the focus), confirmed
+ * or changed, as the server counts it.
  */
+
+/**
+ * The turns to review, ascending: those the server shows (confidence under the threshold) and
+ * those next to a turn the annotator changed. Wrong labels come in runs (a misplaced boundary
+ * puts several turns in a row in the wrong segment), so a change says its neighbours may be
+ * wrong too, however confident the pre-alignment is of them; changing one of those shows the
+ * next, to the end of the run. The server's estimate of what the review leaves counts on it
+ * (docs/review.md).
+ */
+export function turnsToReview(
+  shown: readonly number[],
+  changed: (turn: number) => boolean,
+  turnCount: number,
+): number[] {
+  const wanted = new Array<boolean>(turnCount).fill(false);
+  shown.forEach((turn) => (wanted[turn] = true));
+  for (let turn = 0; turn < turnCount; turn += 1) {
+    if (!changed(turn)) continue;
+    if (turn > 0) wanted[turn - 1] = true;
+    if (turn + 1 < turnCount) wanted[turn + 1] = true;
+  }
+  const turns: number[] = [];
+  wanted.forEach((on, turn) => on && turns.push(turn));
+  return turns;
+}
 
 /** The first turn to review after `from` (`direction` 1) or before it (-1), or null; `turns`
  * ascending. */
@@ -35,11 +60,16 @@ export interface ReviewCounts {
   /** Turns the mode shows that are reviewed, and how many it shows. */
   shownReviewed: number;
   shown: number;
+  /** Of those shown, how many only because they are next to a changed turn. */
+  nextToChanges: number;
   /** Turns neither reviewed nor changed: what "accept the rest" accepts without review. */
   unreviewed: number;
 }
 
+/** `shownByServer`: the turns under the threshold; `toReview`: those and the turns next to
+ * changes (`turnsToReview`). */
 export function reviewCounts(
+  shownByServer: readonly number[],
   toReview: readonly number[],
   reviewed: readonly boolean[],
   changed: (turn: number) => boolean,
@@ -50,6 +80,7 @@ export function reviewCounts(
   return {
     shownReviewed: toReview.filter(done).length,
     shown: toReview.length,
+    nextToChanges: toReview.length - shownByServer.length,
     unreviewed,
   };
 }

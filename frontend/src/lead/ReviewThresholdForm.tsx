@@ -95,8 +95,10 @@ export function ReviewThresholdForm({
           <>
             <p>
               The editor’s review mode shows the turns whose pre-alignment confidence is below the
-              threshold; annotators may accept the rest unread. Estimated residual error: the share
-              of all turns expected wrong in the gold then, from the confidences of{" "}
+              threshold, and the turns next to each one an annotator changes, to the end of its run;
+              annotators may accept the rest unread. Estimated residual error: the share of all
+              turns expected wrong in the gold then, counting the runs followed where the
+              calibration measured how errors run together, from the confidences of{" "}
               {counted(loaded.data.documents, "pre-alignment")} (
               {counted(loaded.data.turns, "turn")}). Auto aims at {share(loaded.data.target)}.
             </p>
