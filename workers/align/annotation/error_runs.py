@@ -14,13 +14,16 @@ under which the chain expects as many pairs of neighbouring wrong turns as the g
 a correlation of 0 the chain is independent turns, and the review's estimates are those that
 read the confidences alone.
 
-All functions take one document's per-turn arrays; loops are over turns, O(turns).
+All functions take one document's per-turn arrays and are O(turns); the two recursions over
+turns are numba kernels behind them, checked against every assignment of small documents
+enumerated and weighed (tests/align/annotation/test_error_runs.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numba
 import numpy as np
 
 from workers.align.annotation.logit_shift import CONFIDENCE_FLOOR, fit_logit_shift, logit, sigmoid
@@ -94,28 +97,44 @@ def expected_wrong_after_following(
     chance that the run reaches no shown turn leftwards and rightwards multiply; each is a
     recursion over the hidden turns next to it. confidences, shown: (turns,)."""
     doubts = 1.0 - np.asarray(confidences, np.float64)
-    hidden = ~np.asarray(shown, bool)
+    hidden = np.ascontiguousarray(~np.asarray(shown, bool))
     n_turns = len(doubts)
     if n_turns == 0:
         return 0.0
     both = pair_doubts(doubts, correlation)
-    wrong_before = _ratio(both, doubts[1:])
-    """P(turn i - 1 wrong | turn i wrong), for i = 1 .. turns - 1."""
-    wrong_after = _ratio(both, doubts[:-1])
-    """P(turn i + 1 wrong | turn i wrong), for i = 0 .. turns - 2."""
-    unseen_before = np.ones(n_turns)
+    unseen = np.empty(n_turns)
+    _unseen_runs_kernel(doubts, _ratio(both, doubts[1:]), _ratio(both, doubts[:-1]), hidden, unseen)
+    return float((doubts * unseen)[hidden].sum())
+
+
+@numba.njit(
+    "void(float64[::1], float64[::1], float64[::1], boolean[::1], float64[::1])",
+    cache=True,
+    nogil=True,
+)
+def _unseen_runs_kernel(
+    doubts: np.ndarray,
+    wrong_before: np.ndarray,
+    wrong_after: np.ndarray,
+    hidden: np.ndarray,
+    unseen: np.ndarray,
+) -> None:  # pragma: no cover
+    """For doubts and hidden (turns,), and per neighbouring pair i, i + 1 (turns - 1,)
+    wrong_before[i] = P(turn i wrong | turn i + 1 wrong) and wrong_after[i] = P(turn i + 1
+    wrong | turn i wrong): unseen (turns,) gets, per turn, the probability given it wrong that
+    its run of wrong turns holds no turn outside `hidden`, leftwards times rightwards."""
+    n_turns = len(doubts)
+    before = 1.0
+    unseen[0] = 1.0
     for turn in range(1, n_turns):
         run_on = wrong_before[turn - 1]
-        unseen_before[turn] = (
-            1.0 - run_on + (run_on * unseen_before[turn - 1] if hidden[turn - 1] else 0.0)
-        )
-    unseen_after = np.ones(n_turns)
+        before = 1.0 - run_on + (run_on * before if hidden[turn - 1] else 0.0)
+        unseen[turn] = before
+    after = 1.0
     for turn in range(n_turns - 2, -1, -1):
         run_on = wrong_after[turn]
-        unseen_after[turn] = (
-            1.0 - run_on + (run_on * unseen_after[turn + 1] if hidden[turn + 1] else 0.0)
-        )
-    return float((doubts * unseen_before * unseen_after)[hidden].sum())
+        after = 1.0 - run_on + (run_on * after if hidden[turn + 1] else 0.0)
+        unseen[turn] *= after
 
 
 def doubts_given_read(
@@ -155,16 +174,49 @@ def doubts_given_read(
     transitions[:, 0, 0] = 1.0 - transitions[:, 0, 1]
     transitions = np.clip(transitions, CONFIDENCE_FLOOR, 1.0 - CONFIDENCE_FLOOR)
     transitions /= transitions.sum(axis=2, keepdims=True)
-    forward = np.empty((n_turns, 2))
-    forward[0] = np.array([1.0 - doubts[0], doubts[0]]) * likelihood[0]
-    forward[0] /= forward[0].sum()
-    for turn in range(1, n_turns):
-        step = (forward[turn - 1] @ transitions[turn - 1]) * likelihood[turn]
-        forward[turn] = step / step.sum()
+    wrong = np.empty(n_turns)
+    _posterior_kernel(np.ascontiguousarray(transitions), likelihood, doubts[0], wrong)
+    return np.where(read, 0.0, wrong)
+
+
+@numba.njit(
+    "void(float64[:, :, ::1], float64[:, ::1], float64, float64[::1])",
+    cache=True,
+    nogil=True,
+)
+def _posterior_kernel(
+    transitions: np.ndarray, likelihood: np.ndarray, first_doubt: float, wrong: np.ndarray
+) -> None:  # pragma: no cover
+    """Forward-backward over the two states (0 right, 1 wrong) for transitions (turns - 1, 2,
+    2), transitions[i, a, b] = P(turn i + 1 in b | turn i in a), likelihood (turns, 2) of what
+    was observed per turn and state, and P(turn 0 wrong) = first_doubt: wrong (turns,) gets
+    each turn's posterior probability of being wrong. Forward and backward messages are
+    normalised per turn; the backward ones are kept (turns x 2), the forward one is a row."""
+    n_turns = likelihood.shape[0]
     backward = np.ones((n_turns, 2))
     for turn in range(n_turns - 2, -1, -1):
-        step = transitions[turn] @ (likelihood[turn + 1] * backward[turn + 1])
-        backward[turn] = step / step.sum()
-    posterior = forward * backward
-    wrong = posterior[:, 1] / posterior.sum(axis=1)
-    return np.where(read, 0.0, wrong)
+        total = 0.0
+        for a in range(2):
+            value = 0.0
+            for b in range(2):
+                value += transitions[turn, a, b] * likelihood[turn + 1, b] * backward[turn + 1, b]
+            backward[turn, a] = value
+            total += value
+        backward[turn, 0] /= total
+        backward[turn, 1] /= total
+    right = (1.0 - first_doubt) * likelihood[0, 0]
+    wrong_now = first_doubt * likelihood[0, 1]
+    for turn in range(n_turns):
+        if turn > 0:
+            right, wrong_now = (
+                (right * transitions[turn - 1, 0, 0] + wrong_now * transitions[turn - 1, 1, 0])
+                * likelihood[turn, 0],
+                (right * transitions[turn - 1, 0, 1] + wrong_now * transitions[turn - 1, 1, 1])
+                * likelihood[turn, 1],
+            )
+        total = right + wrong_now
+        right /= total
+        wrong_now /= total
+        joint_right = right * backward[turn, 0]
+        joint_wrong = wrong_now * backward[turn, 1]
+        wrong[turn] = joint_wrong / (joint_right + joint_wrong)
