@@ -173,32 +173,42 @@ def annotation_url(world) -> str:
     return f"/api/v1/projects/{world.project.pk}/documents/{world.document.pk}/annotation/"
 
 
-def test_the_review_of_a_submitted_document_re_estimates_its_residual_error(world):
-    lead = world.client("lead")
-    assert lead.get(review_url(world)).json()["after_review"] is None
-    annotator = world.client("annotator")
-    saved = annotator.post(
+def save_a_review(world, reviewed_turns: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """The annotator unaligns turn 2 and saves with `reviewed_turns` read; the turns read, and
+    those kept, as the review's outcome."""
+    saved = world.client("annotator").post(
         annotation_url(world),
         {
             "version": 0,
             "operations": [{"action": "unalign", "first_turn": 2, "last_turn": 2}],
-            "reviewed_turns": [2, 5, 8],
+            "reviewed_turns": reviewed_turns,
         },
         format="json",
     )
     assert saved.status_code == 200, saved.json()
-    assert lead.get(review_url(world)).json()["after_review"] is None
-    submitted = annotator.post(
+    read = np.zeros(10, dtype=bool)
+    read[reviewed_turns] = True
+    kept = read.copy()
+    kept[2] = False
+    return read, kept
+
+
+def submit_accepting_the_rest(world) -> None:
+    submitted = world.client("annotator").post(
         annotation_url(world) + "submit/", {"version": 1, "accept_unreviewed": True}, format="json"
     )
     assert submitted.status_code == 200, submitted.json()
 
+
+def test_the_review_of_a_submitted_document_re_estimates_its_residual_error(world):
+    lead = world.client("lead")
+    assert lead.get(review_url(world)).json()["after_review"] is None
+    read, kept = save_a_review(world, reviewed_turns=[2, 5, 8])
+    assert lead.get(review_url(world)).json()["after_review"] is None
+    submit_accepting_the_rest(world)
+
     after = lead.get(review_url(world)).json()["after_review"]
 
-    read = np.zeros(10, dtype=bool)
-    read[[2, 5, 8]] = True
-    kept = read.copy()
-    kept[2] = False
     confidences = batch()
     automatic = threshold_for_residual_error(confidences, DEFAULT_RESIDUAL_ERROR_TARGET)
     shown = turns_to_review(confidences[0], automatic)
@@ -246,28 +256,11 @@ def test_where_the_decision_measured_how_errors_run_auto_counts_the_runs_annotat
     assert document["estimated_residual_error"] == pytest.approx(
         expected_wrong_after_following(np.asarray(CONFIDENCES), shown, 0.6) / 10
     )
-    annotator = world.client("annotator")
-    saved = annotator.post(
-        annotation_url(world),
-        {
-            "version": 0,
-            "operations": [{"action": "unalign", "first_turn": 2, "last_turn": 2}],
-            "reviewed_turns": [1, 2, 3],
-        },
-        format="json",
-    )
-    assert saved.status_code == 200, saved.json()
-    submitted = annotator.post(
-        annotation_url(world) + "submit/", {"version": 1, "accept_unreviewed": True}, format="json"
-    )
-    assert submitted.status_code == 200, submitted.json()
+    read, kept = save_a_review(world, reviewed_turns=[1, 2, 3])
+    submit_accepting_the_rest(world)
 
     after = lead.get(review_url(world)).json()["after_review"]
 
-    read = np.zeros(10, dtype=bool)
-    read[[1, 2, 3]] = True
-    kept = read.copy()
-    kept[2] = False
     reviewed = ReviewedDocument(np.asarray(CONFIDENCES), shown, read, kept, 0.6)
     assert after["estimated_residual_error"] == pytest.approx(
         residual_error_after_review([reviewed])
