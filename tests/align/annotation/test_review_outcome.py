@@ -17,15 +17,18 @@ from workers.align.annotation.review import (
 )
 
 
-def log_posterior(logits: np.ndarray, kept: np.ndarray, shift: float, mean: float) -> float:
-    probabilities = 1.0 / (1.0 + np.exp(-(logits + shift)))
-    likelihood = np.where(kept, np.log(probabilities), np.log(1.0 - probabilities)).sum()
-    return float(likelihood - 0.5 * SHIFT_PRIOR_PRECISION * (shift - mean) ** 2)
+def log_posterior(
+    logits: np.ndarray, kept: np.ndarray, shifts: np.ndarray, mean: float
+) -> np.ndarray:
+    """The log posterior of each of `shifts`, written out (one row of the grid per shift)."""
+    probabilities = 1.0 / (1.0 + np.exp(-(logits[None, :] + shifts[:, None])))
+    likelihood = np.where(kept, np.log(probabilities), np.log(1.0 - probabilities)).sum(axis=1)
+    return likelihood - 0.5 * SHIFT_PRIOR_PRECISION * (shifts - mean) ** 2
 
 
 def shift_by_grid(logits: np.ndarray, kept: np.ndarray, mean: float) -> float:
     grid = np.arange(mean - 12.0, mean + 12.0, 0.001)
-    return float(grid[np.argmax([log_posterior(logits, kept, a, mean) for a in grid])])
+    return float(grid[np.argmax(log_posterior(logits, kept, grid, mean))])
 
 
 READ_TURNS = st.lists(
