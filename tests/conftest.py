@@ -112,6 +112,22 @@ def purge_queues() -> None:
             connection.default_channel.queue_purge(queue)
 
 
+UNREACHABLE_BROKER = "redis://127.0.0.1:9/0"
+
+
+@pytest.fixture
+def broker_down(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every task sent fails to reach the broker. Celery's configuration is read first, with
+    the suite's own broker URL: a test that first reads it with the unreachable one would
+    leave the filesystem broker without its folders (`backend.celery.ensure_broker_folders`)
+    for the rest of its process."""
+    from backend.celery import app as celery_app
+
+    _ = celery_app.conf.broker_url
+    monkeypatch.setenv("CELERY_BROKER_URL", UNREACHABLE_BROKER)
+    monkeypatch.setitem(celery_app.conf, "broker_url", UNREACHABLE_BROKER)
+
+
 @pytest.fixture(scope="session")
 def celery_worker_process(
     django_db_setup, django_db_blocker, tmp_path_factory

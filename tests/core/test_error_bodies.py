@@ -11,7 +11,6 @@ from django.conf import settings
 from django.test import RequestFactory
 from django.urls import get_resolver
 
-from backend.celery import app as celery_app
 from backend.core.database_outage import RETRY_AFTER_SECONDS
 from backend.curation.public_meetings import raw_files
 from backend.documents.models import Document
@@ -21,18 +20,10 @@ from tests.documents.test_import_job import SMALL_MEETING, upload
 from tests.domain import build_world
 from tests.openapi import assert_matches_schema, openapi_schema
 
-UNREACHABLE = "redis://127.0.0.1:9/0"
-
 
 @pytest.fixture
 def world(db):
     return build_world()
-
-
-@pytest.fixture
-def broker_down(monkeypatch):
-    monkeypatch.setenv("CELERY_BROKER_URL", UNREACHABLE)
-    monkeypatch.setitem(celery_app.conf, "broker_url", UNREACHABLE)
 
 
 def test_a_503_names_no_broker_address(world, broker_down):

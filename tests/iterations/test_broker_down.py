@@ -1,22 +1,11 @@
 """With the broker down, opening, adding documents and closing answer 503 and undo what they
 wrote: no iteration open without its pre-alignment job, none closed without its tuning run."""
 
-import pytest
-
 from backend.alignments.services.annotations import annotation_submit
 from backend.alignments.services.pre_alignments import diagonal_parameter_set
-from backend.celery import app as celery_app
 from backend.iterations.models import AccuracyRecord, Iteration
 from backend.jobs.models import Job
 from tests.iterations.builders import annotating_iteration
-
-UNREACHABLE = "redis://127.0.0.1:9/0"
-
-
-@pytest.fixture
-def broker_down(monkeypatch):
-    monkeypatch.setenv("CELERY_BROKER_URL", UNREACHABLE)
-    monkeypatch.setitem(celery_app.conf, "broker_url", UNREACHABLE)
 
 
 def test_opening_is_undone_and_assignees_restored(world, broker_down):

@@ -16,18 +16,10 @@ from tests.domain import build_world
 from tests.tasks.conftest import gold_project
 from workers.align.tuning import tune
 
-UNREACHABLE = "redis://127.0.0.1:9/0"
-
 
 @pytest.fixture
 def world(db):
     return build_world()
-
-
-@pytest.fixture
-def broker_down(monkeypatch):
-    monkeypatch.setenv("CELERY_BROKER_URL", UNREACHABLE)
-    monkeypatch.setitem(celery_app.conf, "broker_url", UNREACHABLE)
 
 
 def lead_client(lead) -> APIClient:
