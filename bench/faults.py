@@ -71,6 +71,8 @@ BIG_MEETINGS = [
 ]
 JOB_DEADLINE_SECONDS = 300
 """A job not finished this long after its fault counts as stuck."""
+STDERR_KEPT = 6000
+"""Characters of a failed stack run's stderr kept in its report: its traceback's end."""
 
 ENVIRONMENT = {
     "DJANGO_SETTINGS_MODULE": "backend.settings",
@@ -134,12 +136,15 @@ def run_stack(stack: str, args: argparse.Namespace) -> dict[str, Any]:
                 ],
                 cwd=ROOT,
                 env={**ENVIRONMENT, **os.environ, **services.environment()},
-                stdout=subprocess.PIPE,
+                capture_output=True,
                 text=True,
                 check=False,
             )
         if completed.returncode != 0:
-            return {"error": f"the stack's run exited with {completed.returncode}"}
+            return {
+                "error": f"the stack's run exited with {completed.returncode}",
+                "stderr": completed.stderr[-STDERR_KEPT:],
+            }
         return json.loads(completed.stdout)
 
 
