@@ -43,9 +43,12 @@ import json
 import os
 import statistics
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from backend.simulation.review import PreAligned
 
 ESTIMATES = ("plan", "after_review")
 REFERENCES = ("full_reference", "corrected_reference")
@@ -63,6 +66,12 @@ class Meeting:
     trusted: np.ndarray
     run_correlation: float
     """The calibrating decision's (`LearnedDecision.run_correlation`)."""
+
+    @property
+    def pre_aligned(self) -> PreAligned:
+        from backend.simulation.review import PreAligned
+
+        return PreAligned(self.labels, self.confidences, self.run_correlation)
 
 
 def meetings(which: str = "all", calibration: str = "prior") -> list[Meeting]:
@@ -117,17 +126,17 @@ def meetings(which: str = "all", calibration: str = "prior") -> list[Meeting]:
 def reviewed(meeting: Meeting, threshold: float, policy: str) -> tuple[np.ndarray, ...]:
     """The gold one document's review leaves, the turns the review mode showed, and the turns
     read."""
-    from backend.simulation.review import PreAligned, reviewed_labels, shown_after_review
+    from backend.simulation.review import reviewed_labels, shown_after_review
     from workers.align.annotation.review import turns_to_review
 
-    pre_aligned = PreAligned(meeting.labels, meeting.confidences)
+    pre_aligned = meeting.pre_aligned
     top_up = policy == "top_up"
     gold, read = reviewed_labels(
         pre_aligned,
         meeting.reference.tolist(),
         threshold,
         top_up=top_up,
-        follow_changes=following(meeting, policy) is not None,
+        follow_changes=policy == "follow_changes",
     )
     shown = (
         shown_after_review(pre_aligned, gold, read, threshold)
@@ -135,12 +144,6 @@ def reviewed(meeting: Meeting, threshold: float, policy: str) -> tuple[np.ndarra
         else turns_to_review(meeting.confidences, threshold)
     )
     return np.asarray(gold), shown, read
-
-
-def following(meeting: Meeting, policy: str) -> float | None:
-    """The run correlation the review's estimates count on: none unless annotators follow
-    changes."""
-    return meeting.run_correlation if policy == "follow_changes" else None
 
 
 def batch_figures(batch: list[Meeting], policy: str) -> dict[str, dict[str, float]]:
@@ -154,10 +157,11 @@ def batch_figures(batch: list[Meeting], policy: str) -> dict[str, dict[str, floa
         turns_to_review,
     )
 
+    follows = policy == "follow_changes"
     threshold = threshold_for_residual_error(
         [m.confidences for m in batch],
         DEFAULT_RESIDUAL_ERROR_TARGET,
-        [following(m, policy) for m in batch],
+        [m.pre_aligned.following(follows) for m in batch],
     )
     outcomes = [(meeting, *reviewed(meeting, threshold, policy)) for meeting in batch]
     figures = {}
@@ -175,7 +179,7 @@ def batch_figures(batch: list[Meeting], policy: str) -> dict[str, dict[str, floa
             sums["reviewed"] += read[kept].sum()
             sums["measured"] += (gold != meeting.reference)[kept].sum()
             sums["plan"] += expected_left(
-                meeting.confidences[kept], planned[kept], following(meeting, policy)
+                meeting.confidences[kept], planned[kept], meeting.pre_aligned.following(follows)
             )
             documents.append(
                 ReviewedDocument(
@@ -183,7 +187,7 @@ def batch_figures(batch: list[Meeting], policy: str) -> dict[str, dict[str, floa
                     shown[kept],
                     read[kept],
                     (gold == meeting.labels)[kept],
-                    following(meeting, policy),
+                    meeting.pre_aligned.following(follows),
                 )
             )
         after = sum(float(doubts.sum()) for doubts in doubts_after_review(documents))
