@@ -53,8 +53,6 @@ if TYPE_CHECKING:
 ESTIMATES = ("plan", "after_review")
 REFERENCES = ("full_reference", "corrected_reference")
 POLICIES = ("shown_only", "top_up", "follow_changes")
-TARGET_ERROR = 0.03
-TARGET_REVIEWED = 0.40
 
 
 @dataclass(frozen=True)
@@ -201,8 +199,10 @@ def batch_figures(batch: list[Meeting], policy: str) -> dict[str, dict[str, floa
 
 
 def summary(batches: list[dict[str, float]]) -> dict[str, Any]:
-    low_enough = np.array([b["measured"] <= TARGET_ERROR + 1e-12 for b in batches])
-    read_little = np.array([b["reviewed"] <= TARGET_REVIEWED + 1e-12 for b in batches])
+    from backend.simulation.review import BAR_RESIDUAL_ERROR, BAR_REVIEWED_SHARE
+
+    low_enough = np.array([b["measured"] <= BAR_RESIDUAL_ERROR + 1e-12 for b in batches])
+    read_little = np.array([b["reviewed"] <= BAR_REVIEWED_SHARE + 1e-12 for b in batches])
     result: dict[str, Any] = {
         "batches": len(batches),
         "median_reviewed": round(statistics.median(b["reviewed"] for b in batches), 4),

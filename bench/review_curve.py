@@ -43,9 +43,11 @@ from typing import Any
 
 import numpy as np
 
+from backend.simulation.review import BAR_RESIDUAL_ERROR, BAR_REVIEWED_SHARE
 from workers.align.annotation.review import (
     CURVE_THRESHOLDS,
     DEFAULT_RESIDUAL_ERROR_TARGET,
+    ROUNDING,
     plan_review,
     threshold_for_residual_error,
     turns_to_review,
@@ -124,7 +126,17 @@ def curve_label(point: dict[str, Any]) -> str:
     return "auto" if point["auto"] else f"{point['review_threshold']:g}"
 
 
+def meets_bar(row: dict[str, Any]) -> bool:
+    return (
+        row["residual_error_corrected"] <= BAR_RESIDUAL_ERROR + ROUNDING
+        and row["reviewed_share"] <= BAR_REVIEWED_SHARE + ROUNDING
+    )
+
+
 def loop_figures(reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per iteration, the spread over seeds of the loop's figures and of each estimate's
+    distance to what it estimates; how many seeds' reviews met #39's bar; and the least
+    review that would have (`backend.simulation.review.least_review`)."""
     iterations = zip(*(report["iterations"] for report in reports), strict=True)
     return [
         {
@@ -133,6 +145,14 @@ def loop_figures(reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
             **{
                 name: spread([abs(row[estimated] - row[measured]) for row in rows])
                 for name, (estimated, measured) in ESTIMATES.items()
+            },
+            "seeds_meeting_the_bar": sum(meets_bar(row) for row in rows),
+            "least_review": {
+                **{
+                    name: spread([row["least_review"][name] for row in rows])
+                    for name in ("reviewed_share", "residual_error_corrected")
+                },
+                "seeds_meeting_the_bar": sum(row["least_review"]["meets_bar"] for row in rows),
             },
         }
         for rows in iterations

@@ -20,6 +20,7 @@ from backend.simulation.review import (
     PreAligned,
     ReviewTally,
     iteration_threshold,
+    least_review,
     review_under,
     reviewed_labels,
 )
@@ -168,9 +169,42 @@ def test_auto_reviews_the_batch_down_to_the_target_it_estimates(batch):
     assume(any(gold for _, gold in batch))
     threshold = iteration_threshold(AUTO, [pre_aligned for pre_aligned, _ in batch])
 
-    figures = review_under(batch, threshold)
+    figures = review_under([(p, gold, np.ones(len(gold), bool)) for p, gold in batch], threshold)
 
     assert figures["estimated_residual_error"] <= DEFAULT_RESIDUAL_ERROR_TARGET + 1e-9
+
+
+def four_lone_errors() -> tuple[PreAligned, list[int], np.ndarray]:
+    """39 turns of segment 0, four of them pre-aligned as irrelevant, far apart and the least
+    confident: at most 3 % wrong (1 turn) needs the three least confident fixed."""
+    wrong = [4, 14, 24, 34]
+    labels = np.zeros(39, dtype=np.int64)
+    labels[wrong] = UNALIGNED
+    confidences = 0.5 + 0.01 * np.arange(39)
+    confidences[wrong] = [0.10, 0.11, 0.12, 0.13]
+    return PreAligned(labels, confidences), [0] * 39, np.ones(39, dtype=bool)
+
+
+@pytest.mark.parametrize(("follow_changes", "turns_read"), [(False, 3), (True, 3 + 3 * 2)])
+def test_the_least_review_fixes_just_enough_of_the_least_confident_turns(
+    follow_changes, turns_read
+):
+    least = least_review([four_lone_errors()], follow_changes=follow_changes)
+
+    assert least["reviewed_share"] == pytest.approx(turns_read / 39)
+    assert least["residual_error_corrected"] == pytest.approx(1 / 39)
+    assert least["review_threshold"] == pytest.approx(0.13)
+    assert least["meets_bar"]
+
+
+def test_the_least_review_counts_only_the_trusted_turns_against_the_bar():
+    pre_aligned, reference, _ = four_lone_errors()
+    trusted = np.arange(39) < 20
+
+    least = least_review([(pre_aligned, reference, trusted)], follow_changes=False)
+
+    assert least["residual_error_corrected"] == 0.0
+    assert least["reviewed_share"] == pytest.approx(2 / 39)
 
 
 def test_in_review_mode_the_simulated_effort_reads_only_the_turns_read():
