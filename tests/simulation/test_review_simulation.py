@@ -121,6 +121,12 @@ def test_the_figures_count_reviewed_changed_and_wrong_turns_over_all_turns():
     assert figures["review_curve"][0]["review_threshold"] == 0.5
     assert {point["review_threshold"] for point in figures["review_curve"]} >= set(CURVE_THRESHOLDS)
     assert sum(point["auto"] for point in figures["review_curve"]) == 1
+    assert figures["least_review"] == {
+        "review_threshold": 0.9,
+        "reviewed_share": 2 / 4,
+        "residual_error_corrected": 0.0,
+        "meets_bar": False,
+    }, "no wrong turn may stay in 4 for at most 3 %: turn 3 (0.6) must be read too"
 
 
 def test_on_the_corrected_reference_only_the_trusted_turns_count():
