@@ -39,9 +39,9 @@ BAR_REVIEWED_SHARE = 0.40
 at most 40 % of the turns read (on the corrected reference, where the benchmark states its
 targets)."""
 LEAST_REVIEW_STEPS = 40
-"""Thresholds `least_review` tries: evenly spaced among those that show a different set of
-turns, from none to all, so that the reading it finds is within 1/40 of the batch's
-distinct confidences of the least."""
+"""Steps between the thresholds `least_review` tries, evenly spaced among those that show a
+different set of turns, from none to all: its answer may show up to a 40th of the batch's
+distinct confidences more than the least over every threshold would."""
 
 
 @dataclass(frozen=True)
