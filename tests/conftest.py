@@ -89,7 +89,7 @@ def start_worker(
             env={"DATABASE_URL": test_database_url(), **(env or {})},
         )
     except WorkerDidNotStart as error:
-        pytest.fail(f"{error}:\n{error.worker.log()}")
+        pytest.fail(str(error))
     _STARTED_WORKERS.append(worker)
     return worker
 

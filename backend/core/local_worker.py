@@ -34,9 +34,14 @@ class LocalWorker:
                 self.process.wait()
 
 
+LOG_TAIL_CHARACTERS = 4000
+"""How much of a worker's log a failed start quotes: its traceback's end. The log may be in a
+folder that is gone by the time somebody reads the message."""
+
+
 class WorkerDidNotStart(RuntimeError):
     def __init__(self, message: str, worker: LocalWorker) -> None:
-        super().__init__(message)
+        super().__init__(f"{message}; its log ends:\n{worker.log()[-LOG_TAIL_CHARACTERS:]}")
         self.worker = worker
 
 

@@ -63,7 +63,7 @@ def test_every_job_survives_a_killed_worker_and_database_and_broker_outages():
     stack = suite_stack()
     report = run_bench(stack)
 
-    assert "error" not in report, report
+    assert "error" not in report, f"{report.get('error')}; its stderr ends:\n{report.get('stderr')}"
     for scenario in ("kill", "database", "broker"):
         (run,) = report[scenario]["runs"]
         assert run["checks_pass"], (scenario, run)
