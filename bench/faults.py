@@ -117,7 +117,9 @@ def run_stack(stack: str, args: argparse.Namespace) -> dict[str, Any]:
         root = Path(folder)
         root.chmod(0o755)  # the postgres user reaches its cluster inside
         services = SqliteServices(root) if stack == "sqlite" else PostgresServices(root)
-        with services.running():
+        # A file, not a pipe: a server the run restarts inherits its stderr and outlives it.
+        stderr_path = root / "stack-stderr.log"
+        with services.running(), stderr_path.open("w") as stderr:
             completed = subprocess.run(
                 [
                     sys.executable,
@@ -136,14 +138,15 @@ def run_stack(stack: str, args: argparse.Namespace) -> dict[str, Any]:
                 ],
                 cwd=ROOT,
                 env={**ENVIRONMENT, **os.environ, **services.environment()},
-                capture_output=True,
+                stdout=subprocess.PIPE,
+                stderr=stderr,
                 text=True,
                 check=False,
             )
         if completed.returncode != 0:
             return {
                 "error": f"the stack's run exited with {completed.returncode}",
-                "stderr": completed.stderr[-STDERR_KEPT:],
+                "stderr": stderr_path.read_text(errors="replace")[-STDERR_KEPT:],
             }
         return json.loads(completed.stdout)
 
