@@ -43,11 +43,10 @@ from typing import Any
 
 import numpy as np
 
-from backend.simulation.review import BAR_RESIDUAL_ERROR, BAR_REVIEWED_SHARE
+from backend.simulation.review import meets_bar
 from workers.align.annotation.review import (
     CURVE_THRESHOLDS,
     DEFAULT_RESIDUAL_ERROR_TARGET,
-    ROUNDING,
     plan_review,
     threshold_for_residual_error,
     turns_to_review,
@@ -126,13 +125,6 @@ def curve_label(point: dict[str, Any]) -> str:
     return "auto" if point["auto"] else f"{point['review_threshold']:g}"
 
 
-def meets_bar(row: dict[str, Any]) -> bool:
-    return (
-        row["residual_error_corrected"] <= BAR_RESIDUAL_ERROR + ROUNDING
-        and row["reviewed_share"] <= BAR_REVIEWED_SHARE + ROUNDING
-    )
-
-
 def loop_figures(reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per iteration, the spread over seeds of the loop's figures and of each estimate's
     distance to what it estimates; how many seeds' reviews met #39's bar; and the least
@@ -146,7 +138,9 @@ def loop_figures(reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 name: spread([abs(row[estimated] - row[measured]) for row in rows])
                 for name, (estimated, measured) in ESTIMATES.items()
             },
-            "seeds_meeting_the_bar": sum(meets_bar(row) for row in rows),
+            "seeds_meeting_the_bar": sum(
+                meets_bar(row["residual_error_corrected"], row["reviewed_share"]) for row in rows
+            ),
             "least_review": {
                 **{
                     name: spread([row["least_review"][name] for row in rows])

@@ -38,6 +38,15 @@ BAR_REVIEWED_SHARE = 0.40
 """The bar #39 sets confidence-guided review on public_meetings: a gold at most 3 % wrong with
 at most 40 % of the turns read (on the corrected reference, where the benchmark states its
 targets)."""
+
+
+def meets_bar(residual_error_corrected: float, reviewed_share: float) -> bool:
+    return (
+        residual_error_corrected <= BAR_RESIDUAL_ERROR + ROUNDING
+        and reviewed_share <= BAR_REVIEWED_SHARE + ROUNDING
+    )
+
+
 LEAST_REVIEW_STEPS = 40
 """Steps between the thresholds `least_review` tries, evenly spaced among those that show a
 different set of turns, from none to all: its answer may show up to a 40th of the batch's
@@ -334,4 +343,4 @@ def least_review(
     return {
         name: least[name]
         for name in ("review_threshold", "reviewed_share", "residual_error_corrected")
-    } | {"meets_bar": least["reviewed_share"] <= BAR_REVIEWED_SHARE + ROUNDING}
+    } | {"meets_bar": meets_bar(least["residual_error_corrected"], least["reviewed_share"])}
