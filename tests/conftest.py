@@ -178,29 +178,69 @@ def _uses_transactional_db(request: pytest.FixtureRequest) -> bool:
 
 LIVE_SERVER_QUIET_TIMEOUT_SECONDS = 10
 LIVE_SERVER_QUIET_FOR_SECONDS = 0.3
+LIVE_SERVER_THREAD_SUFFIX = "(process_request_thread)"
 
 
-def wait_until_live_server_is_quiet() -> None:
+class LiveServerRequests:
+    """The live server's requests under way, counted by Django's request signals on the
+    server's own threads (it handles each connection on a thread of this process).
+
+    Counting the server's threads instead is not the same: a thread lives as long as its
+    connection, and Chromium can keep an idle keep-alive connection open after the context
+    that made it has closed, so such a thread stays waiting for a request that never
+    comes. Requests the test client makes on the test's own thread are not counted: a
+    streamed response it never reads would never finish."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._under_way = 0
+        self._last_change = time.monotonic()
+
+    def connect(self) -> None:
+        from django.core.signals import request_finished, request_started
+
+        request_started.connect(self._started, weak=False, dispatch_uid=id(self))
+        request_finished.connect(self._finished, weak=False, dispatch_uid=id(self))
+
+    def _started(self, **_: object) -> None:
+        self._count(+1)
+
+    def _finished(self, **_: object) -> None:
+        self._count(-1)
+
+    def _count(self, change: int) -> None:
+        if threading.current_thread().name.endswith(LIVE_SERVER_THREAD_SUFFIX):
+            with self._lock:
+                self._under_way += change
+                self._last_change = time.monotonic()
+
+    def quiet_for(self) -> float:
+        """Seconds since the last request ended, or 0 while one is under way."""
+        with self._lock:
+            return 0.0 if self._under_way else time.monotonic() - self._last_change
+
+
+_LIVE_SERVER_REQUESTS = LiveServerRequests()
+
+
+@pytest.fixture(scope="session")
+def live_server_requests() -> LiveServerRequests:
+    _LIVE_SERVER_REQUESTS.connect()
+    return _LIVE_SERVER_REQUESTS
+
+
+def wait_until_live_server_is_quiet(requests: LiveServerRequests) -> None:
     """Until the live server has handled every request the closed pages sent.
 
     A page sends its last requests as it goes away (the editor's reading position, with
     `keepalive`), so they reach the server after the test's browser context has closed; on
     PostgreSQL their transaction and the flush's TRUNCATE can deadlock, and a request that
-    comes after the flush leaves rows in the next test's database. The server handles each
-    connection on a thread of its own; it is quiet once none has run for a short while, which
-    also covers a request still waiting in the listen queue."""
+    comes after the flush leaves rows in the next test's database. The server is quiet once
+    no request has been under way for a short while, which also covers a request still
+    waiting in the listen queue."""
     deadline = time.monotonic() + LIVE_SERVER_QUIET_TIMEOUT_SECONDS
-    quiet_since: float | None = None
     while time.monotonic() < deadline:
-        busy = any(
-            thread.name.endswith("(process_request_thread)") for thread in threading.enumerate()
-        )
-        now = time.monotonic()
-        if busy:
-            quiet_since = None
-        elif quiet_since is None:
-            quiet_since = now
-        elif now - quiet_since >= LIVE_SERVER_QUIET_FOR_SECONDS:
+        if requests.quiet_for() >= LIVE_SERVER_QUIET_FOR_SECONDS:
             return
         time.sleep(0.05)
 
@@ -215,9 +255,11 @@ def quiet_before_the_flush(request: pytest.FixtureRequest) -> Iterator[None]:
         yield
         return
     request.getfixturevalue("_django_db_helper")
+    serves_pages = "live_server" in request.fixturenames
+    requests = request.getfixturevalue("live_server_requests") if serves_pages else None
     yield
-    if "live_server" in request.fixturenames:
-        wait_until_live_server_is_quiet()
+    if requests is not None:
+        wait_until_live_server_is_quiet(requests)
     wait_until_workers_are_quiet()
 
 
