@@ -310,7 +310,7 @@ function TiedGroup({ changes }: { changes: string[][] }) {
         {counted(changes.length, "setting")} tie on these figures
         {common.length > 0 && `: ${common.join("; ")}`}
       </summary>
-      <ul className="plain">
+      <ul className="tied-settings">
         {changes.map((own, index) => (
           <li key={index}>
             {own.filter((change) => !common.includes(change)).join("; ") || "nothing else"}
