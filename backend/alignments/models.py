@@ -39,6 +39,14 @@ class PreAlignment(models.Model):
     """The engine's proposal for one document under one parameter set. `params` is a copy,
     so the proposal stays explainable after its parameter set is edited or deleted."""
 
+    class Calibration(models.TextChoices):
+        """What made the confidences read as probabilities, which is what a residual error
+        estimated from them is worth."""
+
+        LEARNED = "learned", "a decision learned on the project's own gold"
+        PRIOR = "prior", "the shipped prior, fitted on public_meetings gold"
+        NONE = "none", "none known: the engine's own confidence, or a file's"
+
     document = models.ForeignKey(
         "documents.Document", on_delete=models.CASCADE, related_name="pre_alignments"
     )
@@ -57,6 +65,12 @@ class PreAlignment(models.Model):
         help_text="How strongly a turn's label being wrong goes with its neighbour's, as the "
         "learned decision that calibrated the confidences measured it on gold "
         "(`workers.align.annotation.error_runs`); null when no decision calibrated them.",
+    )
+    calibration = models.CharField(
+        max_length=8,
+        choices=Calibration.choices,
+        default=Calibration.NONE,
+        help_text="What calibrated the confidences (the decision behind `run_correlation`).",
     )
     warnings = models.JSONField(
         default=list,

@@ -390,6 +390,19 @@ class AfterReviewSerializer(serializers.Serializer):
     )
 
 
+class CalibrationsSerializer(serializers.Serializer):
+    learned = serializers.IntegerField(
+        help_text="Pre-alignments calibrated by a decision learned on the project's gold."
+    )
+    prior = serializers.IntegerField(
+        help_text="Pre-alignments calibrated by the shipped prior, fitted on public_meetings."
+    )
+    none = serializers.IntegerField(
+        help_text="Pre-alignments with no calibration known: the engine's own confidence, "
+        "or a file's."
+    )
+
+
 class IterationReviewApi(APIView):
     """The iteration's review threshold, and what it (or another) implies over the batch's
     pre-alignments: the share of turns the review mode shows and the estimated residual
@@ -412,6 +425,9 @@ class IterationReviewApi(APIView):
         target = serializers.FloatField(help_text="The residual error auto aims at.")
         documents = serializers.IntegerField(help_text="Pre-alignments with confidences.")
         turns = serializers.IntegerField()
+        calibrations = CalibrationsSerializer(
+            help_text="What made the confidences of the batch's pre-alignments probabilities."
+        )
         current = ReviewPlanSerializer(help_text="What the threshold in force implies.")
         automatic = ReviewPlanSerializer(help_text="Auto's threshold and what it implies.")
         preview = ReviewPlanSerializer(allow_null=True, help_text="The previewed threshold's.")

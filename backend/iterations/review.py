@@ -40,10 +40,12 @@ from workers.align.annotation.review import (
 class BatchConfidences:
     """The batch's pre-alignments that have a confidence per turn, as the engine reads them,
     with the correlation of neighbouring turns' errors that the review mode's following of
-    changes counts on (None where no learned decision measured one)."""
+    changes counts on (None where no learned decision measured one) and what calibrated
+    them."""
 
     confidences: list[np.ndarray]
     run_correlations: list[float | None]
+    calibrations: list[str]
 
     @property
     def turns(self) -> int:
@@ -67,6 +69,16 @@ class AfterReview:
 
 
 @dataclass(frozen=True)
+class Calibrations:
+    """How many of the batch's pre-alignments each kind of calibration made probabilities of
+    (`PreAlignment.Calibration`): the estimates are as good as these are on this batch."""
+
+    learned: int
+    prior: int
+    none: int
+
+
+@dataclass(frozen=True)
 class IterationReview:
     """An iteration's review threshold (`None` for `auto`), the plans it and `auto` make, and
     once documents are submitted, the residual error their review leaves."""
@@ -75,6 +87,7 @@ class IterationReview:
     target: float
     documents: int
     turns: int
+    calibrations: Calibrations
     current: ReviewPlan
     automatic: ReviewPlan
     preview: ReviewPlan | None
@@ -91,6 +104,7 @@ def batch_confidences(*, iteration: Iteration) -> BatchConfidences:
     return BatchConfidences(
         confidences=[np.asarray(p.confidences, dtype=np.float64) for p in usable],
         run_correlations=[p.run_correlation for p in usable],
+        calibrations=[p.calibration for p in usable],
     )
 
 
@@ -116,6 +130,9 @@ def iteration_review(*, iteration: Iteration, preview: float | None = None) -> I
         target=DEFAULT_RESIDUAL_ERROR_TARGET,
         documents=len(batch.confidences),
         turns=batch.turns,
+        calibrations=Calibrations(
+            **{kind: batch.calibrations.count(kind) for kind in PreAlignment.Calibration.values}
+        ),
         current=current,
         automatic=automatic,
         preview=(_plan(batch, preview) if preview is not None else None),

@@ -92,6 +92,28 @@ def test_the_lead_sees_auto_and_a_previewed_threshold_before_setting_it(world):
     )
 
 
+def test_the_lead_reads_what_calibrated_the_batchs_confidences(world):
+    lead = world.client("lead")
+    assert lead.get(review_url(world)).json()["calibrations"] == {
+        "learned": 0,
+        "prior": 0,
+        "none": 2,
+    }
+
+    PreAlignment.objects.filter(document=world.document).update(
+        calibration=PreAlignment.Calibration.PRIOR
+    )
+    PreAlignment.objects.filter(document__name="second").update(
+        calibration=PreAlignment.Calibration.LEARNED
+    )
+
+    assert lead.get(review_url(world)).json()["calibrations"] == {
+        "learned": 1,
+        "prior": 1,
+        "none": 0,
+    }
+
+
 def test_setting_a_threshold_then_auto_again(world):
     lead = world.client("lead")
 

@@ -1,5 +1,7 @@
 """Pre-alignment jobs through a real worker: the engine's labels, stored per document."""
 
+import json
+
 import numpy as np
 import pytest
 from rest_framework.test import APIClient
@@ -20,22 +22,24 @@ from backend.vectors.models import WordVectors
 from backend.vectors.services import vectors_load
 from tests.domain import make_word_vectors
 from tests.openapi import assert_matches_schema
-from tests.tasks.conftest import gold_project, wait_for_job
-from workers.align.corpus import meeting_ids, meeting_of_source
+from tests.tasks.conftest import FIVE_GOLD_MEETINGS, gold_project, wait_for_job
+from workers.align.corpus import load_public_meetings, meeting_ids, meeting_of_source
 from workers.align.folds import new_document_defaults
 from workers.align.learning.prior import load_prior, prior_fold, prior_for_source
 from workers.align.params import AlignmentParams, load_params
-from workers.align.pipeline import align_and_decide, align_meeting
+from workers.align.pipeline import align_and_decide, align_meeting, fit_learned_decision
 
 
 def assert_stored_with_the_engines_own_confidence(document, parameter_set, params, vectors):
-    """The document's stored pre-alignment is the engine's with `vectors`, uncalibrated."""
+    """The document's stored pre-alignment is the engine's with `vectors`, uncalibrated, and
+    says so."""
     expected = align_meeting(
         document_meeting(document), params, vectors_load(vectors_id=vectors.pk)
     )
     stored = PreAlignment.objects.get(document=document, parameter_set=parameter_set)
     assert stored.labels == expected.labels.tolist()
     assert np.allclose(stored.confidences, expected.confidence)
+    assert (stored.calibration, stored.run_correlation) == (PreAlignment.Calibration.NONE, None)
 
 
 def start(lead, project, parameter_set, documents):
@@ -149,6 +153,34 @@ def test_turn_path_parameters_without_a_learned_decision_get_the_prior_calibrati
         assert stored.labels == expected.labels.tolist()
         assert np.allclose(stored.confidences, expected.confidence)
         assert stored.run_correlation == (prior.run_correlation if learns else None)
+        assert stored.calibration == (
+            PreAlignment.Calibration.PRIOR if learns else PreAlignment.Calibration.NONE
+        )
+
+
+@pytest.mark.django_db
+def test_a_parameter_sets_learned_decision_calibrates_and_the_pre_alignment_says_so():
+    """The decision a tuning run fitted on the project's gold goes before the shipped prior,
+    and the pre-alignment records which calibrated it, which is what the lead's estimates of
+    the residual error are worth."""
+    project, lead, documents = gold_project(1)
+    params = AlignmentParams().with_changes({"aligner": "turns", "scoring.method": "tfidf"})
+    decision = fit_learned_decision(load_public_meetings(FIVE_GOLD_MEETINGS), params, None)
+    parameter_set = parameter_set_get_or_create(
+        project=project,
+        name="learned",
+        params=params.to_dict(),
+        engine_version="test",
+        learned=json.loads(json.dumps(decision.as_dict())),
+    )
+
+    pre_align_run(job_id=start(lead, project, parameter_set, documents))
+
+    stored = PreAlignment.objects.get(document=documents[0], parameter_set=parameter_set)
+    expected = align_and_decide(document_meeting(documents[0]), params, None, decision)
+    assert np.allclose(stored.confidences, expected.confidence)
+    assert stored.calibration == PreAlignment.Calibration.LEARNED
+    assert stored.run_correlation == decision.run_correlation
 
 
 @pytest.mark.django_db

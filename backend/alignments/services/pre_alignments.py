@@ -111,11 +111,13 @@ def pre_alignment_record(
     engine_version: str = "",
     warnings: Sequence[Finding] = (),
     run_correlation: float | None = None,
+    calibration: PreAlignment.Calibration = PreAlignment.Calibration.NONE,
 ) -> PreAlignment:
     """Store (or replace) the proposal for this document and parameter set. `confidences`
     may be empty when the source gives none (e.g. the corpus's own initial alignment);
     `warnings`, what the engine found degenerate in it, shown to the project's leads;
-    `run_correlation`, that of the learned decision that calibrated the confidences."""
+    `run_correlation` and `calibration`, that of the decision that calibrated the
+    confidences, and which one it was."""
     labels = [int(label) for label in labels]
     confidences = [float(value) for value in confidences]
     _check_labels(labels, document, what="labels")
@@ -130,6 +132,7 @@ def pre_alignment_record(
             "labels": labels,
             "confidences": confidences,
             "run_correlation": run_correlation if confidences else None,
+            "calibration": calibration if confidences else PreAlignment.Calibration.NONE,
             "warnings": [finding.as_dict() for finding in warnings],
             "params": params if params is not None else _params_of(parameter_set),
             "engine_version": engine_version,
@@ -266,6 +269,13 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
             return
     project = None if job.project_id is None else Project.objects.filter(pk=job.project_id).first()
     prior = learned is None and takes_prior(params, stored_vectors, project)
+    calibration = (
+        PreAlignment.Calibration.LEARNED
+        if learned is not None
+        else PreAlignment.Calibration.PRIOR
+        if prior
+        else PreAlignment.Calibration.NONE
+    )
     document_ids = job.arguments["documents"]
     done, resumed = [], []
     warnings: list[dict[str, Any]] = []
@@ -291,6 +301,7 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
                     engine_version=ENGINE_VERSION,
                     warnings=findings,
                     run_correlation=None if decision is None else decision.run_correlation,
+                    calibration=calibration,
                 )
         else:
             resumed.append(document_id)

@@ -1775,6 +1775,14 @@ export interface components {
      * @enum {string}
      */
     CalibrationScoreEnum: "engine" | "logistic";
+    Calibrations: {
+      /** @description Pre-alignments calibrated by a decision learned on the project's gold. */
+      learned: number;
+      /** @description Pre-alignments calibrated by the shipped prior, fitted on public_meetings. */
+      prior: number;
+      /** @description Pre-alignments with no calibration known: the engine's own confidence, or a file's. */
+      none: number;
+    };
     CallersAnnotation: {
       version: number;
       /** Format: date-time */
@@ -2525,6 +2533,8 @@ export interface components {
       /** @description Pre-alignments with confidences. */
       documents: number;
       turns: number;
+      /** @description What made the confidences of the batch's pre-alignments probabilities. */
+      calibrations: components["schemas"]["Calibrations"];
       /** @description What the threshold in force implies. */
       current: components["schemas"]["ReviewPlan"];
       /** @description Auto's threshold and what it implies. */
