@@ -51,6 +51,9 @@ def with_confidences(document) -> list[float]:
 
 def test_the_lead_previews_then_sets_the_review_threshold(live_server, page, team, small_document):
     confidences = with_confidences(small_document)
+    PreAlignment.objects.filter(document=small_document).update(
+        calibration=PreAlignment.Calibration.PRIOR
+    )
     iteration = annotating_iteration(team.project, [small_document])
     batch = [np.asarray(confidences)]
     automatic = plan_review(
@@ -64,6 +67,11 @@ def test_the_lead_previews_then_sets_the_review_threshold(live_server, page, tea
     expect(table.get_by_role("row", name=re.compile(r"In force \(auto\)"))).to_have_text(
         row_text(automatic)
     )
+    calibration = page.get_by_role("note", name="Calibration")
+    expect(calibration).to_contain_text(
+        "Confidences: 1 pre-alignment by the shipped calibration (fitted on other documents)."
+    )
+    expect(calibration).to_contain_text("often a point or more off on a new batch")
     page.get_by_role("spinbutton", name="Threshold").fill(str(PREVIEWED))
     page.get_by_role("button", name="Preview").click()
     expect(table.get_by_role("row", name=re.compile("Previewed"))).to_have_text(row_text(previewed))

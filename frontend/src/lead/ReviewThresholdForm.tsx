@@ -1,5 +1,12 @@
 import { useState } from "react";
-import { fetchIterationReview, setReviewThreshold, type AfterReview, type ReviewPlan } from "./api";
+import {
+  fetchIterationReview,
+  setReviewThreshold,
+  type AfterReview,
+  type Calibrations,
+  type ReviewPlan,
+} from "./api";
+import { calibrationNote } from "./calibration";
 import { messageOf, useLoad } from "../components/useLoad";
 import { counted } from "../text/plural";
 
@@ -32,6 +39,21 @@ function AfterReviewNote({ after }: { after: AfterReview }) {
       the labels where the confidences expected {share(after.read_expected_kept)}, so the estimated
       residual error of their gold is <strong>{share(after.estimated_residual_error)}</strong>.
     </p>
+  );
+}
+
+/** What calibrated the batch's confidences, and what that makes of the estimates. */
+function CalibrationNote({ calibrations }: { calibrations: Calibrations }) {
+  const { said, cautions } = calibrationNote(calibrations);
+  return (
+    <div role="note" aria-label="Calibration">
+      <p>{said}</p>
+      {cautions.map((caution) => (
+        <p key={caution} className="muted">
+          {caution}
+        </p>
+      ))}
+    </div>
   );
 }
 
@@ -102,6 +124,7 @@ export function ReviewThresholdForm({
               {counted(loaded.data.documents, "pre-alignment")} (
               {counted(loaded.data.turns, "turn")}). Auto aims at {share(loaded.data.target)}.
             </p>
+            <CalibrationNote calibrations={loaded.data.calibrations} />
             <table className="lead-table compact" aria-label="Review threshold">
               <thead>
                 <tr>

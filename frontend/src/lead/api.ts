@@ -270,6 +270,7 @@ export function fetchCandidates(
 
 export type ReviewPlan = Schema<"ReviewPlan">;
 export type AfterReview = Schema<"AfterReview">;
+export type Calibrations = Schema<"Calibrations">;
 
 export const fetchIterationReview = (
   projectId: number,
