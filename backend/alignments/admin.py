@@ -12,8 +12,8 @@ class ParameterSetAdmin(admin.ModelAdmin):
 
 @admin.register(PreAlignment)
 class PreAlignmentAdmin(admin.ModelAdmin):
-    list_display = ["document", "parameter_set", "engine_version", "computed_at"]
-    list_filter = ["engine_version"]
+    list_display = ["document", "parameter_set", "calibration", "engine_version", "computed_at"]
+    list_filter = ["calibration", "engine_version"]
     raw_id_fields = ["document", "parameter_set"]
     search_fields = ["document__name"]
 
