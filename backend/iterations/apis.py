@@ -414,6 +414,20 @@ class IterationReviewApi(APIView):
         threshold = serializers.FloatField(
             required=False, min_value=0, max_value=1, help_text="A threshold to preview."
         )
+        target = serializers.FloatField(
+            required=False,
+            min_value=0,
+            max_value=1,
+            help_text="A residual error to aim at: previews the lowest threshold whose "
+            "estimate meets it.",
+        )
+
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            if "threshold" in attrs and "target" in attrs:
+                raise serializers.ValidationError(
+                    "Preview a threshold or a target residual error, not both."
+                )
+            return attrs
 
     class InputSerializer(serializers.Serializer):
         threshold = serializers.FloatField(
@@ -430,7 +444,11 @@ class IterationReviewApi(APIView):
         )
         current = ReviewPlanSerializer(help_text="What the threshold in force implies.")
         automatic = ReviewPlanSerializer(help_text="Auto's threshold and what it implies.")
-        preview = ReviewPlanSerializer(allow_null=True, help_text="The previewed threshold's.")
+        preview = ReviewPlanSerializer(
+            allow_null=True,
+            help_text="What the previewed threshold implies, or the lowest that meets the "
+            "previewed target.",
+        )
         after_review = AfterReviewSerializer(
             allow_null=True,
             help_text="The submitted documents' review and the residual error it leaves; "
@@ -443,7 +461,9 @@ class IterationReviewApi(APIView):
         filters.is_valid(raise_exception=True)
         iteration = iteration_get(project_id=project_id, iteration_id=iteration_id)
         review = iteration_review(
-            iteration=iteration, preview=filters.validated_data.get("threshold")
+            iteration=iteration,
+            preview=filters.validated_data.get("threshold"),
+            preview_target=filters.validated_data.get("target"),
         )
         return Response(self.OutputSerializer(review).data)
 

@@ -118,10 +118,17 @@ def _plan(batch: BatchConfidences, threshold: float) -> ReviewPlan:
     return plan_review(batch.confidences, threshold, batch.run_correlations)
 
 
-def iteration_review(*, iteration: Iteration, preview: float | None = None) -> IterationReview:
+def iteration_review(
+    *, iteration: Iteration, preview: float | None = None, preview_target: float | None = None
+) -> IterationReview:
     """The threshold set, the plan it makes (or `auto`'s when none is set), `auto`'s own, and
-    the plan of a `preview` threshold the lead is considering."""
+    the plan of a threshold the lead is considering: a `preview` threshold, or the lowest whose
+    estimate meets a `preview_target` residual error, as `auto` meets its own."""
     batch = batch_confidences(iteration=iteration)
+    if preview_target is not None:
+        preview = threshold_for_residual_error(
+            batch.confidences, preview_target, batch.run_correlations
+        )
     automatic = _plan(batch, automatic_threshold(batch))
     threshold = iteration.review_threshold
     current = automatic if threshold is None else _plan(batch, threshold)

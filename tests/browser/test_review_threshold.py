@@ -32,6 +32,7 @@ from workers.align.annotation.review import (
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PREVIEWED = 0.9
+AIMED_AT = 0.05
 
 
 def row_text(plan) -> re.Pattern:
@@ -80,6 +81,18 @@ def test_the_lead_previews_then_sets_the_review_threshold(live_server, page, tea
     expect(page.get_by_text(f"Review threshold set to {PREVIEWED}.")).to_be_visible()
     expect(table.get_by_role("row", name=re.compile("In force"))).to_have_text(row_text(previewed))
     assert Iteration.objects.get(pk=iteration.pk).review_threshold == PREVIEWED
+
+    # The lead states the residual error it will accept; the page finds the threshold.
+    for_target = plan_review(batch, threshold_for_residual_error(batch, AIMED_AT))
+    page.get_by_role("spinbutton", name="Aim at a residual error of").fill(f"{100 * AIMED_AT:g}")
+    page.get_by_role("button", name="Find threshold").click()
+    expect(table.get_by_role("row", name=re.compile("Previewed"))).to_have_text(
+        row_text(for_target)
+    )
+    assert for_target.estimated_residual_error <= AIMED_AT
+    page.get_by_role("button", name="Set threshold").click()
+    expect(table.get_by_role("row", name=re.compile("In force"))).to_have_text(row_text(for_target))
+    assert Iteration.objects.get(pk=iteration.pk).review_threshold == for_target.threshold
 
 
 def test_the_lead_reads_what_a_submitted_review_found(

@@ -114,6 +114,30 @@ def test_the_lead_reads_what_calibrated_the_batchs_confidences(world):
     }
 
 
+def test_the_lead_previews_the_threshold_that_meets_a_target(world):
+    target = 0.05
+    threshold = threshold_for_residual_error(batch(), target)
+
+    body = world.client("lead").get(review_url(world), {"target": target}).json()
+
+    assert body["preview"]["threshold"] == pytest.approx(threshold)
+    assert body["preview"]["estimated_residual_error"] <= target
+    assert body["preview"]["threshold"] < body["automatic"]["threshold"]
+    assert body["threshold"] is None
+
+
+def test_a_preview_of_a_threshold_and_a_target_at_once_is_refused(world):
+    lead = world.client("lead")
+
+    both = lead.get(review_url(world), {"threshold": 0.9, "target": 0.03})
+    beyond = lead.get(review_url(world), {"target": 3})
+
+    assert both.status_code == 400
+    assert "not both" in str(both.json())
+    assert beyond.status_code == 400
+    assert "target" in beyond.json()
+
+
 def test_setting_a_threshold_then_auto_again(world):
     lead = world.client("lead")
 

@@ -2539,7 +2539,7 @@ export interface components {
       current: components["schemas"]["ReviewPlan"];
       /** @description Auto's threshold and what it implies. */
       automatic: components["schemas"]["ReviewPlan"];
-      /** @description The previewed threshold's. */
+      /** @description What the previewed threshold implies, or the lowest that meets the previewed target. */
       preview: components["schemas"]["ReviewPlan"] | null;
       /** @description The submitted documents' review and the residual error it leaves; null before any is submitted. */
       after_review: components["schemas"]["AfterReview"] | null;
@@ -9098,6 +9098,8 @@ export interface operations {
   projects_iterations_review_retrieve: {
     parameters: {
       query?: {
+        /** @description A residual error to aim at: previews the lowest threshold whose estimate meets it. */
+        target?: number;
         /** @description A threshold to preview. */
         threshold?: number;
       };

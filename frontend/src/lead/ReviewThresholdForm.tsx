@@ -1,6 +1,7 @@
 import { useState } from "react";
 import {
   fetchIterationReview,
+  fetchThresholdForTarget,
   setReviewThreshold,
   type AfterReview,
   type Calibrations,
@@ -82,6 +83,27 @@ export function ReviewThresholdForm({
   );
   const parsed = draft.trim() === "" ? null : Number(draft);
   const valid = parsed !== null && Number.isFinite(parsed) && parsed >= 0 && parsed <= 1;
+  const [targetDraft, setTargetDraft] = useState("");
+  const targetPercent = targetDraft.trim() === "" ? null : Number(targetDraft);
+  const targetValid =
+    targetPercent !== null &&
+    Number.isFinite(targetPercent) &&
+    targetPercent >= 0 &&
+    targetPercent <= 100;
+
+  /** Puts the lowest threshold that meets the target in the threshold field, previewed. */
+  const findThreshold = async (percentTarget: number) => {
+    setMessage(null);
+    try {
+      const found = await fetchThresholdForTarget(projectId, iterationId, percentTarget / 100);
+      if (found.preview) {
+        setDraft(String(found.preview.threshold));
+        setPreview(found.preview.threshold);
+      }
+    } catch (reason) {
+      setMessage({ error: true, text: messageOf(reason) });
+    }
+  };
 
   const save = async (threshold: number | null) => {
     setMessage(null);
@@ -150,6 +172,29 @@ export function ReviewThresholdForm({
               className="inline-form"
               onSubmit={(event) => {
                 event.preventDefault();
+                if (targetValid) void findThreshold(targetPercent);
+              }}
+            >
+              <label>
+                Aim at a residual error of{" "}
+                <input
+                  type="number"
+                  min={0}
+                  max={100}
+                  step="any"
+                  value={targetDraft}
+                  onChange={(event) => setTargetDraft(event.target.value)}
+                />{" "}
+                %
+              </label>{" "}
+              <button type="submit" disabled={!targetValid}>
+                Find threshold
+              </button>
+            </form>
+            <form
+              className="inline-form"
+              onSubmit={(event) => {
+                event.preventDefault();
                 if (valid) setPreview(parsed);
               }}
             >
@@ -159,7 +204,7 @@ export function ReviewThresholdForm({
                   type="number"
                   min={0}
                   max={1}
-                  step={0.01}
+                  step="any"
                   value={draft}
                   onChange={(event) => setDraft(event.target.value)}
                 />

@@ -284,6 +284,13 @@ export const fetchIterationReview = (
     signal,
   });
 
+/** The plan of the lowest threshold whose estimated residual error meets `target`. */
+export const fetchThresholdForTarget = (projectId: number, iterationId: number, target: number) =>
+  apiRequest("GET", "projects/{project_id}/iterations/{iteration_id}/review/", {
+    path: iterationIds(projectId, iterationId),
+    query: { target },
+  });
+
 /** Sets the threshold; null is auto. */
 export const setReviewThreshold = (
   projectId: number,
