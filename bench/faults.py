@@ -71,7 +71,7 @@ BIG_MEETINGS = [
 ]
 JOB_DEADLINE_SECONDS = 300
 """A job not finished this long after its fault counts as stuck."""
-STDERR_KEPT = 6000
+STDERR_KEPT = 16000
 """Characters of a failed stack run's stderr kept in its report: its traceback's end."""
 
 ENVIRONMENT = {
@@ -624,7 +624,41 @@ class FaultBench:
             if all(worker.process.poll() is not None for worker in self.workers):
                 raise RuntimeError(f"every worker exited; their logs: {self.workers}")
             time.sleep(0.2)
-        raise TimeoutError(f"job {self.job_id} stuck for {JOB_DEADLINE_SECONDS} s")
+        raise TimeoutError(f"job {self.job_id} stuck for {JOB_DEADLINE_SECONDS} s; {self.state()}")
+
+    def state(self) -> str:
+        """The job's row, its task's results and the end of each worker's log: what a stuck
+        job's report needs, as the stack's folder is gone by the time anybody reads it."""
+        from django_celery_results.models import TaskResult
+
+        from backend.core.local_worker import LOG_TAIL_CHARACTERS
+        from backend.jobs.models import Job
+
+        job = (
+            Job.objects.filter(pk=self.job_id)
+            .values(
+                "status",
+                "progress",
+                "message",
+                "requeues",
+                "retries",
+                "celery_task_id",
+                "started_at",
+                "heartbeat_at",
+            )
+            .first()
+        )
+        results = list(
+            TaskResult.objects.filter(task_id=str(job["celery_task_id"]) if job else "").values(
+                "status", "worker", "date_done"
+            )
+        )
+        logs = "\n".join(
+            f"--- worker {worker.name} (exit {worker.process.poll()}):\n"
+            f"{worker.log()[-LOG_TAIL_CHARACTERS:]}"
+            for worker in self.workers
+        )
+        return f"job {job}, task results {results}, at {time.strftime('%H:%M:%S')}\n{logs}"
 
     def verdict(self, job_id: int, parameter_set_id: int, **figures: Any) -> dict[str, Any]:
         """The job's end and whether it holds what the issue asks."""
