@@ -1,7 +1,6 @@
 import { useState } from "react";
 import {
   fetchIterationReview,
-  fetchThresholdForTarget,
   setReviewThreshold,
   type AfterReview,
   type Calibrations,
@@ -78,7 +77,8 @@ export function ReviewThresholdForm({
   const [preview, setPreview] = useState<number | null>(null);
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
   const [loaded, reload] = useLoad(
-    (signal) => fetchIterationReview(projectId, iterationId, preview, signal),
+    (signal) =>
+      fetchIterationReview(projectId, iterationId, { threshold: preview ?? undefined }, signal),
     [projectId, iterationId, preview, refreshKey],
   );
   const parsed = draft.trim() === "" ? null : Number(draft);
@@ -95,7 +95,9 @@ export function ReviewThresholdForm({
   const findThreshold = async (percentTarget: number) => {
     setMessage(null);
     try {
-      const found = await fetchThresholdForTarget(projectId, iterationId, percentTarget / 100);
+      const found = await fetchIterationReview(projectId, iterationId, {
+        target: percentTarget / 100,
+      });
       if (found.preview) {
         setDraft(String(found.preview.threshold));
         setPreview(found.preview.threshold);

@@ -272,23 +272,18 @@ export type ReviewPlan = Schema<"ReviewPlan">;
 export type AfterReview = Schema<"AfterReview">;
 export type Calibrations = Schema<"Calibrations">;
 
+/** The review plans, previewing a threshold or the lowest that meets a target residual
+ * error (not both). */
 export const fetchIterationReview = (
   projectId: number,
   iterationId: number,
-  preview: number | null,
+  preview: { threshold?: number; target?: number },
   signal?: AbortSignal,
 ) =>
   apiRequest("GET", "projects/{project_id}/iterations/{iteration_id}/review/", {
     path: iterationIds(projectId, iterationId),
-    query: { threshold: preview ?? undefined },
+    query: preview,
     signal,
-  });
-
-/** The plan of the lowest threshold whose estimated residual error meets `target`. */
-export const fetchThresholdForTarget = (projectId: number, iterationId: number, target: number) =>
-  apiRequest("GET", "projects/{project_id}/iterations/{iteration_id}/review/", {
-    path: iterationIds(projectId, iterationId),
-    query: { target },
   });
 
 /** Sets the threshold; null is auto. */
