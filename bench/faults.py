@@ -592,12 +592,11 @@ class FaultBench:
         self.wait_until(lambda job: job["progress"] > 0 or job["status"] in FINISHED)
 
     def worker_running(self, job_id: int):
-        from django_celery_results.models import TaskResult
-
+        """The worker that stamped the job: its first stamp comes within a heartbeat."""
         from backend.jobs.models import Job
 
-        task_id = str(Job.objects.get(pk=job_id).celery_task_id)
-        hostname = TaskResult.objects.filter(task_id=task_id).values_list("worker", flat=True).get()
+        self.wait_until(lambda job: job["worker"] != "" or job["status"] in FINISHED)
+        hostname = Job.objects.values_list("worker", flat=True).get(pk=job_id)
         return next(worker for worker in self.workers if worker.name == hostname)
 
     def wait_until(self, condition) -> float:
@@ -613,7 +612,7 @@ class FaultBench:
             try:
                 job = (
                     Job.objects.filter(pk=self.job_id)
-                    .values("status", "progress", "requeues")
+                    .values("status", "progress", "requeues", "worker")
                     .get()
                 )
             except DATABASE_ERRORS:
@@ -627,10 +626,8 @@ class FaultBench:
         raise TimeoutError(f"job {self.job_id} stuck for {JOB_DEADLINE_SECONDS} s; {self.state()}")
 
     def state(self) -> str:
-        """The job's row, its task's results and the end of each worker's log: what a stuck
-        job's report needs, as the stack's folder is gone by the time anybody reads it."""
-        from django_celery_results.models import TaskResult
-
+        """The job's row and the end of each worker's log: what a stuck job's report needs, as
+        the stack's folder is gone by the time anybody reads it."""
         from backend.core.local_worker import LOG_TAIL_CHARACTERS
         from backend.jobs.models import Job
 
@@ -645,20 +642,16 @@ class FaultBench:
                 "celery_task_id",
                 "started_at",
                 "heartbeat_at",
+                "worker",
             )
             .first()
-        )
-        results = list(
-            TaskResult.objects.filter(task_id=str(job["celery_task_id"]) if job else "").values(
-                "status", "worker", "date_done"
-            )
         )
         logs = "\n".join(
             f"--- worker {worker.name} (exit {worker.process.poll()}):\n"
             f"{worker.log()[-LOG_TAIL_CHARACTERS:]}"
             for worker in self.workers
         )
-        return f"job {job}, task results {results}, at {time.strftime('%H:%M:%S')}\n{logs}"
+        return f"job {job}, at {time.strftime('%H:%M:%S')}\n{logs}"
 
     def verdict(self, job_id: int, parameter_set_id: int, **figures: Any) -> dict[str, Any]:
         """The job's end and whether it holds what the issue asks."""

@@ -147,10 +147,12 @@ WORKER_QUIET_TIMEOUT_SECONDS = 30
 def wait_until_workers_are_quiet() -> None:
     """Until no running worker holds a job or a task that has not stored its result.
 
-    A task's last write, its result in django-celery-results, lands after its job already
-    shows as finished; a test that ends on that finish would have its database flushed while
-    the write is under way, and on PostgreSQL the flush's TRUNCATE and that transaction can
-    deadlock. Tasks of workers that were killed never finish, so only live workers count."""
+    A tuning slice, a chord's header task, writes its result in django-celery-results after
+    its body (job tasks write nothing there); a redelivered slice can still be writing when
+    its run's job shows as finished, and a test that ends on that finish would have its
+    database flushed while the write is under way: on PostgreSQL the flush's TRUNCATE and
+    that transaction can deadlock. Tasks of workers that were killed never finish, so only
+    live workers count."""
     from celery import states
     from django_celery_results.models import TaskResult
 

@@ -132,7 +132,7 @@ def document_import_run(*, job_id: int, task_id: str | None = None) -> None:
         _import_failed(job_id, document.pk, unexpected_failure(job_id=job_id, error=error))
         raise
     with transaction.atomic():
-        if job_lock_if_running(job_id=job_id) is None:
+        if job_lock_if_running(job_id=job_id, task_id=task_id) is None:
             return
         document_store_parsed(
             document=document, report=report, transcript=transcript, sections=sections

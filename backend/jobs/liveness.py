@@ -4,23 +4,26 @@ at once.
 Every worker's main process (not the pool processes that run tasks, whose long computations
 can hold their interpreter) ticks every TANDEM_JOB_HEARTBEAT_SECONDS on the worker's timer:
 
-- it stamps the `heartbeat_at` of every job one of its tasks is working on (its active
-  requests, each mapped to its job by the task's `job_id_of`);
+- it stamps the `heartbeat_at` and `worker` of every job one of its tasks is working on (its
+  active requests, each mapped to its job by the task's `job_id_of`);
 - it looks for running jobs nobody has stamped for TANDEM_JOB_LOST_AFTER_SECONDS, and sends
   each again or fails it with the reason (`jobs_recover_lost`).
 
 A worker killed with its tasks stops stamping, so its jobs are sent again within about
-HEARTBEAT + LOST_AFTER + HEARTBEAT seconds (50 s by default), on any broker. A job whose
-task was dropped while the database was down (its retry could not be recorded), or stopped
-by the outage beyond its retries (`job_leave_for_resend`), stops being stamped too, and comes
-back the same way once the database does.
+HEARTBEAT + LOST_AFTER + HEARTBEAT seconds (50 s by default), on any broker. A running job
+whose task waits for a retry, or was stopped beyond its retries (`job_leave_for_resend`),
+stops being stamped too, and comes back the same way once the database does. A queued job
+has only its message: while the database is unreachable its task retries without end
+(backend/jobs/tasks.py), so the message outlives the outage.
 
 The database being unreachable stops every worker's stamps at once, so a worker sends jobs
 again only once it has reached the database for two heartbeats in a row: by then every live
 worker has stamped its jobs again, and a job silent through an outage is not taken for lost
 while its worker still runs it. `job_begin` refuses a second delivery of a job that a live
 worker is running, and a job sent again gets a new task id, so the message it replaces is
-ignored if it ever comes back.
+ignored if it ever comes back, and a task that kept running meanwhile may no longer write
+(`job_lock_if_running`): with SQLite a connection opened before an outage can outlive it,
+so one worker may see the database while another cannot stamp its job.
 """
 
 import logging
@@ -77,13 +80,13 @@ def reach_database() -> None:
         cursor.execute("SELECT 1")
 
 
-def tick(watch: DatabaseWatch) -> None:
+def tick(watch: DatabaseWatch, worker: str = "") -> None:
     """Stamp this worker's jobs, then recover lost ones once the database has settled."""
     from backend.jobs.services import jobs_heartbeat, jobs_recover_lost
 
     try:
         reach_database()
-        jobs_heartbeat(job_ids=active_job_ids())
+        jobs_heartbeat(job_ids=active_job_ids(), worker=worker)
         watch.succeeded()
         touched = jobs_recover_lost() if watch.settled() else []
     except Exception:
@@ -106,9 +109,9 @@ class JobLiveness(bootsteps.StartStopStep):
         self.watch = DatabaseWatch()
 
     def start(self, worker: Any) -> None:
-        tick(self.watch)
+        tick(self.watch, worker.hostname)
         self.timer_entry = worker.timer.call_repeatedly(
-            max(1.0, settings.TANDEM_JOB_HEARTBEAT_SECONDS), tick, (self.watch,)
+            max(1.0, settings.TANDEM_JOB_HEARTBEAT_SECONDS), tick, (self.watch, worker.hostname)
         )
 
     def stop(self, worker: Any) -> None:

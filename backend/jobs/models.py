@@ -54,6 +54,11 @@ class Job(models.Model):
     heartbeat_at = models.DateTimeField(
         null=True, blank=True, help_text="Last sign of life from a worker running the job."
     )
+    worker = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="The worker that last stamped the job: the one running it, while it runs.",
+    )
     requeues = models.PositiveIntegerField(
         default=0, help_text="Times the job was sent again because its worker was gone."
     )

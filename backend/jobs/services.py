@@ -127,13 +127,13 @@ def _is_alive(job: Job) -> bool:
     )
 
 
-def jobs_heartbeat(*, job_ids: Iterable[int]) -> None:
-    """A sign of life from the worker whose tasks work on these jobs (backend/jobs/liveness.py);
-    one statement, whatever their number."""
+def jobs_heartbeat(*, job_ids: Iterable[int], worker: str = "") -> None:
+    """A sign of life from the worker whose tasks work on these jobs (backend/jobs/liveness.py),
+    which also tells an administrator where each runs; one statement, whatever their number."""
     job_ids = list(job_ids)
     if job_ids:
         Job.objects.filter(pk__in=job_ids).exclude(status__in=Job.FINISHED).update(
-            heartbeat_at=timezone.now()
+            heartbeat_at=timezone.now(), worker=worker
         )
 
 
@@ -210,9 +210,15 @@ def job_note_retry(*, job_id: int, error: str) -> None:
     )
 
 
-def job_lock_if_running(*, job_id: int) -> Job | None:
-    """Inside the caller's transaction: the job, locked, unless it was cancelled meanwhile."""
-    return Job.objects.select_for_update().filter(pk=job_id, status=Job.Status.RUNNING).first()
+def job_lock_if_running(*, job_id: int, task_id: str | None = None) -> Job | None:
+    """Inside the caller's transaction: the job, locked, unless it was cancelled meanwhile or,
+    for the task `task_id`, sent again under another id (backend/jobs/liveness.py): a task
+    that kept running while its worker could not stamp it must not write beside the task
+    that replaced it."""
+    running = Job.objects.select_for_update().filter(pk=job_id, status=Job.Status.RUNNING)
+    if task_id is not None:
+        running = running.filter(celery_task_id=task_id)
+    return running.first()
 
 
 def job_succeed(*, job: Job, result: dict[str, Any], message: str = "done") -> Job:

@@ -3,7 +3,11 @@ that ends failed, with the error, when the task gives up on anything else. Each 
 ``tasks`` module defines its tasks on `JobTask`; this app has none of its own.
 
 A transient error the retries do not cure leaves the job to the liveness rule
-(backend/jobs/liveness.py), which sends it again. Permanent errors (a bad file, an invalid
+(backend/jobs/liveness.py), which sends it again. While the database is unreachable nothing
+can be noted on the job, so the message is all it has: the retries then never run out, and
+Celery writes nothing to its result backend, the same database, around a job task's body
+(`ignore_result`), since a write that fails there drops the message without calling
+`on_failure`. The job's row is the task's record. Permanent errors (a bad file, an invalid
 parameter set) never reach here: services fail their job with a clear message and return,
 so the task does not retry what cannot succeed.
 """
@@ -31,6 +35,7 @@ class JobTask(Task):
     (backend/jobs/liveness.py)."""
 
     autoretry_for = TRANSIENT_ERRORS
+    ignore_result = True
     retry_backoff = 2
     retry_backoff_max = 60
     retry_jitter = True
@@ -43,9 +48,9 @@ class JobTask(Task):
         """The job goes back to `queued` before the retry's message is sent: a job still
         `running` with a fresh heartbeat reads as one a live worker runs, and `job_begin` would
         drop the retry as a second delivery, leaving the job to the liveness rule's re-send.
-        The result backend also records the retry through the connection that may have just
-        died: a broken one is replaced first. With the database still down nothing can be
-        noted; the retry is sent anyway, and the liveness rule covers it if it is dropped."""
+        A connection the error broke is replaced first. With the database still down nothing
+        can be noted, so the retry is sent whatever the count: a job still `queued` has no
+        other way back (one left `running` has the liveness rule too)."""
         close_old_connections()
         job_id = self.job_id_of(tuple(self.request.args or ()))
         error = kwargs.get("exc")
@@ -54,7 +59,13 @@ class JobTask(Task):
                 job_note_retry(job_id=job_id, error=f"{type(error).__name__}: {error}")
             except TRANSIENT_ERRORS:
                 close_old_connections()
-        return super().retry(*args, **kwargs)
+                kwargs["max_retries"] = self.request.retries + 1
+        try:
+            return super().retry(*args, **kwargs)
+        finally:
+            # Celery keeps a per-call limit on the task object, shared by the process's next
+            # requests, and forgets to drop it when the retry raises.
+            self.__dict__.pop("override_max_retries", None)
 
     def on_failure(
         self, exc: Exception, task_id: str, args: TaskArgs, kwargs: TaskKwargs, einfo: ExceptionInfo

@@ -11,6 +11,10 @@ from backend.tuning.services import tuning_evaluate_slice, tuning_finish_stage, 
 
 
 class _SliceTask(JobTask):
+    """A chord's header task: the chord counts its results in the result backend."""
+
+    ignore_result = False
+
     def job_id_of(self, args: tuple[Any, ...]) -> int | None:
         return tuning_slice_job_id(slice_id=args[0])
 

@@ -118,7 +118,7 @@ def vectors_train_run(*, job_id: int, task_id: str | None = None) -> None:
         raise ValueError(f"job {job_id} trains word vectors for no project")
     vectors = vectors_for(project_id=job.project_id, settings=settings)
     with transaction.atomic():
-        if job_lock_if_running(job_id=job_id) is None:
+        if job_lock_if_running(job_id=job_id, task_id=task_id) is None:
             return
         job_succeed(
             job=job,

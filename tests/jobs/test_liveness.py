@@ -5,9 +5,11 @@ worker killed with -9 on the suite's stack, is in tests/tasks/test_faults.py."""
 from datetime import timedelta
 
 import pytest
-from celery import states
 from celery.app.routes import prepare as prepare_routes
+from celery.exceptions import Retry
 from django.conf import settings
+from django.db import OperationalError as DatabaseOperationalError
+from django.db import transaction
 from django.test import override_settings
 from django.utils import timezone
 
@@ -16,11 +18,18 @@ from backend.celery import app as celery_app
 from backend.core.database_outage import DATABASE_ERRORS
 from backend.jobs.liveness import DatabaseWatch, tick
 from backend.jobs.models import Job
-from backend.jobs.services import job_begin, jobs_heartbeat, jobs_recover_lost
+from backend.jobs.services import (
+    job_begin,
+    job_lock_if_running,
+    jobs_heartbeat,
+    jobs_recover_lost,
+)
+from backend.jobs.tasks import JobTask
 from tests.core.test_database_outage import database_unreachable
 
 LOST_AFTER = timedelta(seconds=settings.TANDEM_JOB_LOST_AFTER_SECONDS)
 UNKNOWN_TASK = "x.y"
+RETRIED_TASK = "tests.jobs.retried"
 SENT_AGAIN_QUEUE = "liveness-tests"
 
 
@@ -33,7 +42,9 @@ def sent_again(monkeypatch):
     find no such task, and log it as an error. The test reads each message back, so none is
     left for a worker started later."""
     router = celery_app.amqp.router
-    own_queue = prepare_routes({UNKNOWN_TASK: {"queue": SENT_AGAIN_QUEUE}})
+    own_queue = prepare_routes(
+        {name: {"queue": SENT_AGAIN_QUEUE} for name in (UNKNOWN_TASK, RETRIED_TASK)}
+    )
     monkeypatch.setattr(router, "routes", [*own_queue, *router.routes])
 
     def read() -> list[tuple[str, str]]:
@@ -46,6 +57,11 @@ def sent_again(monkeypatch):
 
     yield read
     read()
+
+
+@celery_app.task(bind=True, base=JobTask, name=RETRIED_TASK)
+def retried(self: JobTask, job_id: int) -> None:
+    """Never run: the tests below call its `retry` as its body would."""
 
 
 def running_job(*, silent_for: timedelta, requeues: int = 0, task_name: str = UNKNOWN_TASK) -> Job:
@@ -154,11 +170,52 @@ def test_a_worker_stamps_the_unfinished_jobs_its_tasks_run():
     done = Job.objects.create(kind=Job.Kind.TUNE, status=Job.Status.SUCCEEDED)
     other = running_job(silent_for=LOST_AFTER * 2)
 
-    jobs_heartbeat(job_ids={working.pk, done.pk})
+    jobs_heartbeat(job_ids={working.pk, done.pk}, worker="cpu-1@host")
 
     assert jobs_recover_lost() == [other.pk]
     assert Job.objects.get(pk=done.pk).heartbeat_at is None
-    assert Job.objects.get(pk=working.pk).status == Job.Status.RUNNING
+    assert Job.objects.values_list("status", "worker").get(pk=working.pk) == (
+        Job.Status.RUNNING,
+        "cpu-1@host",
+    )
+
+
+@pytest.mark.django_db
+def test_a_task_whose_job_was_sent_again_may_no_longer_write():
+    """With SQLite a connection opened before an outage can outlive it: one worker sees the
+    job silent and sends it again while the task on another still computes, unable to stamp."""
+    job = running_job(silent_for=timedelta(seconds=1))
+    superseded = str(job.celery_task_id)
+    Job.objects.filter(pk=job.pk).update(celery_task_id="replacing-task")
+
+    with transaction.atomic():
+        assert job_lock_if_running(job_id=job.pk, task_id=superseded) is None
+        assert job_lock_if_running(job_id=job.pk, task_id="replacing-task") is not None
+        assert job_lock_if_running(job_id=job.pk) is not None, "a direct call is explicit"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_while_the_database_is_unreachable_a_job_task_retries_past_its_limit(tmp_path, sent_again):
+    """A queued job whose task cannot note its retry has only that message: dropped after
+    the last retry, with nothing written, the job would stay queued for good. Once the
+    database answers, the limit holds again. Committed, so the outage can be real."""
+    job = Job.objects.create(kind=Job.Kind.PRE_ALIGN, task_name=RETRIED_TASK)
+    task_id = str(job.celery_task_id)
+    retried.push_request(
+        id=task_id, args=(job.pk,), kwargs={}, retries=retried.max_retries, called_directly=False
+    )
+    try:
+        with database_unreachable(tmp_path), pytest.raises(Retry):
+            retried.retry(exc=DatabaseOperationalError("the database went away"), countdown=0)
+        assert "override_max_retries" not in vars(retried), "a limit left for the next request"
+        with pytest.raises(DatabaseOperationalError):
+            retried.retry(exc=DatabaseOperationalError("the database went away"), countdown=0)
+    finally:
+        retried.pop_request()
+
+    assert sent_again() == [(RETRIED_TASK, task_id)]
+    job.refresh_from_db()
+    assert (job.status, job.retries) == (Job.Status.QUEUED, 1), "the second retry was noted"
 
 
 @override_settings(TANDEM_JOB_HEARTBEAT_SECONDS=0)
@@ -202,21 +259,20 @@ def test_after_a_database_outage_a_worker_waits_before_taking_silent_jobs_for_lo
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_task_the_database_stops_outside_its_retries_leaves_its_job_to_be_sent_again(
+def test_a_task_whose_retries_ran_out_in_an_outage_leaves_its_job_to_be_sent_again(
     tmp_path, sent_again
 ):
-    """What CI once met in the fault suite: a retry's start, which Celery records in the
-    result backend (the database), fails while the database is still down, outside the
-    task's body and so outside its retries; by the time Celery hands the failure to the
-    task, the database is back. The outage passes, so the job must come back, not end failed
-    with an "unexpected error". Committed, so the failure can be real: the job is resent
-    long before a session worker's shipped silence would take it for lost."""
+    """Retries whose jittered countdowns all fell within an outage, and the database back by
+    the time Celery hands the failure to the task: the outage passed, so the job must come
+    back, not end failed with an "unexpected error". Committed, so the failure can be real:
+    the job is resent long before a session worker's shipped silence would take it for
+    lost."""
     job = Job.objects.create(
-        kind=Job.Kind.PRE_ALIGN, status=Job.Status.QUEUED, task_name=UNKNOWN_TASK, retries=1
+        kind=Job.Kind.PRE_ALIGN, status=Job.Status.QUEUED, task_name=UNKNOWN_TASK, retries=5
     )
     task_id = str(job.celery_task_id)
     with database_unreachable(tmp_path), pytest.raises(DATABASE_ERRORS) as outage:
-        pre_align.backend.store_result(task_id, {"pid": 1}, states.STARTED)
+        Job.objects.count()
 
     pre_align.on_failure(outage.value, task_id, (job.pk,), {}, None)
 

@@ -6,6 +6,7 @@ import time
 
 import pytest
 from django.db import connection
+from django_celery_results.models import TaskResult
 
 from backend.alignments.models import ParameterSet, PreAlignment
 from backend.alignments.services.pre_alignments import (
@@ -95,6 +96,9 @@ def test_a_permanent_error_fails_the_job_at_once_with_its_message(dedicated_cpu_
     assert "windw" in job.error
     assert job.retries == 0
     assert not PreAlignment.objects.exists()
+    assert not TaskResult.objects.filter(task_id=str(job.celery_task_id)).exists(), (
+        "a job task writes nothing to Celery's result backend, around its body or after it"
+    )
 
 
 @pytest.mark.worker

@@ -290,7 +290,7 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
             decision = prior_for_source(document.source, params) if prior else learned
             result, findings = align_document(document, params, vectors, decision)
             with transaction.atomic():
-                if job_lock_if_running(job_id=job_id) is None:
+                if job_lock_if_running(job_id=job_id, task_id=task_id) is None:
                     return
                 stored = pre_alignment_record(
                     document=document,
@@ -313,7 +313,7 @@ def pre_align_run(*, job_id: int, task_id: str | None = None) -> None:
             message=f"{position + 1} of {counted(len(document_ids), 'document')} pre-aligned",
         )
     with transaction.atomic():
-        if job_lock_if_running(job_id=job_id) is None:
+        if job_lock_if_running(job_id=job_id, task_id=task_id) is None:
             return
         job_succeed(
             job=job,
