@@ -22,7 +22,7 @@ from backend.projects.models import Project
 
 logger = logging.getLogger(__name__)
 
-# Fail fast when the broker is down: the user is waiting for the upload's answer.
+# Fail fast when the broker is down: the user is waiting for the answer.
 ENQUEUE_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
 
 
@@ -289,8 +289,12 @@ def job_cancel(*, actor: User, job: Job) -> Job:
 
 
 def _revoke(task_id: str) -> None:
-    """Best effort: tasks also check the job's status, so a lost revoke only wastes work."""
+    """Best effort: tasks also check the job's status, so a lost revoke only wastes work. The
+    cancel answers after it, so an unreachable broker is tried once, as for an enqueue, not
+    for the seconds Celery's own retries take."""
     try:
-        celery_app.control.revoke(str(task_id))
+        with celery_app.connection_for_write() as connection:
+            connection.ensure_connection(**ENQUEUE_RETRY_POLICY)
+            celery_app.control.revoke(str(task_id), connection=connection)
     except Exception as error:  # noqa: BLE001 - the broker being down must not fail a cancel
         logger.warning("Cannot revoke task %s: %s", task_id, error)
