@@ -23,7 +23,7 @@ from backend.projects.models import Project
 logger = logging.getLogger(__name__)
 
 # Fail fast when the broker is down: the user is waiting for the answer.
-ENQUEUE_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
+ENQUEUE_RETRY_POLICY: dict[str, Any] = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
 
 
 def job_create(
