@@ -22,8 +22,8 @@ worker has stamped its jobs again, and a job silent through an outage is not tak
 while its worker still runs it. `job_begin` refuses a second delivery of a job that a live
 worker is running, and a job sent again gets a new task id, so the message it replaces is
 ignored if it ever comes back, and a task that kept running meanwhile may no longer write
-(`job_lock_if_running`): with SQLite a connection opened before an outage can outlive it,
-so one worker may see the database while another cannot stamp its job.
+(`job_lock_if_running`). With SQLite a connection opened before an outage can outlive it,
+so each tick reaches the database on a new one (`reach_database`).
 """
 
 import logging
@@ -75,7 +75,12 @@ def active_job_ids() -> set[int]:
 
 
 def reach_database() -> None:
-    """One round trip, so that even an idle worker notices an outage (and its end)."""
+    """One round trip, so that even an idle worker notices an outage (and its end). A SQLite
+    connection holds its file open, and one opened before the file's folder went away keeps
+    working through the outage: on a connection opened now, every worker sees an outage
+    alike, and none takes for lost a job whose worker cannot stamp it."""
+    if connection.vendor == "sqlite":
+        connection.close()
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
 

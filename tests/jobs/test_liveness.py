@@ -9,7 +9,7 @@ from celery.app.routes import prepare as prepare_routes
 from celery.exceptions import Retry
 from django.conf import settings
 from django.db import OperationalError as DatabaseOperationalError
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import override_settings
 from django.utils import timezone
 
@@ -226,6 +226,30 @@ def test_a_worker_recovers_nothing_until_it_reached_the_database_since_its_last_
     assert watch.settled()
     watch.failed()
     assert not watch.settled()
+
+
+@pytest.mark.skipif(
+    connection.vendor != "sqlite", reason="a PostgreSQL outage cuts every connection"
+)
+@pytest.mark.django_db(transaction=True)
+def test_a_sqlite_connection_opened_before_an_outage_does_not_hide_it(tmp_path):
+    """The database's folder goes away while the worker's connection holds the file open, as
+    a test of the fault suite once had it: that worker took for lost a job whose worker could
+    not stamp it. Committed, as the watch replaces the test's connection."""
+    watch = DatabaseWatch()
+    tick(watch)
+    assert watch.reachable_since is not None
+    saved = dict(connection.settings_dict)
+    connection.ensure_connection()
+    connection.settings_dict["NAME"] = str(tmp_path / "removed" / "tandem.sqlite3")
+    try:
+        tick(watch)
+    finally:
+        connection.close()
+        connection.settings_dict.clear()
+        connection.settings_dict.update(saved)
+
+    assert watch.reachable_since is None
 
 
 @pytest.mark.django_db(transaction=True)
