@@ -85,7 +85,7 @@ def reach_database() -> None:
         cursor.execute("SELECT 1")
 
 
-def tick(watch: DatabaseWatch, worker: str = "") -> None:
+def tick(watch: DatabaseWatch, worker: str) -> None:
     """Stamp this worker's jobs, then recover lost ones once the database has settled."""
     from backend.jobs.services import jobs_heartbeat, jobs_recover_lost
 

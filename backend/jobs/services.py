@@ -127,7 +127,7 @@ def _is_alive(job: Job) -> bool:
     )
 
 
-def jobs_heartbeat(*, job_ids: Iterable[int], worker: str = "") -> None:
+def jobs_heartbeat(*, job_ids: Iterable[int], worker: str) -> None:
     """A sign of life from the worker whose tasks work on these jobs (backend/jobs/liveness.py),
     which also tells an administrator where each runs; one statement, whatever their number."""
     job_ids = list(job_ids)

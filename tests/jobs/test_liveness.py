@@ -31,6 +31,7 @@ LOST_AFTER = timedelta(seconds=settings.TANDEM_JOB_LOST_AFTER_SECONDS)
 UNKNOWN_TASK = "x.y"
 RETRIED_TASK = "tests.jobs.retried"
 SENT_AGAIN_QUEUE = "liveness-tests"
+WORKER = "cpu-1@host"
 
 
 @pytest.fixture
@@ -170,13 +171,13 @@ def test_a_worker_stamps_the_unfinished_jobs_its_tasks_run():
     done = Job.objects.create(kind=Job.Kind.TUNE, status=Job.Status.SUCCEEDED)
     other = running_job(silent_for=LOST_AFTER * 2)
 
-    jobs_heartbeat(job_ids={working.pk, done.pk}, worker="cpu-1@host")
+    jobs_heartbeat(job_ids={working.pk, done.pk}, worker=WORKER)
 
     assert jobs_recover_lost() == [other.pk]
     assert Job.objects.get(pk=done.pk).heartbeat_at is None
     assert Job.objects.values_list("status", "worker").get(pk=working.pk) == (
         Job.Status.RUNNING,
-        "cpu-1@host",
+        WORKER,
     )
 
 
@@ -237,13 +238,13 @@ def test_a_sqlite_connection_opened_before_an_outage_does_not_hide_it(tmp_path):
     a test of the fault suite once had it: that worker took for lost a job whose worker could
     not stamp it. Committed, as the watch replaces the test's connection."""
     watch = DatabaseWatch()
-    tick(watch)
+    tick(watch, WORKER)
     assert watch.reachable_since is not None
     saved = dict(connection.settings_dict)
     connection.ensure_connection()
     connection.settings_dict["NAME"] = str(tmp_path / "removed" / "tandem.sqlite3")
     try:
-        tick(watch)
+        tick(watch, WORKER)
     finally:
         connection.close()
         connection.settings_dict.clear()
@@ -269,14 +270,14 @@ def test_after_a_database_outage_a_worker_waits_before_taking_silent_jobs_for_lo
     watch.succeeded()
 
     with database_unreachable(tmp_path):
-        tick(watch)
+        tick(watch, WORKER)
     assert watch.reachable_since is None
-    tick(watch)
+    tick(watch, WORKER)
 
     assert watch.reachable_since is not None
     assert Job.objects.get(pk=job.pk).status == Job.Status.RUNNING, "not yet settled"
     with override_settings(TANDEM_JOB_HEARTBEAT_SECONDS=0):
-        tick(watch)
+        tick(watch, WORKER)
     job.refresh_from_db()
     assert job.status == Job.Status.QUEUED
     assert sent_again() == [(UNKNOWN_TASK, str(job.celery_task_id))]
