@@ -1,0 +1,116 @@
+"""A spot check after review: a few of the turns left unread, drawn at random and read, so that
+the residual error of the gold is measured on the batch itself, not only inferred from a
+calibration fitted on other documents.
+
+The estimate after review (`workers.align.annotation.review.residual_error_after_review`)
+reads the shown turns, which all lie below the threshold, and extrapolates to the hidden ones
+above it; on public_meetings a calibration from other documents misses a batch of four or six
+by about a point, and the shown turns cannot tell in which direction above the threshold
+(docs/experiments/2026-11-28-estimate-after-review.md). A simple random sample of the turns
+still unread once the review is done is evidence from exactly where the errors left are.
+
+Once the sample is read (and its wrong turns fixed, with the runs they lead to), the wrong
+labels left number the pool's wrong turns less those fixed since the draw. The sample's share
+of wrong turns times the pool's size estimates the former without bias, whatever runs the
+errors come in, and the latter is counted, so `spot_check_estimate` is unbiased for what is
+left (`tests/align/annotation/test_spot_check.py` checks it over every sample of small
+pools). It is noisy on a small sample, so `residual_error_spot_checked` weighs it against the
+model's estimate by their variances: a small sample moves the model's figure, a large one
+replaces it.
+
+Everything is numpy on one document's per-turn arrays, pooled over a batch's documents.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+SPOT_CHECK_SHARE = 0.05
+"""The share of the turns left unread that a spot check reads. Chosen on fold A's first
+batches (`bench.after_review --spot-check`, docs/experiments/2026-11-29-spot-check.md) between
+3, 5 and 10 %: 5 % reads about 4 points more of a batch than the review alone and puts the
+estimate within 1 point of the error left in 76 to 85 % of batches, against 63 to 82 %."""
+MODEL_ERROR_SD = 0.01
+"""How far, as a share of a batch's turns, the estimate from the calibration alone typically
+misses the error left: about a point on batches of four or six public_meetings meetings
+(docs/experiments/2026-11-28-estimate-after-review.md), set from that before the spot check
+was measured and not searched. It is the model estimate's weight against the sample's."""
+
+
+@dataclass(frozen=True)
+class SpotCheckedDocument:
+    """One document's spot check: `pool` the turns still unread when it was drawn, `checked`
+    the turns drawn (a simple random sample of the pool), `fixed` the pool's turns whose label
+    was changed since the draw (the checked turns found wrong, the turns read by following
+    them, and any a fix put out of the report's order), and `doubts` every turn's probability
+    of being wrong by the model, which stands in for the sample's share of wrong turns in its
+    variance when the sample finds too few to tell. All (turns,)."""
+
+    pool: np.ndarray
+    checked: np.ndarray
+    fixed: np.ndarray
+    doubts: np.ndarray
+
+
+def draw_spot_checks(unread: np.ndarray, share: float, rng: np.random.Generator) -> np.ndarray:
+    """Bool mask of ceil(`share` x the unread turns) of the `unread` turns, drawn at random
+    without replacement. unread: (turns,) bool."""
+    pool = np.flatnonzero(np.asarray(unread, bool))
+    count = min(len(pool), int(np.ceil(share * len(pool))))
+    checked = np.zeros(len(unread), dtype=bool)
+    checked[rng.choice(pool, count, replace=False)] = True
+    return checked
+
+
+def sample_count_variance(size: int, drawn: int, share_wrong: float) -> float:
+    """The variance of `size` x (the share of wrong turns in a simple random sample of `drawn`
+    turns) when `share_wrong` of the `size` turns are wrong: drawn without replacement, so a
+    sample of the whole pool has none."""
+    if drawn == 0 or size <= 1:
+        return 0.0
+    return size**2 * share_wrong * (1.0 - share_wrong) / drawn * (size - drawn) / (size - 1)
+
+
+def spot_check_estimate(document: SpotCheckedDocument) -> tuple[float, float]:
+    """The expected number of wrong labels left in the document, from its spot check alone,
+    and that estimate's variance: the pool's size times the sample's share of wrong turns,
+    less the pool turns fixed since the draw. The variance is the sample's
+    (`sample_count_variance`) at the larger of the sample's share and the model's mean doubt
+    over the pool, so that a sample that found nothing wrong is not taken for certain.
+    (0, 0) when nothing was drawn."""
+    pool = np.asarray(document.pool, bool)
+    checked = np.asarray(document.checked, bool) & pool
+    fixed = np.asarray(document.fixed, bool) & pool
+    size, drawn = int(pool.sum()), int(checked.sum())
+    if drawn == 0:
+        return 0.0, 0.0
+    share_wrong = int((checked & fixed).sum()) / drawn
+    estimate = size * share_wrong - int(fixed.sum())
+    rate = max(share_wrong, float(np.asarray(document.doubts, np.float64)[pool].mean()))
+    return estimate, sample_count_variance(size, drawn, rate)
+
+
+def residual_error_spot_checked(
+    model_expected_wrong: float, turns: int, documents: Sequence[SpotCheckedDocument]
+) -> float:
+    """Expected share of the batch's `turns` left wrong: the model's expected number of wrong
+    labels (`model_expected_wrong`, after the spot check's reading) and the spot checks'
+    estimate, each weighed by the inverse of its variance (the model's: MODEL_ERROR_SD of the
+    turns), and never below 0. The model's figure alone when no document was spot checked."""
+    if turns == 0:
+        return 0.0
+    if not any(np.asarray(document.checked, bool).any() for document in documents):
+        return model_expected_wrong / turns
+    estimates = [spot_check_estimate(document) for document in documents]
+    sample = sum(estimate for estimate, _ in estimates)
+    sample_variance = sum(variance for _, variance in estimates)
+    model_variance = (MODEL_ERROR_SD * turns) ** 2
+    if sample_variance == 0.0:
+        combined = sample
+    else:
+        weight = (1.0 / sample_variance) / (1.0 / sample_variance + 1.0 / model_variance)
+        combined = weight * sample + (1.0 - weight) * model_expected_wrong
+    return max(combined, 0.0) / turns
