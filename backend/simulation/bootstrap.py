@@ -56,9 +56,11 @@ from backend.simulation.review import (
     ReviewThreshold,
     iteration_threshold,
     reviewed_labels,
+    spot_checked_labels,
 )
 from backend.simulation.selection import batch_plan
 from workers.align.annotation.selection import SelectionPolicy
+from workers.align.annotation.spot_check import draw_spot_checks
 from workers.align.document_model import Meeting
 
 ANNOTATORS = 3
@@ -160,6 +162,10 @@ class Simulation:
     """In review mode, annotators also read the turns next to those they changed, to the end
     of each run, as the editor's review mode shows them (`backend.simulation.review
     .reviewed_labels`); False: the shown turns only, as the review mode first did."""
+    review_spot_check: float = 0.0
+    """In review mode, the share of the turns a document's review left unread that its
+    annotators then read at random, as a spot check (`workers.align.annotation.spot_check`):
+    an experiment the editor does not run; 0 for none."""
     starting: StartingParameters = StartingParameters.DIAGONAL
     """What pre-aligns the batches until a tuning run's set is promoted: the paper's diagonal,
     or the shipped defaults a new project starts from."""
@@ -358,12 +364,22 @@ class Simulation:
         pre_aligned: PreAligned,
     ) -> None:
         state = annotation_state(document=document, annotator=annotator)
-        wanted = reachable_gold(self._reference(meeting_id))
+        reference = reachable_gold(self._reference(meeting_id))
+        wanted = reference
         turns_read = None
         if review.threshold is not None:
             wanted, read = reviewed_labels(
-                pre_aligned, wanted, review.threshold, review.top_up, review.follow_changes
+                pre_aligned, reference, review.threshold, review.top_up, review.follow_changes
             )
+            if self.review_spot_check:
+                drawing = random.Random(f"{self.seed}:{meeting_id}:spot check")
+                checked = draw_spot_checks(
+                    ~read, self.review_spot_check, np.random.default_rng(drawing.getrandbits(64))
+                )
+                review.note_spot_check(meeting_id, ~read, checked, wanted)
+                wanted, read = spot_checked_labels(
+                    pre_aligned, reference, review.threshold, read, checked, review.follow_changes
+                )
             review.note_read(meeting_id, read)
             turns_read = int(read.sum())
         target = overlooking_correction(

@@ -25,6 +25,7 @@ from workers.align.annotation.review import (
     threshold_reached,
     turns_to_review,
 )
+from workers.align.annotation.spot_check import SpotCheckedDocument, residual_error_spot_checked
 from workers.align.report_order import first_order_break
 
 AUTO: Literal["auto"] = "auto"
@@ -122,11 +123,8 @@ def reviewed_labels(
     confidences = pre_aligned.confidences
     labels, read = _fix_shown(pre_aligned, gold, threshold, np.zeros(len(confidences), bool))
     while True:
-        while follow_changes:
-            near = next_to_changes(read & (labels != pre_aligned.labels)) & ~read
-            if not near.any():
-                break
-            labels, read = _fix_shown(pre_aligned, gold, threshold, read | near)
+        if follow_changes:
+            labels, read = _follow_changes(pre_aligned, gold, threshold, labels, read)
         if not top_up:
             break
         reached = threshold_reached(
@@ -136,6 +134,40 @@ def reviewed_labels(
             break
         labels, read = _fix_shown(pre_aligned, gold, reached, read)
     return labels.tolist(), read
+
+
+def _follow_changes(
+    pre_aligned: PreAligned,
+    gold: Sequence[int],
+    threshold: float,
+    labels: np.ndarray,
+    read: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The annotator reads the turns next to each turn it changed, and next to those it
+    changes in turn, to the end of each run."""
+    while (near := next_to_changes(read & (labels != pre_aligned.labels)) & ~read).any():
+        labels, read = _fix_shown(pre_aligned, gold, threshold, read | near)
+    return labels, read
+
+
+def spot_checked_labels(
+    pre_aligned: PreAligned,
+    gold: Sequence[int],
+    threshold: float,
+    read: np.ndarray,
+    checked: np.ndarray,
+    follow_changes: bool = True,
+) -> tuple[list[int], np.ndarray]:
+    """What an annotator submits after a spot check (`workers.align.annotation.spot_check`)
+    of a review that read the `read` turns: the `checked` turns are read and fixed to
+    `gold` as the shown ones were, each change followed to the end of its run as the review
+    follows them, and a fix that breaks the report's order has that turn fixed too."""
+    labels_after, read_after = _fix_shown(pre_aligned, gold, threshold, read | checked)
+    if follow_changes:
+        labels_after, read_after = _follow_changes(
+            pre_aligned, gold, threshold, labels_after, read_after
+        )
+    return labels_after.tolist(), read_after
 
 
 def shown_after_review(
@@ -174,11 +206,23 @@ class ReviewTally:
     """Each document's pre-alignment, reference and trusted turns."""
     _reviewed: list[tuple[ReviewedDocument, np.ndarray]] = field(default_factory=list)
     """Each document as its review left it, with its trusted turns."""
+    _spot_checks: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
+    """Per spot-checked document, the turns unread when the check was drawn, the turns drawn,
+    and the labels before the check."""
+    _spot_checked: list[tuple[SpotCheckedDocument, np.ndarray]] = field(default_factory=list)
+    """Each spot-checked document's check as its gold left it, with its trusted turns."""
 
     def note_read(self, document: str, read: np.ndarray) -> None:
         """Turns an annotator of `document` read (with two annotators, either of them)."""
         before = self._read.get(document)
         self._read[document] = read if before is None else before | read
+
+    def note_spot_check(
+        self, document: str, pool: np.ndarray, checked: np.ndarray, labels_before: Sequence[int]
+    ) -> None:
+        """A spot check of `document` drew `checked` among the `pool` of turns its review left
+        unread, whose labels were then `labels_before` (with two annotators, the same draw)."""
+        self._spot_checks[document] = (pool, checked, np.asarray(labels_before))
 
     def add_document(
         self,
@@ -223,6 +267,12 @@ class ReviewTally:
         self._reviewed.append(
             (ReviewedDocument(pre_aligned.confidences, shown, read, kept, following), trusted)
         )
+        if document in self._spot_checks:
+            pool, checked, before = self._spot_checks[document]
+            fixed = pool & (gold_labels != before)
+            self._spot_checked.append(
+                (SpotCheckedDocument(pool, checked, fixed, 1.0 - pre_aligned.confidences), trusted)
+            )
 
     def summary(self) -> str:
         figures = self.figures()
@@ -268,6 +318,7 @@ class ReviewTally:
 
         accuracy = share(self.turns - self.pre_aligned_wrong)
         after_review, after_review_trusted = self._expected_wrong_after_review()
+        spot_checked = self._spot_checked and self.turns
         return {
             "review_threshold": self.threshold,
             "reviewed_share": share(self.reviewed),
@@ -282,6 +333,19 @@ class ReviewTally:
             "estimated_residual_error_after_review_corrected": share(
                 after_review_trusted, self.trusted_turns
             ),
+            "spot_checked_share": share(sum(int(d.checked.sum()) for d, _ in self._spot_checked)),
+            "estimated_residual_error_spot_checked": residual_error_spot_checked(
+                after_review, self.turns, [d for d, _ in self._spot_checked]
+            )
+            if spot_checked
+            else None,
+            "estimated_residual_error_spot_checked_corrected": residual_error_spot_checked(
+                after_review_trusted,
+                self.trusted_turns,
+                [_trusted_only(d, t) for d, t in self._spot_checked],
+            )
+            if spot_checked
+            else None,
             "pre_alignment_accuracy": accuracy,
         }
 
@@ -301,6 +365,15 @@ class ReviewTally:
             float(sum(doubts.sum() for doubts in doubts_after_review(documents))),
             float(sum(doubts.sum() for doubts in doubts_after_review(trusted_only))),
         )
+
+
+def _trusted_only(document: SpotCheckedDocument, trusted: np.ndarray) -> SpotCheckedDocument:
+    return SpotCheckedDocument(
+        document.pool[trusted],
+        document.checked[trusted],
+        document.fixed[trusted],
+        document.doubts[trusted],
+    )
 
 
 def review_under(

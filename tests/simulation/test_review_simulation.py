@@ -23,6 +23,7 @@ from backend.simulation.review import (
     least_review,
     review_under,
     reviewed_labels,
+    spot_checked_labels,
 )
 from workers.align.annotation.error_runs import expected_wrong_after_following
 from workers.align.annotation.review import (
@@ -33,6 +34,7 @@ from workers.align.annotation.review import (
     threshold_reached,
     turns_to_review,
 )
+from workers.align.annotation.spot_check import SpotCheckedDocument, residual_error_spot_checked
 from workers.align.document_model import UNALIGNED
 
 
@@ -290,3 +292,68 @@ def test_auto_counts_the_runs_the_annotator_follows_so_it_shows_fewer_turns():
         expected_wrong_after_following(confidences, turns_to_review(confidences, followed[1]), 0.8)
         / 40
     )
+
+
+def test_a_spot_check_reads_the_checked_turns_and_follows_what_it_finds_to_the_end():
+    """Turns 5 to 9 are one segment too early and all confident: the review shows nothing.
+    A spot check of turn 6 finds it wrong; following it fixes the run and reads 4 and 10."""
+    labels = np.array([0, 0, 1, 1, 2, 2, 2, 2, 2, 2, 4, 4])
+    gold = [0, 0, 1, 1, 2, 3, 3, 3, 3, 3, 4, 4]
+    pre_aligned = PreAligned(labels, np.full(12, 0.99))
+    reviewed, read = reviewed_labels(pre_aligned, gold, 0.5)
+    checked = np.zeros(12, dtype=bool)
+    checked[[1, 6]] = True
+
+    after, read_after = spot_checked_labels(pre_aligned, gold, 0.5, read, checked)
+
+    assert reviewed == labels.tolist()
+    assert not read.any()
+    assert after == gold
+    assert np.flatnonzero(read_after).tolist() == [1, *range(4, 11)]
+
+
+def test_the_tally_weighs_the_spot_check_against_the_estimate_after_review():
+    """Two runs of wrong turns among 40 confident ones; the check finds one and fixes it."""
+    labels = np.arange(40) // 4
+    reference = labels.copy()
+    reference[10:14] = reference[10] + 1
+    reference[30:32] = reference[30] + 1
+    confidences = np.full(40, 0.97)
+    confidences[[3, 20]] = 0.2
+    pre_aligned = PreAligned(labels, confidences, run_correlation=0.5)
+    tally = ReviewTally(threshold=0.5)
+    reviewed, read = reviewed_labels(pre_aligned, reference.tolist(), 0.5)
+    checked = np.zeros(40, dtype=bool)
+    checked[[11, 25]] = True
+    tally.note_spot_check("m", ~read, checked, reviewed)
+    gold, read_after = spot_checked_labels(pre_aligned, reference.tolist(), 0.5, read, checked)
+    tally.note_read("m", read_after)
+    tally.add_document("m", pre_aligned, gold, reference.tolist())
+
+    figures = tally.figures()
+    fixed = ~read & (np.asarray(gold) != np.asarray(reviewed))
+    assert np.flatnonzero(fixed).tolist() == [10, 11]
+    assert figures["residual_error"] == pytest.approx(2 / 40), "the run at 30 is left"
+    assert figures["spot_checked_share"] == pytest.approx(2 / 40)
+    kept = read_after & (np.asarray(gold) == labels)
+    shown = turns_to_review(confidences, 0.5)
+    after_review = ReviewedDocument(confidences, shown, read_after, kept, 0.5)
+    expected = residual_error_spot_checked(
+        residual_error_after_review([after_review]) * 40,
+        40,
+        [SpotCheckedDocument(~read, checked, fixed, 1 - confidences)],
+    )
+    assert figures["estimated_residual_error_spot_checked"] == pytest.approx(expected)
+    assert (
+        figures["estimated_residual_error_spot_checked"]
+        > figures["estimated_residual_error_after_review"]
+    ), "a sample half wrong says more is left than the calibration does"
+
+
+def test_a_spot_check_needs_a_review_threshold_and_a_share():
+    with pytest.raises(CommandError, match="--review-spot-check needs --review-threshold"):
+        call_command("simulate_bootstrap", "--review-spot-check", "0.05")
+    with pytest.raises(CommandError, match=r"between 0 and 1, got 1\.5"):
+        call_command(
+            "simulate_bootstrap", "--review-threshold", "auto", "--review-spot-check", "1.5"
+        )

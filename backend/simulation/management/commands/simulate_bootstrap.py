@@ -107,6 +107,16 @@ class Command(BaseCommand):
             "for that (the review mode before it followed changes; docs/review.md).",
         )
         parser.add_argument(
+            "--review-spot-check",
+            type=float,
+            default=0.0,
+            metavar="SHARE",
+            help="With --review-threshold: once a document is reviewed, its annotators read a "
+            "random SHARE of the turns left unread (a spot check, an experiment the editor does "
+            "not run; docs/review.md), and each iteration reports the residual error estimated "
+            "with it.",
+        )
+        parser.add_argument(
             "--starting",
             choices=[choice.value for choice in StartingParameters],
             default=StartingParameters.DIAGONAL.value,
@@ -126,6 +136,11 @@ class Command(BaseCommand):
             if options[flag] and options["review_threshold"] is None:
                 name = "--" + flag.replace("_", "-")
                 raise CommandError(f"{name} needs --review-threshold")
+        spot_check = options["review_spot_check"]
+        if spot_check and options["review_threshold"] is None:
+            raise CommandError("--review-spot-check needs --review-threshold")
+        if not 0.0 <= spot_check <= 1.0:
+            raise CommandError(f"--review-spot-check must be between 0 and 1, got {spot_check}")
         if options["held_out"] < 0:
             raise CommandError(f"--held-out must be 0 or more, got {options['held_out']}")
         for name, value in (("--double-annotation", share), ("--overlook", overlook)):
@@ -147,6 +162,7 @@ class Command(BaseCommand):
                     review_threshold=options["review_threshold"],
                     review_top_up=options["review_top_up"],
                     review_follow_changes=not options["review_shown_only"],
+                    review_spot_check=spot_check,
                     starting=StartingParameters(options["starting"]),
                     say=lambda line: self.stdout.write(line),
                 )
@@ -165,6 +181,7 @@ class Command(BaseCommand):
             "review_threshold": options["review_threshold"],
             "review_top_up": options["review_top_up"],
             "review_follow_changes": simulation.review_follow_changes,
+            "review_spot_check": spot_check,
             "starting": options["starting"],
             "project": simulation.project.pk,
             "iterations": [outcome.as_dict() for outcome in outcomes],
