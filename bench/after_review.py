@@ -2,7 +2,8 @@
 batches, under three policies of what the annotators read, as JSON.
 
     DJANGO_SECRET_KEY=bench TANDEM_DATA_DIR=var/bench .venv/bin/python -m bench.after_review \\
-        [--sizes 4,6] [--draws 200] [--seed 0] [--meetings all|a|b] [--calibration prior|own]
+        [--sizes 4,6] [--draws 200] [--seed 0] [--meetings all|a|b] [--calibration prior|own] \\
+        [--spot-check SHARE]
 
 By default each public_meetings meeting is pre-aligned as a new project's first batch, as
 `bench.first_review` does it: lexical vectors, the lexical parameters tuned on the other fold,
@@ -15,20 +16,23 @@ pre-alignments). A batch is `size` meetings drawn at random (`draws` batches per
 Its annotators review under `auto`'s threshold as the simulation's do
 (`backend.simulation.review.reviewed_labels`: each shown turn is fixed to the reference as an
 annotator can enter it, and a fix that breaks the report's order against a hidden turn has that
-turn read and fixed too), and the rest is accepted unread. Three policies: `follow_changes`
+turn read and fixed too), and the rest is accepted unread. Four policies: `follow_changes`
 (what the editor does) also reads the turns next to each turn changed
 (`workers.align.annotation.review.next_to_changes`), to the end of each run, and `auto` plans
 for it with the decision's run correlation (`workers.align.annotation.error_runs`);
 `shown_only` (the review mode before it followed changes) stops at the plan's turns, planned
 for that; `top_up` (an experiment) reads as `shown_only`, then, once a document's shown turns
 are read, the turns `workers.align.annotation.review.threshold_reached` adds, until it adds
-none.
+none; `spot_check` (an experiment) reviews as `follow_changes`, then reads a random SHARE of
+each document's turns left unread (`--spot-check`, by default
+`workers.align.annotation.spot_check.SPOT_CHECK_SHARE`) and follows what it changes, and has a
+third estimate, `spot_checked` (`residual_error_spot_checked`).
 
 Per batch three figures of the wrong labels left, as a share of the batch's turns: measured
 against the reference, estimated by the plan (`workers.align.annotation.review.expected_left`
 over the turns not shown at the batch's threshold), and estimated after review
 (`workers.align.annotation.review.residual_error_after_review`, the evidence being the turns
-shown by the end). Printed per size, reference (the full one, and the corrected one where the
+shown by the end), and for `spot_check` also estimated with the spot check. Printed per size, reference (the full one, and the corrected one where the
 benchmark states its targets: there the review's outcome is also read on trusted turns only)
 and policy: the share of batches whose estimate is within 1 point of the measured error, the
 median distance and the mean signed error (estimated minus measured), the median shares
@@ -50,9 +54,9 @@ import numpy as np
 if TYPE_CHECKING:
     from backend.simulation.review import PreAligned
 
-ESTIMATES = ("plan", "after_review")
+ESTIMATES = ("plan", "after_review", "spot_checked")
 REFERENCES = ("full_reference", "corrected_reference")
-POLICIES = ("shown_only", "top_up", "follow_changes")
+POLICIES = ("shown_only", "top_up", "follow_changes", "spot_check")
 
 
 @dataclass(frozen=True)
@@ -121,30 +125,59 @@ def meetings(which: str = "all", calibration: str = "prior") -> list[Meeting]:
     return scored
 
 
-def reviewed(meeting: Meeting, threshold: float, policy: str) -> tuple[np.ndarray, ...]:
-    """The gold one document's review leaves, the turns the review mode showed, and the turns
-    read."""
-    from backend.simulation.review import reviewed_labels, shown_after_review
+@dataclass(frozen=True)
+class Reviewed:
+    """One document after review: the gold it leaves, the turns the review mode showed, the
+    turns read, and its spot check's pool, draw and the labels before it (None without)."""
+
+    gold: np.ndarray
+    shown: np.ndarray
+    read: np.ndarray
+    spot_check: tuple[np.ndarray, np.ndarray, np.ndarray] | None
+
+
+def reviewed(
+    meeting: Meeting, threshold: float, policy: str, spot_check: tuple[float, np.random.Generator]
+) -> Reviewed:
+    """One document's review under `policy`, a spot check of (share, draws) included."""
+    from backend.simulation.review import (
+        reviewed_labels,
+        shown_after_review,
+        spot_checked_labels,
+    )
     from workers.align.annotation.review import turns_to_review
+    from workers.align.annotation.spot_check import draw_spot_checks
 
     pre_aligned = meeting.pre_aligned
     top_up = policy == "top_up"
+    reference = meeting.reference.tolist()
     gold, read = reviewed_labels(
         pre_aligned,
-        meeting.reference.tolist(),
+        reference,
         threshold,
         top_up=top_up,
-        follow_changes=policy == "follow_changes",
+        follow_changes=policy in ("follow_changes", "spot_check"),
     )
     shown = (
         shown_after_review(pre_aligned, gold, read, threshold)
         if top_up
         else turns_to_review(meeting.confidences, threshold)
     )
-    return np.asarray(gold), shown, read
+    if policy != "spot_check":
+        return Reviewed(np.asarray(gold), shown, read, None)
+    share, draws = spot_check
+    checked = draw_spot_checks(~read, share, draws)
+    checked_gold, checked_read = spot_checked_labels(
+        pre_aligned, reference, threshold, read, checked
+    )
+    return Reviewed(
+        np.asarray(checked_gold), shown, checked_read, (~read, checked, np.asarray(gold))
+    )
 
 
-def batch_figures(batch: list[Meeting], policy: str) -> dict[str, dict[str, float]]:
+def batch_figures(
+    batch: list[Meeting], policy: str, spot_check: tuple[float, np.random.Generator]
+) -> dict[str, dict[str, float]]:
     """Per reference: reviewed, measured and each estimate, as shares of the turns."""
     from workers.align.annotation.review import (
         DEFAULT_RESIDUAL_ERROR_TARGET,
@@ -154,19 +187,25 @@ def batch_figures(batch: list[Meeting], policy: str) -> dict[str, dict[str, floa
         threshold_for_residual_error,
         turns_to_review,
     )
+    from workers.align.annotation.spot_check import (
+        SpotCheckedDocument,
+        residual_error_spot_checked,
+    )
 
-    follows = policy == "follow_changes"
+    follows = policy in ("follow_changes", "spot_check")
     threshold = threshold_for_residual_error(
         [m.confidences for m in batch],
         DEFAULT_RESIDUAL_ERROR_TARGET,
         [m.pre_aligned.following(follows) for m in batch],
     )
-    outcomes = [(meeting, *reviewed(meeting, threshold, policy)) for meeting in batch]
+    outcomes = [(meeting, reviewed(meeting, threshold, policy, spot_check)) for meeting in batch]
     figures = {}
     for reference in REFERENCES:
         sums = dict.fromkeys(("turns", "reviewed", "measured", "plan"), 0.0)
         documents = []
-        for meeting, gold, shown, read in outcomes:
+        checks = []
+        for meeting, review in outcomes:
+            gold, shown, read = review.gold, review.shown, review.read
             kept = (
                 meeting.trusted
                 if reference == "corrected_reference"
@@ -188,6 +227,16 @@ def batch_figures(batch: list[Meeting], policy: str) -> dict[str, dict[str, floa
                     meeting.pre_aligned.following(follows),
                 )
             )
+            if review.spot_check is not None:
+                pool, checked, before = review.spot_check
+                checks.append(
+                    SpotCheckedDocument(
+                        pool[kept],
+                        checked[kept],
+                        (pool & (gold != before))[kept],
+                        1.0 - meeting.confidences[kept],
+                    )
+                )
         after = sum(float(doubts.sum()) for doubts in doubts_after_review(documents))
         figures[reference] = {
             "reviewed": float(sums["reviewed"] / sums["turns"]),
@@ -195,6 +244,10 @@ def batch_figures(batch: list[Meeting], policy: str) -> dict[str, dict[str, floa
             "plan": float(sums["plan"] / sums["turns"]),
             "after_review": after / float(sums["turns"]),
         }
+        if checks:
+            figures[reference]["spot_checked"] = residual_error_spot_checked(
+                after, int(sums["turns"]), checks
+            )
     return figures
 
 
@@ -210,7 +263,7 @@ def summary(batches: list[dict[str, float]]) -> dict[str, Any]:
         "at_most_3_percent_left": round(float(low_enough.mean()), 3),
         "target_met": round(float((low_enough & read_little).mean()), 3),
     }
-    for estimate in ESTIMATES:
+    for estimate in (estimate for estimate in ESTIMATES if estimate in batches[0]):
         errors = np.array([b[estimate] - b["measured"] for b in batches])
         result[estimate] = {
             "within_1_point": round(float(np.mean(np.abs(errors) <= 0.01 + 1e-12)), 3),
@@ -234,21 +287,38 @@ def main() -> None:
         default="prior",
         help="a new project's lexical prior, or a project's own learned decision (two-fold)",
     )
+    parser.add_argument(
+        "--spot-check",
+        type=float,
+        default=None,
+        metavar="SHARE",
+        help="share of the turns left unread the spot_check policy reads "
+        "(default: workers.align.annotation.spot_check.SPOT_CHECK_SHARE)",
+    )
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backend.settings")
     import django
 
     django.setup()
+    from workers.align.annotation.spot_check import SPOT_CHECK_SHARE
+
     scored = meetings(args.meetings, args.calibration)
     rng = np.random.default_rng(args.seed)
-    report: dict[str, Any] = {"meetings": args.meetings, "calibration": args.calibration}
+    share = SPOT_CHECK_SHARE if args.spot_check is None else args.spot_check
+    report: dict[str, Any] = {
+        "meetings": args.meetings,
+        "calibration": args.calibration,
+        "spot_check": share,
+    }
     for size in (int(text) for text in args.sizes.split(",")):
         drawn = [
             [scored[i] for i in rng.choice(len(scored), size, replace=False)]
             for _ in range(args.draws)
         ]
+        spot_check = (share, np.random.default_rng([args.seed, size]))
         by_policy = {
-            policy: [batch_figures(batch, policy) for batch in drawn] for policy in POLICIES
+            policy: [batch_figures(batch, policy, spot_check) for batch in drawn]
+            for policy in POLICIES
         }
         report[f"batches_of_{size}"] = {
             reference: {

@@ -3,7 +3,7 @@ labels left in the gold, and how far the estimated residual error is from the me
 
     TANDEM_DATA_DIR=var/sim DJANGO_SECRET_KEY=bench .venv/bin/python -m bench.review_curve \\
         --runs var/sim/review [--seeds 1,2,3] [--batches 4,6,6,6] [--policies auto,none] \\
-        [--starting shipped] [--top-up] [--shown-only]
+        [--starting shipped] [--top-up] [--shown-only] [--spot-check SHARE]
 
 Each (policy, seed) is one `manage.py simulate_bootstrap --review-threshold POLICY` run on a
 real worker (`--start-worker`; `none` is the default loop, every turn read), its report kept as
@@ -12,8 +12,10 @@ loop of a new project, whose first batch the shipped defaults pre-align, not the
 `top-up-` after POLICY- for `--top-up` (annotators read on where the shown turns proved wrong,
 `simulate_bootstrap --review-top-up`) and `shown-only-` for `--shown-only` (they read the shown
 turns only, not the neighbours of those they change, and `auto` plans for that,
-`simulate_bootstrap --review-shown-only`): a report already there is read, not run again, so an
-interrupted sweep resumes. The database and broker are the environment's (migrate it first).
+`simulate_bootstrap --review-shown-only`), and `spot-check-SHARE-` for `--spot-check SHARE`
+(they then read a random SHARE of the turns left unread, `simulate_bootstrap
+--review-spot-check`, and the estimate with it is measured too): a report already there is
+read, not run again, so an interrupted sweep resumes. The database and broker are the environment's (migrate it first).
 The last iteration is closed without tuning, which nothing would use.
 
 The figures: per policy and iteration, the median and range over seeds of what the loop
@@ -68,6 +70,9 @@ LOOP_FIGURES = (
     "estimated_residual_error_corrected",
     "estimated_residual_error_after_review",
     "estimated_residual_error_after_review_corrected",
+    "spot_checked_share",
+    "estimated_residual_error_spot_checked",
+    "estimated_residual_error_spot_checked_corrected",
     "pre_alignment_accuracy",
 )
 ESTIMATES = {
@@ -78,8 +83,14 @@ ESTIMATES = {
         "estimated_residual_error_after_review_corrected",
         "residual_error_corrected",
     ),
+    "spot_checked_off_by": ("estimated_residual_error_spot_checked", "residual_error"),
+    "spot_checked_off_by_corrected": (
+        "estimated_residual_error_spot_checked_corrected",
+        "residual_error_corrected",
+    ),
 }
-"""Each estimate of the gold's residual error, against the one measured."""
+"""Each estimate of the gold's residual error, against the one measured (the spot-checked one
+only in runs with `--spot-check`)."""
 CURVE_FIGURES = ("reviewed_share", "changed_share", "residual_error", "estimated_residual_error")
 
 
@@ -91,9 +102,14 @@ def run(
     starting: str,
     top_up: bool,
     shown_only: bool,
+    spot_check: float,
 ) -> dict[str, Any]:
     start = "" if starting == "diagonal" else f"from-{starting}-"
-    read_on = ("top-up-" if top_up else "") + ("shown-only-" if shown_only else "")
+    read_on = (
+        ("top-up-" if top_up else "")
+        + ("shown-only-" if shown_only else "")
+        + (f"spot-check-{spot_check:g}-" if spot_check else "")
+    )
     report = runs / f"{policy}-{read_on}{start}seed{seed}.json"
     if not report.exists():
         command = [
@@ -105,6 +121,7 @@ def run(
             command += ["--review-threshold", policy]
             command += ["--review-top-up"] if top_up else []
             command += ["--review-shown-only"] if shown_only else []
+            command += ["--review-spot-check", f"{spot_check:g}"] if spot_check else []
         with open(report.with_suffix(".log"), "w") as log:
             subprocess.run(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, check=True)
     return json.loads(report.read_text())
@@ -133,9 +150,14 @@ def loop_figures(reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [
         {
             "iteration": rows[0]["index"],
-            **{name: spread([row[name] for row in rows]) for name in LOOP_FIGURES},
+            **{name: spread([row.get(name) for row in rows]) for name in LOOP_FIGURES},
             **{
-                name: spread([abs(row[estimated] - row[measured]) for row in rows])
+                name: spread(
+                    [
+                        None if row.get(estimated) is None else abs(row[estimated] - row[measured])
+                        for row in rows
+                    ]
+                )
                 for name, (estimated, measured) in ESTIMATES.items()
             },
             "seeds_meeting_the_bar": sum(
@@ -276,6 +298,14 @@ def main() -> None:
         help="Annotators read the shown turns only, not the neighbours of those they change "
         "(simulate_bootstrap --review-shown-only).",
     )
+    parser.add_argument(
+        "--spot-check",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="Annotators then read a random SHARE of the turns left unread "
+        "(simulate_bootstrap --review-spot-check).",
+    )
     options = parser.parse_args()
     if options.offline:
         print(json.dumps(offline_curve(), indent=2))
@@ -290,6 +320,7 @@ def main() -> None:
         "starting": options.starting,
         "top_up": options.top_up,
         "shown_only": options.shown_only,
+        "spot_check": options.spot_check,
         "policies": {},
     }
     for policy in options.policies.split(","):
@@ -302,6 +333,7 @@ def main() -> None:
                 options.starting,
                 options.top_up,
                 options.shown_only,
+                options.spot_check,
             )
             for seed in seeds
         ]
