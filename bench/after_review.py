@@ -32,12 +32,12 @@ Per batch three figures of the wrong labels left, as a share of the batch's turn
 against the reference, estimated by the plan (`workers.align.annotation.review.expected_left`
 over the turns not shown at the batch's threshold), and estimated after review
 (`workers.align.annotation.review.residual_error_after_review`, the evidence being the turns
-shown by the end), and for `spot_check` also estimated with the spot check. Printed per size, reference (the full one, and the corrected one where the
-benchmark states its targets: there the review's outcome is also read on trusted turns only)
-and policy: the share of batches whose estimate is within 1 point of the measured error, the
-median distance and the mean signed error (estimated minus measured), the median shares
-reviewed and left wrong, the share left at most 3 % wrong, and the share that met the issue's
-target (at most 3 % wrong at most 40 % reviewed).
+shown by the end), and for `spot_check` also estimated with the spot check. Printed per size,
+reference (the full one, and the corrected one where the benchmark states its targets: there
+the review's outcome is also read on trusted turns only) and policy: the share of batches whose
+estimate is within 1 point of the measured error, the median distance and the mean signed error
+(estimated minus measured), the median shares reviewed and left wrong, the share left at most 3
+% wrong, and the share that met the issue's target (at most 3 % wrong at most 40 % reviewed).
 """
 
 from __future__ import annotations

@@ -8,15 +8,16 @@ labels left in the gold, and how far the estimated residual error is from the me
 Each (policy, seed) is one `manage.py simulate_bootstrap --review-threshold POLICY` run on a
 real worker (`--start-worker`; `none` is the default loop, every turn read), its report kept as
 RUNS/POLICY-seedS.json, or RUNS/POLICY-from-shipped-seedS.json with `--starting shipped` (the
-loop of a new project, whose first batch the shipped defaults pre-align, not the diagonal), with
-`top-up-` after POLICY- for `--top-up` (annotators read on where the shown turns proved wrong,
-`simulate_bootstrap --review-top-up`) and `shown-only-` for `--shown-only` (they read the shown
-turns only, not the neighbours of those they change, and `auto` plans for that,
+loop of a new project, whose first batch the shipped defaults pre-align, not the diagonal),
+with `top-up-` after POLICY- for `--top-up` (annotators read on where the shown turns proved
+wrong, `simulate_bootstrap --review-top-up`) and `shown-only-` for `--shown-only` (they read
+the shown turns only, not the neighbours of those they change, and `auto` plans for that,
 `simulate_bootstrap --review-shown-only`), and `spot-check-SHARE-` for `--spot-check SHARE`
 (they then read a random SHARE of the turns left unread, `simulate_bootstrap
 --review-spot-check`, and the estimate with it is measured too): a report already there is
-read, not run again, so an interrupted sweep resumes. The database and broker are the environment's (migrate it first).
-The last iteration is closed without tuning, which nothing would use.
+read, not run again, so an interrupted sweep resumes. The database and broker are the
+environment's (migrate it first). The last iteration is closed without tuning, which nothing
+would use.
 
 The figures: per policy and iteration, the median and range over seeds of what the loop
 measured (`loop`); and per policy's runs, for each threshold of the curve every iteration
