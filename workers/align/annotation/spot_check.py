@@ -29,10 +29,12 @@ from dataclasses import dataclass
 import numpy as np
 
 SPOT_CHECK_SHARE = 0.05
-"""The share of the turns left unread that a spot check reads. Chosen on fold A's first
-batches (`bench.after_review --spot-check`, docs/experiments/2026-11-29-spot-check.md) between
-3, 5 and 10 %: 5 % reads about 4 points more of a batch than the review alone and puts the
-estimate within 1 point of the error left in 76 to 85 % of batches, against 63 to 82 %."""
+"""The share of the turns left unread that a spot check reads, where none is asked for
+(`bench.after_review`). Chosen on fold A's first batches among 3, 5 and 10 %
+(docs/experiments/2026-11-29-spot-check.md): 5 % reads 3.6 points more of a batch than the
+review alone and puts the estimate within 1 point of the error left in 75.5 and 85.0 % of
+batches of 4 and 6, against 59.5 and 76.5 % after review; 3 % left 72.5 % of batches of 4
+within a point, and 10 % read 7 points more."""
 MODEL_ERROR_SD = 0.01
 """How far, as a share of a batch's turns, the estimate from the calibration alone typically
 misses the error left: about a point on batches of four or six public_meetings meetings
