@@ -318,7 +318,7 @@ class ReviewTally:
 
         accuracy = share(self.turns - self.pre_aligned_wrong)
         after_review, after_review_trusted = self._expected_wrong_after_review()
-        spot_checked = self._spot_checked and self.turns
+        spot_checked = bool(self._spot_checked)
         return {
             "review_threshold": self.threshold,
             "reviewed_share": share(self.reviewed),

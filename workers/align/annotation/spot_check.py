@@ -101,7 +101,10 @@ def residual_error_spot_checked(
     """Expected share of the batch's `turns` left wrong: the model's expected number of wrong
     labels (`model_expected_wrong`, after the spot check's reading) and the spot checks'
     estimate, each weighed by the inverse of its variance (the model's: MODEL_ERROR_SD of the
-    turns), and never below 0. The model's figure alone when no document was spot checked."""
+    turns), and never below 0. The model's figure alone when no document was spot checked.
+
+    `documents` are every document of the batch, each spot-checked (a document whose review
+    read every turn has an empty pool): the two figures must count the same turns."""
     if turns == 0:
         return 0.0
     if not any(np.asarray(document.checked, bool).any() for document in documents):
