@@ -1,5 +1,5 @@
 """The residual error estimated before and after review, against the one measured, on random
-batches, under three policies of what the annotators read, as JSON.
+batches, under four policies of what the annotators read, as JSON.
 
     DJANGO_SECRET_KEY=bench TANDEM_DATA_DIR=var/bench .venv/bin/python -m bench.after_review \\
         [--sizes 4,6] [--draws 200] [--seed 0] [--meetings all|a|b] [--calibration prior|own] \\
@@ -36,8 +36,8 @@ shown by the end), and for `spot_check` also estimated with the spot check. Prin
 reference (the full one, and the corrected one where the benchmark states its targets: there
 the review's outcome is also read on trusted turns only) and policy: the share of batches whose
 estimate is within 1 point of the measured error, the median distance and the mean signed error
-(estimated minus measured), the median shares reviewed and left wrong, the share left at most 3
-% wrong, and the share that met the issue's target (at most 3 % wrong at most 40 % reviewed).
+(estimated minus measured), the median shares reviewed and left wrong, the share left at
+most 3 % wrong, and the share that met the issue's target (at most 3 % wrong at most 40 % reviewed).
 """
 
 from __future__ import annotations
