@@ -230,12 +230,9 @@ def batch_figures(
             if review.spot_check is not None:
                 pool, checked, before = review.spot_check
                 checks.append(
-                    SpotCheckedDocument(
-                        pool[kept],
-                        checked[kept],
-                        (pool & (gold != before))[kept],
-                        1.0 - meeting.confidences[kept],
-                    )
+                    SpotCheckedDocument.from_labels(
+                        pool, checked, before, gold, meeting.confidences
+                    ).only(kept)
                 )
         after = sum(float(doubts.sum()) for doubts in doubts_after_review(documents))
         figures[reference] = {

@@ -269,10 +269,10 @@ class ReviewTally:
         )
         if document in self._spot_checks:
             pool, checked, before = self._spot_checks[document]
-            fixed = pool & (gold_labels != before)
-            self._spot_checked.append(
-                (SpotCheckedDocument(pool, checked, fixed, 1.0 - pre_aligned.confidences), trusted)
+            check = SpotCheckedDocument.from_labels(
+                pool, checked, before, gold_labels, pre_aligned.confidences
             )
+            self._spot_checked.append((check, trusted))
 
     def summary(self) -> str:
         figures = self.figures()
@@ -342,7 +342,7 @@ class ReviewTally:
             "estimated_residual_error_spot_checked_corrected": residual_error_spot_checked(
                 after_review_trusted,
                 self.trusted_turns,
-                [_trusted_only(d, t) for d, t in self._spot_checked],
+                [d.only(t) for d, t in self._spot_checked],
             )
             if spot_checked
             else None,
@@ -365,15 +365,6 @@ class ReviewTally:
             float(sum(doubts.sum() for doubts in doubts_after_review(documents))),
             float(sum(doubts.sum() for doubts in doubts_after_review(trusted_only))),
         )
-
-
-def _trusted_only(document: SpotCheckedDocument, trusted: np.ndarray) -> SpotCheckedDocument:
-    return SpotCheckedDocument(
-        document.pool[trusted],
-        document.checked[trusted],
-        document.fixed[trusted],
-        document.doubts[trusted],
-    )
 
 
 def review_under(

@@ -56,6 +56,26 @@ class SpotCheckedDocument:
     fixed: np.ndarray
     doubts: np.ndarray
 
+    @classmethod
+    def from_labels(
+        cls,
+        pool: np.ndarray,
+        checked: np.ndarray,
+        labels_before: np.ndarray,
+        labels_after: np.ndarray,
+        confidences: np.ndarray,
+    ) -> SpotCheckedDocument:
+        """The check of a document whose labels were `labels_before` at the draw and
+        `labels_after` once the check was done, pre-aligned with `confidences`."""
+        fixed = np.asarray(pool, bool) & (np.asarray(labels_after) != np.asarray(labels_before))
+        return cls(pool, checked, fixed, 1.0 - np.asarray(confidences, np.float64))
+
+    def only(self, turns: np.ndarray) -> SpotCheckedDocument:
+        """The same check restricted to `turns` (a bool mask), such as the trusted ones."""
+        return SpotCheckedDocument(
+            self.pool[turns], self.checked[turns], self.fixed[turns], self.doubts[turns]
+        )
+
 
 def draw_spot_checks(unread: np.ndarray, share: float, rng: np.random.Generator) -> np.ndarray:
     """Bool mask of ceil(`share` x the unread turns) of the `unread` turns, drawn at random
