@@ -130,6 +130,13 @@ class Annotation(models.Model):
         help_text="Per turn: taken as the pre-alignment proposed it, unread, when the annotator "
         "submitted with `accept_unreviewed` from the review mode; empty when none.",
     )
+    spot_check = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="{share, pool, drawn, labels_before}: the turns still unread when the "
+        "annotator asked for the spot check, those drawn from them to read, and the labels "
+        "then; empty when none was drawn.",
+    )
     seconds_spent = models.PositiveIntegerField(default=0)
     submitted_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)

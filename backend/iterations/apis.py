@@ -12,6 +12,7 @@ from backend.alignments.serializers import AlignmentParamsSerializer
 from backend.core.authentication import Permission, SignedInRequest
 from backend.core.pagination import PaginatedApi, paginated_response
 from backend.core.serializers import IdField
+from backend.documents.models import Document
 from backend.documents.selectors import document_get_for_write, documents_by_ids
 from backend.iterations.double_annotation import DoubleAnnotation
 from backend.iterations.models import StartingParameters
@@ -40,9 +41,10 @@ from backend.iterations.services import (
     iteration_open,
     iteration_pre_align_again,
     iteration_promote,
-    iteration_review_threshold_set,
+    iteration_review_set,
     iteration_tune_again,
 )
+from backend.iterations.spot_check import document_spot_check_draw
 from backend.projects.permissions import LEAD_OR_ADMIN, MEMBER_OR_ADMIN, sees_only_assigned
 from backend.projects.selectors import project_get
 from backend.tuning.serializers import GridField
@@ -388,6 +390,16 @@ class AfterReviewSerializer(serializers.Serializer):
         help_text="Expected wrong labels among the unread turns / all turns of the submitted "
         "documents, their confidences shifted by what the shown turns' review found."
     )
+    spot_checked_documents = serializers.IntegerField(
+        help_text="Submitted documents whose turns left unread were spot-checked (or that left "
+        "none unread)."
+    )
+    spot_checked_turns = serializers.IntegerField(help_text="Turns drawn for those spot checks.")
+    estimated_residual_error_spot_checked = serializers.FloatField(
+        allow_null=True,
+        help_text="The estimate above weighed with the spot checks' own, by their variances; "
+        "null unless every submitted document counts in spot_checked_documents.",
+    )
 
 
 class CalibrationsSerializer(serializers.Serializer):
@@ -431,11 +443,31 @@ class IterationReviewApi(APIView):
 
     class InputSerializer(serializers.Serializer):
         threshold = serializers.FloatField(
-            allow_null=True, min_value=0, max_value=1, help_text="Null for auto."
+            required=False,
+            allow_null=True,
+            min_value=0,
+            max_value=1,
+            help_text="Null for auto; left as it is when absent.",
         )
+        spot_check = serializers.FloatField(
+            required=False,
+            allow_null=True,
+            min_value=0,
+            max_value=1,
+            help_text="The share of the turns left unread after review drawn for a spot check "
+            "before the rest may be accepted; null for none; left as it is when absent.",
+        )
+
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            if not attrs:
+                raise serializers.ValidationError("Send a threshold, a spot_check, or both.")
+            return attrs
 
     class OutputSerializer(serializers.Serializer):
         threshold = serializers.FloatField(allow_null=True, help_text="Null: auto.")
+        spot_check = serializers.FloatField(
+            allow_null=True, help_text="A spot check's share of the turns left unread; null: none"
+        )
         target = serializers.FloatField(help_text="The residual error auto aims at.")
         documents = serializers.IntegerField(help_text="Pre-alignments with confidences.")
         turns = serializers.IntegerField()
@@ -471,42 +503,76 @@ class IterationReviewApi(APIView):
     def put(self, request: SignedInRequest, project_id: int, iteration_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        iteration = iteration_review_threshold_set(
+        iteration = iteration_review_set(
             actor=request.user,
             iteration=iteration_get(project_id=project_id, iteration_id=iteration_id),
-            threshold=serializer.validated_data["threshold"],
+            changes=serializer.validated_data,
         )
         return Response(self.OutputSerializer(iteration_review(iteration=iteration)).data)
 
 
-class DocumentReviewApi(APIView):
-    """The turns the editor's review mode shows of a document: those its pre-alignment is
-    less sure of than its iteration's review threshold. For whoever may open the document in
-    the editor."""
+class DocumentReviewSerializer(serializers.Serializer):
+    """What the review mode shows of one document to the caller."""
+
+    iteration = serializers.IntegerField(allow_null=True)
+    threshold = serializers.FloatField(
+        allow_null=True, help_text="Null: no review mode (no iteration or no confidences)."
+    )
+    automatic = serializers.BooleanField(help_text="The threshold is the iteration's auto.")
+    turns = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The turns to review, from 0, in order."
+    )
+    estimated_residual_error = serializers.FloatField(
+        allow_null=True,
+        help_text="Expected share of this document's turns left wrong when the rest is "
+        "accepted unread.",
+    )
+    spot_check = serializers.FloatField(
+        allow_null=True,
+        help_text="The share of the turns left unread after review that a spot check "
+        "draws before the rest may be accepted; null: no spot check.",
+    )
+    spot_check_turns = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The turns drawn for the caller's spot check, from 0, in order; empty "
+        "before the draw.",
+    )
+
+
+class _DocumentReviewBase(APIView):
+    """What the editor's review mode reads of a document, for whoever may open it in the
+    editor."""
 
     permission_classes = MEMBER_OR_ADMIN
 
-    class OutputSerializer(serializers.Serializer):
-        iteration = serializers.IntegerField(allow_null=True)
-        threshold = serializers.FloatField(
-            allow_null=True, help_text="Null: no review mode (no iteration or no confidences)."
-        )
-        automatic = serializers.BooleanField(help_text="The threshold is the iteration's auto.")
-        turns = serializers.ListField(
-            child=serializers.IntegerField(), help_text="The turns to review, from 0, in order."
-        )
-        estimated_residual_error = serializers.FloatField(
-            allow_null=True,
-            help_text="Expected share of this document's turns left wrong when the rest is "
-            "accepted unread.",
-        )
-
-    @extend_schema(responses=OutputSerializer)
-    def get(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
-        document = document_get_for_write(
+    def _document(self, request: SignedInRequest, project_id: int, document_id: int) -> Document:
+        return document_get_for_write(
             project_id=project_id,
             document_id=document_id,
             user=request.user,
             only_assigned=sees_only_assigned(request, project_id),
         )
-        return Response(self.OutputSerializer(document_review(document=document)).data)
+
+
+class DocumentReviewApi(_DocumentReviewBase):
+    """The turns the editor's review mode shows of a document: those its pre-alignment is
+    less sure of than its iteration's review threshold, and the caller's spot check."""
+
+    @extend_schema(responses=DocumentReviewSerializer)
+    def get(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
+        document = self._document(request, project_id, document_id)
+        review = document_review(document=document, annotator=request.user)
+        return Response(DocumentReviewSerializer(review).data)
+
+
+class DocumentSpotCheckApi(_DocumentReviewBase):
+    """Draws the caller's spot check once their review of the turns shown is done: a share,
+    set by the iteration, of the turns still unread, chosen by the server at random. Asking
+    again returns the same draw."""
+
+    @extend_schema(request=None, responses=DocumentReviewSerializer)
+    def post(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
+        document = self._document(request, project_id, document_id)
+        document_spot_check_draw(annotator=request.user, document=document)
+        review = document_review(document=document, annotator=request.user)
+        return Response(DocumentReviewSerializer(review).data)

@@ -60,6 +60,12 @@ class Iteration(models.Model):
         help_text="The editor's review mode shows turns whose pre-alignment confidence is "
         "below this; null for `auto`, the threshold whose estimated residual error is 2 %.",
     )
+    review_spot_check = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="The share of the turns left unread after review that the editor draws at "
+        "random for the annotator to read before accepting the rest; null for none.",
+    )
     closed_at = models.DateTimeField(null=True, blank=True)
     closed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

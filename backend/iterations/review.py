@@ -14,15 +14,20 @@ uses `auto`: the lowest threshold whose estimated residual error is at most
 
 Once annotators have submitted documents, the turns they read say how far the calibration is
 off on this batch: `after_review` re-estimates the residual error of the submitted gold from
-that (`workers.align.annotation.review.residual_error_after_review`).
+that (`workers.align.annotation.review.residual_error_after_review`). Where the iteration asks
+for a spot check, the turns drawn at random among those left unread
+(`backend.alignments.services.spot_check`) measure it on the batch itself, and `after_review`
+weighs the two (`workers.align.annotation.spot_check.residual_error_spot_checked`) once every
+submitted document was checked: both figures must count the same turns.
 """
 
 from dataclasses import dataclass
 
 import numpy as np
+from django.contrib.auth.models import User
 
 from backend.alignments.models import Annotation, PreAlignment
-from backend.alignments.selectors import current_pre_alignments, turns_read
+from backend.alignments.selectors import caller_annotation, current_pre_alignments, turns_read
 from backend.documents.models import Document
 from backend.iterations.models import Iteration
 from workers.align.annotation.review import (
@@ -34,6 +39,7 @@ from workers.align.annotation.review import (
     threshold_for_residual_error,
     turns_to_review,
 )
+from workers.align.annotation.spot_check import SpotCheckedDocument, residual_error_spot_checked
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,12 @@ class AfterReview:
     read_expected_kept: float
     """The same share as the confidences expected it."""
     estimated_residual_error: float
+    spot_checked_documents: int
+    """Submitted documents whose unread turns were spot-checked, or that left none unread."""
+    spot_checked_turns: int
+    """Turns drawn for those spot checks."""
+    estimated_residual_error_spot_checked: float | None
+    """The estimate weighed with the spot checks'; None unless every document counts above."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +96,7 @@ class IterationReview:
     once documents are submitted, the residual error their review leaves."""
 
     threshold: float | None
+    spot_check: float | None
     target: float
     documents: int
     turns: int
@@ -134,6 +147,7 @@ def iteration_review(
     current = automatic if threshold is None else _plan(batch, threshold)
     return IterationReview(
         threshold=threshold,
+        spot_check=iteration.review_spot_check,
         target=DEFAULT_RESIDUAL_ERROR_TARGET,
         documents=len(batch.confidences),
         turns=batch.turns,
@@ -162,8 +176,10 @@ def after_review(*, iteration: Iteration, threshold: float) -> AfterReview | Non
         .select_related("pre_alignment")
         .only(
             "document_id",
+            "assignments",
             "changed",
             "reviewed",
+            "spot_check",
             "pre_alignment__confidences",
             "pre_alignment__labels",
             "pre_alignment__run_correlation",
@@ -171,24 +187,39 @@ def after_review(*, iteration: Iteration, threshold: float) -> AfterReview | Non
         .order_by("document_id", "pk")
     ):
         submitted.setdefault(annotation.document_id, []).append(annotation)
-    documents = [
-        reviewed
+    reviewed_annotations = [
+        (reviewed, annotations)
         for annotations in submitted.values()
         if (reviewed := _reviewed_document(annotations, threshold)) is not None
     ]
-    if not documents:
+    if not reviewed_annotations:
         return None
+    documents = [reviewed for reviewed, _ in reviewed_annotations]
+    spot_checks = [
+        check
+        for reviewed, annotations in reviewed_annotations
+        if (check := _spot_checked_document(annotations, reviewed)) is not None
+    ]
+    estimated = residual_error_after_review(documents)
     evidence = np.concatenate([d.shown & d.read for d in documents])
     kept = np.concatenate([d.kept for d in documents])[evidence]
     confidences = np.concatenate([d.confidences for d in documents])[evidence]
+    turns = len(evidence)
     return AfterReview(
         documents=len(documents),
-        turns=len(evidence),
+        turns=turns,
         turns_read=int(sum(d.read.sum() for d in documents)),
         shown_read=len(kept),
         read_kept=float(kept.mean()) if len(kept) else 0.0,
         read_expected_kept=float(confidences.mean()) if len(kept) else 0.0,
-        estimated_residual_error=residual_error_after_review(documents),
+        estimated_residual_error=estimated,
+        spot_checked_documents=len(spot_checks),
+        spot_checked_turns=int(sum(check.checked.sum() for check in spot_checks)),
+        estimated_residual_error_spot_checked=(
+            residual_error_spot_checked(estimated * turns, turns, spot_checks)
+            if len(spot_checks) == len(documents)
+            else None
+        ),
     )
 
 
@@ -213,6 +244,29 @@ def _reviewed_document(annotations: list[Annotation], threshold: float) -> Revie
     )
 
 
+def _spot_checked_document(
+    annotations: list[Annotation], reviewed: ReviewedDocument
+) -> SpotCheckedDocument | None:
+    """The document's spot check, as the first annotation that drew one made it and left it;
+    an empty one when its review left no turn unread; None when turns were left unread
+    unchecked."""
+    checked_by = next((a for a in annotations if a.spot_check), None)
+    turns = len(reviewed.confidences)
+    if checked_by is None:
+        if reviewed.read.all():
+            empty = np.zeros(turns, dtype=bool)
+            return SpotCheckedDocument(empty, empty, empty, 1.0 - reviewed.confidences)
+        return None
+    check = checked_by.spot_check
+    pool = np.zeros(turns, dtype=bool)
+    pool[check["pool"]] = True
+    drawn = np.zeros(turns, dtype=bool)
+    drawn[check["drawn"]] = True
+    return SpotCheckedDocument.from_labels(
+        pool, drawn, check["labels_before"], checked_by.assignments, reviewed.confidences
+    )
+
+
 @dataclass(frozen=True)
 class DocumentReview:
     """What the editor's review mode shows of one document: the turns, from 0, in order."""
@@ -222,12 +276,16 @@ class DocumentReview:
     automatic: bool
     turns: list[int]
     estimated_residual_error: float | None
+    spot_check: float | None
+    """The share of the turns left unread that a spot check draws; None for no spot check."""
+    spot_check_turns: list[int]
+    """The turns drawn for the caller's spot check, from 0, in order; none before the draw."""
 
 
-def document_review(*, document: Document) -> DocumentReview:
-    """The turns the review mode shows at the document's iteration's threshold; none (and no
-    threshold) for a document outside an iteration or whose pre-alignment has no confidences:
-    the annotator then reads every turn."""
+def document_review(*, document: Document, annotator: User) -> DocumentReview:
+    """The turns the review mode shows at the document's iteration's threshold, and the
+    `annotator`'s spot check; none (and no threshold) for a document outside an iteration or
+    whose pre-alignment has no confidences: the annotator then reads every turn."""
     iteration = document.iteration
     pre_alignment = current_pre_alignments(document_ids=[document.pk]).get(document.pk)
     if iteration is None or pre_alignment is None or not _has_confidences(pre_alignment):
@@ -237,6 +295,8 @@ def document_review(*, document: Document) -> DocumentReview:
             automatic=False,
             turns=[],
             estimated_residual_error=None,
+            spot_check=None,
+            spot_check_turns=[],
         )
     threshold = iteration.review_threshold
     if threshold is None:
@@ -250,7 +310,14 @@ def document_review(*, document: Document) -> DocumentReview:
         automatic=iteration.review_threshold is None,
         turns=np.flatnonzero(shown).tolist(),
         estimated_residual_error=plan.estimated_residual_error,
+        spot_check=iteration.review_spot_check,
+        spot_check_turns=_spot_check_turns(document, annotator),
     )
+
+
+def _spot_check_turns(document: Document, annotator: User) -> list[int]:
+    annotation = caller_annotation(document=document, annotator=annotator)
+    return list(annotation.spot_check.get("drawn", [])) if annotation else []
 
 
 def _has_confidences(pre_alignment: PreAlignment) -> bool:

@@ -605,13 +605,7 @@ def iteration_review_threshold_set(
     """Set the confidence below which the editor's review mode shows a turn (None: `auto`,
     `backend.iterations.review`). Refused once the iteration is closed or cancelled: its
     annotators' review is over, and the threshold is part of how its gold was made."""
-    iteration = Iteration.objects.select_for_update().get(pk=iteration.pk)
-    if iteration.closed_at is not None or iteration.cancelled_at is not None:
-        raise Conflict(
-            f"Iteration {iteration.number} is "
-            f"{'closed' if iteration.closed_at is not None else 'cancelled'}: its review "
-            "threshold can no longer change."
-        )
+    iteration = _locked_for_review_change(iteration, "review threshold")
     previous = iteration.review_threshold
     iteration.review_threshold = threshold
     iteration.save(update_fields=["review_threshold"])
@@ -624,4 +618,63 @@ def iteration_review_threshold_set(
         previous=previous,
         threshold=threshold,
     )
+    return iteration
+
+
+@transaction.atomic
+def iteration_spot_check_set(
+    *, actor: User, iteration: Iteration, share: float | None
+) -> Iteration:
+    """Set the share of the turns left unread after review that the editor draws for a spot
+    check before an annotator may accept the rest (None: no spot check). Draws already made
+    keep their share: each is an annotation's own sample."""
+    if share is not None and not 0 < share <= 1:
+        raise InvalidInput(
+            f"spot_check: {share} is not a share of turns in (0, 1]; null turns the spot check "
+            "off.",
+            field="spot_check",
+        )
+    iteration = _locked_for_review_change(iteration, "spot check")
+    previous = iteration.review_spot_check
+    iteration.review_spot_check = share
+    iteration.save(update_fields=["review_spot_check"])
+    record_event(
+        actor=actor,
+        action="iteration.review_spot_check",
+        target=iteration,
+        project=iteration.project,
+        number=iteration.number,
+        previous=previous,
+        share=share,
+    )
+    return iteration
+
+
+@transaction.atomic
+def iteration_review_set(
+    *, actor: User, iteration: Iteration, changes: Mapping[str, float | None]
+) -> Iteration:
+    """Set what `changes` names of the review, in one transaction: `threshold`
+    (`iteration_review_threshold_set`) and `spot_check` (`iteration_spot_check_set`)."""
+    if "threshold" in changes:
+        iteration = iteration_review_threshold_set(
+            actor=actor, iteration=iteration, threshold=changes["threshold"]
+        )
+    if "spot_check" in changes:
+        iteration = iteration_spot_check_set(
+            actor=actor, iteration=iteration, share=changes["spot_check"]
+        )
+    return iteration
+
+
+def _locked_for_review_change(iteration: Iteration, what: str) -> Iteration:
+    """The iteration, locked; refused once it is closed or cancelled: its annotators' review is
+    over, and how they reviewed is part of how its gold was made."""
+    iteration = Iteration.objects.select_for_update().get(pk=iteration.pk)
+    if iteration.closed_at is not None or iteration.cancelled_at is not None:
+        raise Conflict(
+            f"Iteration {iteration.number} is "
+            f"{'closed' if iteration.closed_at is not None else 'cancelled'}: its {what} can no "
+            "longer change."
+        )
     return iteration

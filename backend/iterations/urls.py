@@ -3,6 +3,7 @@ from django.urls import path
 from backend.iterations.apis import (
     BatchProposalApi,
     DocumentReviewApi,
+    DocumentSpotCheckApi,
     IterationCancelApi,
     IterationCloseApi,
     IterationDetailApi,
@@ -36,6 +37,11 @@ urlpatterns = [
         "projects/<id:project_id>/documents/<id:document_id>/review/",
         DocumentReviewApi.as_view(),
         name="document-review",
+    ),
+    path(
+        "projects/<id:project_id>/documents/<id:document_id>/review/spot-check/",
+        DocumentSpotCheckApi.as_view(),
+        name="document-spot-check",
     ),
     path(
         f"{ITERATION}documents/<id:document_id>/",

@@ -24,6 +24,12 @@ SECOND_CONFIDENCES = [0.7, 0.99, 0.99, 0.99, 0.4, 0.99, 0.99, 0.92, 0.99, 0.99]
 
 @pytest.fixture
 def world(db):
+    return batch_world()
+
+
+def batch_world():
+    """The domain's world with two documents of 10 turns in an open iteration, their
+    pre-alignments' confidences CONFIDENCES and SECOND_CONFIDENCES."""
     world = build_world()
     iteration = Iteration.objects.create(project=world.project, number=2)
     second = make_document(
@@ -204,6 +210,8 @@ def test_a_document_outside_an_iteration_has_no_review_mode(world):
         "automatic": False,
         "turns": [],
         "estimated_residual_error": None,
+        "spot_check": None,
+        "spot_check_turns": [],
     }
 
 

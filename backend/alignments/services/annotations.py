@@ -110,6 +110,8 @@ def annotation_submit(
     if annotation is None:
         annotation = _save(annotator, document, None, pre_alignment, version, baseline, baseline, 0)
     reviewed = reviewed_flags(annotation, reviewed_turns, document)
+    if accept_unreviewed:
+        check_spot_check_read(annotation=annotation, reviewed=reviewed)
     updated = Annotation.objects.filter(pk=annotation.pk, version=annotation.version).update(
         submitted_at=timezone.now(),
         version=F("version") + 1,
@@ -200,6 +202,21 @@ def check_assignee(*, document: Document, annotator: User) -> None:
         raise Forbidden(
             f"{document.name} is assigned to someone else: you see their work read-only. "
             "A lead or curator corrects it through an adjudication."
+        )
+
+
+def check_spot_check_read(*, annotation: Annotation, reviewed: Sequence[bool]) -> None:
+    """Refuses (409) accepting the rest unread while a turn drawn for the annotation's spot
+    check (`backend.alignments.services.spot_check`) is unread: it would count as found right,
+    and the estimate from the check would come out low."""
+    drawn = annotation.spot_check.get("drawn", [])
+    unread = [turn for turn in drawn if not reviewed[turn]]
+    if unread:
+        raise Conflict(
+            f"{len(unread)} of the {len(drawn)} turns drawn for the spot check are not read "
+            f"yet (first: turn {unread[0]}): read them before accepting the rest. Nothing was "
+            "submitted.",
+            turns=unread,
         )
 
 

@@ -7,7 +7,7 @@ export type DocumentStatus = Schema<"DocumentStatusEnum">;
 export type AnnotationData = Schema<"AnnotationOutput">;
 export type EditorPayload = Schema<"EditorPayload">;
 /** The turns the editor's review mode shows, at the document's iteration's threshold. */
-export type DocumentReview = Schema<"DocumentReviewApiOutput">;
+export type DocumentReview = Schema<"DocumentReview">;
 
 /** An edit as the editor makes it: narrower than the schema's `Operation`, which cannot say
  * that `assign` (and only `assign`) needs a segment; tsc checks it still fits where it is sent. */

@@ -596,12 +596,32 @@ export interface paths {
     };
     /**
      * @description The turns the editor's review mode shows of a document: those its pre-alignment is
-     *     less sure of than its iteration's review threshold. For whoever may open the document in
-     *     the editor.
+     *     less sure of than its iteration's review threshold, and the caller's spot check.
      */
     get: operations["projects_documents_review_retrieve"];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/documents/{document_id}/review/spot-check/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * @description Draws the caller's spot check once their review of the turns shown is done: a share,
+     *     set by the iteration, of the turns still unread, chosen by the server at random. Asking
+     *     again returns the same draw.
+     */
+    post: operations["projects_documents_review_spot_check_create"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1443,6 +1463,15 @@ export interface components {
        * @description Expected wrong labels among the unread turns / all turns of the submitted documents, their confidences shifted by what the shown turns' review found.
        */
       estimated_residual_error: number;
+      /** @description Submitted documents whose turns left unread were spot-checked (or that left none unread). */
+      spot_checked_documents: number;
+      /** @description Turns drawn for those spot checks. */
+      spot_checked_turns: number;
+      /**
+       * Format: double
+       * @description The estimate above weighed with the spot checks' own, by their variances; null unless every submitted document counts in spot_checked_documents.
+       */
+      estimated_residual_error_spot_checked: number | null;
     };
     /**
      * @description * `sum` - sum
@@ -2048,7 +2077,8 @@ export interface components {
       /** @description The recording, or null. */
       readonly audio: components["schemas"]["AudioOutput"] | null;
     };
-    DocumentReviewApiOutput: {
+    /** @description What the review mode shows of one document to the caller. */
+    DocumentReview: {
       iteration: number | null;
       /**
        * Format: double
@@ -2064,6 +2094,13 @@ export interface components {
        * @description Expected share of this document's turns left wrong when the rest is accepted unread.
        */
       estimated_residual_error: number | null;
+      /**
+       * Format: double
+       * @description The share of the turns left unread after review that a spot check draws before the rest may be accepted; null: no spot check.
+       */
+      spot_check: number | null;
+      /** @description The turns drawn for the caller's spot check, from 0, in order; empty before the draw. */
+      spot_check_turns: number[];
     };
     /**
      * @description * `importing` - Importing
@@ -2515,9 +2552,14 @@ export interface components {
     IterationReviewApiInput: {
       /**
        * Format: double
-       * @description Null for auto.
+       * @description Null for auto; left as it is when absent.
        */
-      threshold: number | null;
+      threshold?: number | null;
+      /**
+       * Format: double
+       * @description The share of the turns left unread after review drawn for a spot check before the rest may be accepted; null for none; left as it is when absent.
+       */
+      spot_check?: number | null;
     };
     IterationReviewApiOutput: {
       /**
@@ -2525,6 +2567,11 @@ export interface components {
        * @description Null: auto.
        */
       threshold: number | null;
+      /**
+       * Format: double
+       * @description A spot check's share of the turns left unread; null: none
+       */
+      spot_check: number | null;
       /**
        * Format: double
        * @description The residual error auto aims at.
@@ -7504,7 +7551,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["DocumentReviewApiOutput"];
+          "application/json": components["schemas"]["DocumentReview"];
         };
       };
       /** @description The request is malformed or a value is refused; `detail` names it. */
@@ -7536,6 +7583,100 @@ export interface operations {
       };
       /** @description No such object, or not one the caller may see. */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The database or the task broker is unreachable; try again (`Retry-After`). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  projects_documents_review_spot_check_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        document_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DocumentReview"];
+        };
+      };
+      /** @description The request is malformed or a value is refused; `detail` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not signed in (no session, no valid token). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Signed in without the role this operation needs. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such object, or not one the caller may see. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The object's state forbids it now (a stale version, a closed iteration, ...). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body or an uploaded file is over its limit; `detail` names the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description An uploaded file is not of a format this operation reads. */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -9177,7 +9318,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": components["schemas"]["IterationReviewApiInput"];
         "application/x-www-form-urlencoded": components["schemas"]["IterationReviewApiInput"];

@@ -1,0 +1,75 @@
+"""The spot check after review, on an annotation: once the annotator has reviewed the turns the
+review mode shows, a share of the turns still unread is drawn at random for them to read too
+(`workers.align.annotation.spot_check`). The server draws, so that no client chooses which
+turns are checked, and keeps what the estimate needs: the pool drawn from, the turns drawn and
+the labels at the draw; what the annotator changes in the pool afterwards is what they fixed.
+A submission accepting the rest unread is refused while a drawn turn is unread
+(`annotation_submit`)."""
+
+from collections.abc import Sequence
+
+import numpy as np
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from backend.alignments.models import Annotation
+from backend.alignments.selectors import turns_read
+from backend.alignments.services.annotations import check_annotation_open
+from backend.audit.services import record_event
+from backend.core.errors import Conflict
+from backend.documents.models import Document
+from workers.align.annotation.spot_check import draw_spot_checks
+
+
+@transaction.atomic
+def annotation_spot_check_draw(
+    *,
+    annotator: User,
+    document: Document,
+    share: float,
+    shown_turns: Sequence[int],
+    rng: np.random.Generator,
+) -> Annotation:
+    """Draw `share` of the turns neither reviewed nor changed in the caller's open annotation,
+    once every turn of `shown_turns` (what the review mode shows) is reviewed; a check already
+    drawn is returned as it is, so asking twice never draws a second, kinder sample."""
+    check_annotation_open(document=document, annotator=annotator)
+    annotation = (
+        Annotation.objects.select_for_update()
+        .filter(document=document, annotator=annotator, submitted_at__isnull=True)
+        .first()
+    )
+    if annotation is None:
+        raise Conflict(
+            f"You have no open annotation of {document.name}: review the turns the review mode "
+            "shows first, then ask for the spot check."
+        )
+    if annotation.spot_check:
+        return annotation
+    read = np.asarray(turns_read(annotation), dtype=bool)
+    left = [turn for turn in shown_turns if not read[turn]]
+    if left:
+        raise Conflict(
+            f"{len(left)} of the {len(shown_turns)} turns the review mode shows are not "
+            f"reviewed yet (first: turn {left[0]}): review them before the spot check, which "
+            "draws from the turns left unread.",
+            turns=left,
+        )
+    drawn = draw_spot_checks(~read, share, rng)
+    annotation.spot_check = {
+        "share": share,
+        "pool": np.flatnonzero(~read).tolist(),
+        "drawn": np.flatnonzero(drawn).tolist(),
+        "labels_before": list(annotation.assignments),
+    }
+    annotation.save(update_fields=["spot_check"])
+    record_event(
+        actor=annotator,
+        action="annotation.spot_check",
+        target=annotation,
+        project=document.project,
+        version=annotation.version,
+        pool=len(annotation.spot_check["pool"]),
+        drawn=len(annotation.spot_check["drawn"]),
+    )
+    return annotation
