@@ -43,6 +43,14 @@ export function fetchDocumentReview(
   });
 }
 
+/** Draws the caller's spot check once the turns the review mode shows are reviewed; the
+ * server chooses the turns, and asking again returns the same draw. */
+export function drawSpotCheck(projectId: number, documentId: number): Promise<DocumentReview> {
+  return apiRequest("POST", "projects/{project_id}/documents/{document_id}/review/spot-check/", {
+    path: documentIds(projectId, documentId),
+  });
+}
+
 /** Applies `operations` made on `version` and records `reviewedTurns`; a stale version
  * throws a ConflictError. */
 export async function saveOperations(

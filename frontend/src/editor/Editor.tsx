@@ -8,6 +8,7 @@ import {
   type ReactNode,
 } from "react";
 import {
+  drawSpotCheck,
   fetchDocumentReview,
   type DocumentReview,
   type EditorPayload,
@@ -26,7 +27,14 @@ import { MessageBar } from "./MessageBar";
 import { ReportPane, TranscriptPane } from "./panes";
 import { PlaybackControl } from "./PlaybackControl";
 import { PreAlignmentWarnings } from "./PreAlignmentWarnings";
-import { initialReviewed, nextToReview, reviewCounts, turnsToReview, withReviewed } from "./review";
+import {
+  acceptRestStep,
+  initialReviewed,
+  nextToReview,
+  reviewCounts,
+  turnsToReview,
+  withReviewed,
+} from "./review";
 import { ReviewBar } from "./ReviewBar";
 import { selectionSpan, timedWords, turnAt, wordAt } from "./playback";
 import { SubmitDialog } from "./SubmitDialog";
@@ -131,7 +139,7 @@ export function Editor({
     replaceAssignments,
   });
   const editable = !readOnly && autosave.submittedAt === null && autosave.conflict === null;
-  const review = useDocumentReview(payload, target, readOnly);
+  const [review, setReview] = useDocumentReview(payload, target, readOnly);
   const [reviewMode, setReviewMode] = useState(false);
   const [acceptOpen, setAcceptOpen] = useState(false);
   const [reviewed, setReviewed] = useState(() =>
@@ -291,14 +299,18 @@ export function Editor({
     (turn: number) => state.assignments[turn] !== model.preAlignment[turn],
     [model.preAlignment, state.assignments],
   );
+  const shownTurns = useMemo(
+    () => [...(review?.turns ?? []), ...(review?.spot_check_turns ?? [])],
+    [review],
+  );
   const reviewTurns = useMemo(
-    () => turnsToReview(review?.turns ?? [], changedTurn, model.turns.length),
-    [changedTurn, model.turns.length, review],
+    () => turnsToReview(shownTurns, changedTurn, model.turns.length),
+    [changedTurn, model.turns.length, shownTurns],
   );
   const toReview = useMemo(() => new Set(reviewTurns), [reviewTurns]);
   const reviewFigures = useMemo(
-    () => reviewCounts(review?.turns ?? [], reviewTurns, reviewed, changedTurn),
-    [changedTurn, review, reviewTurns, reviewed],
+    () => reviewCounts(shownTurns, reviewTurns, reviewed, changedTurn),
+    [changedTurn, reviewTurns, reviewed, shownTurns],
   );
   const goToReview = useCallback(
     (direction: 1 | -1) => {
@@ -317,6 +329,63 @@ export function Editor({
     },
     [lead, reviewTurns, state.focus],
   );
+  const spotCheckUnread = useMemo(
+    () =>
+      (review?.spot_check_turns ?? []).filter((turn) => !reviewed[turn] && !changedTurn(turn))
+        .length,
+    [changedTurn, review, reviewed],
+  );
+  /** "Accept the rest", by way of the spot check where the iteration asks for one. */
+  const acceptRest = useCallback(async () => {
+    const drawn = review?.spot_check_turns ?? [];
+    const step = acceptRestStep(
+      review?.spot_check ?? null,
+      drawn,
+      reviewFigures,
+      reviewed,
+      changedTurn,
+    );
+    if (step.kind === "accept") return setAcceptOpen(true);
+    if (step.kind === "reviewFirst") {
+      setFlash(
+        `Review the ${counted(step.left, "turn")} left to review first: the spot check then draws from the turns still unread.`,
+      );
+      return goToReview(1);
+    }
+    if (step.kind === "readSpotCheck") {
+      setFlash(
+        `Read the ${counted(step.unread.length, "turn")} of the spot check left (turn ${step.unread[0]! + 1} first), then accept the rest.`,
+      );
+      lead("turns");
+      focusAlign.current = "center";
+      return dispatch({ type: "select", turn: step.unread[0]! });
+    }
+    try {
+      if (!(await autosave.saveNow())) return;
+      const checked = await drawSpotCheck(payload.document.project, payload.document.id);
+      setReview(checked);
+      const turns = checked.spot_check_turns;
+      if (turns.length === 0) return setAcceptOpen(true);
+      setFlash(
+        `Spot check: ${counted(turns.length, "turn")} drawn at random among those you have not read. Read ${turns.length === 1 ? "it" : "them"} (N goes to each), correct what is wrong, then accept the rest.`,
+      );
+      lead("turns");
+      focusAlign.current = "center";
+      dispatch({ type: "select", turn: turns[0]! });
+    } catch (reason) {
+      setFlash(reason instanceof Error ? reason.message : String(reason));
+    }
+  }, [
+    autosave,
+    changedTurn,
+    goToReview,
+    lead,
+    payload.document,
+    review,
+    reviewFigures,
+    reviewed,
+    setReview,
+  ]);
   const disagreementTurn = useCallback(
     (turn: number) => comparison?.disagreements[turn] ?? false,
     [comparison],
@@ -377,7 +446,7 @@ export function Editor({
           return goToReview(1);
         }
         case "acceptRest":
-          if (reviewMode && editable) setAcceptOpen(true);
+          if (reviewMode && editable) void acceptRest();
           return;
         case "nextChanged":
           return goToMarked(1, changedTurn, "changed");
@@ -424,6 +493,7 @@ export function Editor({
       }
     },
     [
+      acceptRest,
       act,
       autosave,
       changedTurn,
@@ -511,6 +581,7 @@ export function Editor({
           review={review}
           active={reviewMode}
           counts={reviewFigures}
+          spotCheckUnread={spotCheckUnread}
           editable={editable}
           onCommand={run}
         />
@@ -650,12 +721,13 @@ export function Editor({
   );
 }
 
-/** The turns the review mode shows: asked for once, for an annotator's own annotation. */
+/** The turns the review mode shows: asked for once, for an annotator's own annotation, and
+ * set again when the spot check is drawn. */
 function useDocumentReview(
   payload: EditorPayload,
   target: SaveTarget,
   readOnly: boolean,
-): DocumentReview | null {
+): [DocumentReview | null, (review: DocumentReview) => void] {
   const [review, setReview] = useState<DocumentReview | null>(null);
   const { project, id } = payload.document;
   const wanted = target.recordsReview && !readOnly && payload.pre_alignment !== null;
@@ -665,5 +737,5 @@ function useDocumentReview(
     fetchDocumentReview(project, id, controller.signal).then(setReview, () => setReview(null));
     return () => controller.abort();
   }, [id, project, wanted]);
-  return review;
+  return [review, setReview];
 }

@@ -7,6 +7,8 @@ interface ReviewBarProps {
   review: DocumentReview;
   active: boolean;
   counts: ReviewCounts;
+  /** Turns drawn for the spot check that are neither read nor changed. */
+  spotCheckUnread: number;
   editable: boolean;
   onCommand: (command: Command) => void;
 }
@@ -16,7 +18,14 @@ function percent(share: number): string {
 }
 
 /** The review mode's switch and, while it is on, where the annotator stands and what to do. */
-export function ReviewBar({ review, active, counts, editable, onCommand }: ReviewBarProps) {
+export function ReviewBar({
+  review,
+  active,
+  counts,
+  spotCheckUnread,
+  editable,
+  onCommand,
+}: ReviewBarProps) {
   if (review.threshold === null) return null;
   const threshold = `confidence below ${review.threshold.toFixed(2)}${review.automatic ? " (auto)" : ""}`;
   if (!active) {
@@ -43,6 +52,7 @@ export function ReviewBar({ review, active, counts, editable, onCommand }: Revie
         {threshold}, and next to each change, to the end of its run; if the rest is accepted, about{" "}
         {percent(review.estimated_residual_error ?? 0)} of turns stay wrong
       </span>
+      <SpotCheckNote review={review} unread={spotCheckUnread} />
       <button
         type="button"
         onClick={() => onCommand("previousLowConfidence")}
@@ -73,5 +83,25 @@ export function ReviewBar({ review, active, counts, editable, onCommand }: Revie
         Leave review mode
       </button>
     </div>
+  );
+}
+
+/** The spot check the iteration asks for: what it will be before the draw, then how far the
+ * annotator is through the drawn turns. */
+function SpotCheckNote({ review, unread }: { review: DocumentReview; unread: number }) {
+  if (review.spot_check === null) return null;
+  const drawn = review.spot_check_turns.length;
+  if (drawn === 0) {
+    return (
+      <span className="muted">
+        then a spot check: {percent(review.spot_check)} of the turns you leave unread, drawn at
+        random, to read before accepting the rest
+      </span>
+    );
+  }
+  return (
+    <span data-testid="spot-check-progress">
+      Spot check: {drawn - unread} of {counted(drawn, "drawn turn")} read
+    </span>
   );
 }

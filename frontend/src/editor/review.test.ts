@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { initialReviewed, nextToReview, reviewCounts, turnsToReview, withReviewed } from "./review";
+import {
+  acceptRestStep,
+  initialReviewed,
+  nextToReview,
+  reviewCounts,
+  turnsToReview,
+  withReviewed,
+} from "./review";
 
 describe("turnsToReview", () => {
   it("is the server's turns while nothing is changed", () => {
@@ -53,5 +60,51 @@ describe("reviewed turns", () => {
     const toReview = turnsToReview([1, 3], changed, 5);
     const counts = reviewCounts([1, 3], toReview, [true, false, false, false, false], changed);
     expect(counts).toEqual({ shownReviewed: 1, shown: 4, nextToChanges: 2, unreviewed: 3 });
+  });
+});
+
+describe("acceptRestStep", () => {
+  const nothingChanged = () => false;
+  const reviewedOnly = (turns: number[]) => {
+    const reviewed = new Array<boolean>(10).fill(false);
+    turns.forEach((turn) => (reviewed[turn] = true));
+    return reviewed;
+  };
+  const counts = (shown: number[], reviewed: boolean[]) =>
+    reviewCounts(shown, shown, reviewed, nothingChanged);
+
+  it("accepts at once without a spot check, or when nothing is left unread", () => {
+    const reviewed = reviewedOnly([2]);
+    expect(acceptRestStep(null, [], counts([2, 5], reviewed), reviewed, nothingChanged)).toEqual({
+      kind: "accept",
+    });
+    const all = new Array<boolean>(10).fill(true);
+    expect(acceptRestStep(0.05, [], counts([2, 5], all), all, nothingChanged)).toEqual({
+      kind: "accept",
+    });
+  });
+
+  it("asks for the shown turns first, then for the draw", () => {
+    const partly = reviewedOnly([2]);
+    expect(acceptRestStep(0.05, [], counts([2, 5], partly), partly, nothingChanged)).toEqual({
+      kind: "reviewFirst",
+      left: 1,
+    });
+    const done = reviewedOnly([2, 5]);
+    expect(acceptRestStep(0.05, [], counts([2, 5], done), done, nothingChanged)).toEqual({
+      kind: "draw",
+    });
+  });
+
+  it("waits for every drawn turn, read or changed, before accepting", () => {
+    const reviewed = reviewedOnly([2, 5, 7]);
+    const shown = [2, 5, 7, 8];
+    expect(acceptRestStep(0.05, [7, 8], counts(shown, reviewed), reviewed, nothingChanged)).toEqual(
+      { kind: "readSpotCheck", unread: [8] },
+    );
+    const changed = (turn: number) => turn === 8;
+    expect(acceptRestStep(0.05, [7, 8], counts(shown, reviewed), reviewed, changed)).toEqual({
+      kind: "accept",
+    });
   });
 });

@@ -84,3 +84,30 @@ export function reviewCounts(
     unreviewed,
   };
 }
+
+/** What "accept the rest" does next, where the iteration may ask for a spot check: the turns
+ * left unread after review, a share of which the server draws for the annotator to read before
+ * the rest may be accepted (docs/review.md). */
+export type AcceptRestStep =
+  | { kind: "accept" }
+  | { kind: "reviewFirst"; left: number }
+  | { kind: "draw" }
+  | { kind: "readSpotCheck"; unread: number[] };
+
+/** `spotCheck`: the iteration's share, or null for no spot check; `drawn`: the turns drawn so
+ * far (none before the draw); `counts`: `reviewCounts` with the drawn turns among those shown. */
+export function acceptRestStep(
+  spotCheck: number | null,
+  drawn: readonly number[],
+  counts: ReviewCounts,
+  reviewed: readonly boolean[],
+  changed: (turn: number) => boolean,
+): AcceptRestStep {
+  if (spotCheck === null || counts.unreviewed === 0) return { kind: "accept" };
+  if (drawn.length === 0) {
+    const left = counts.shown - counts.shownReviewed;
+    return left > 0 ? { kind: "reviewFirst", left } : { kind: "draw" };
+  }
+  const unread = drawn.filter((turn) => !reviewed[turn] && !changed(turn));
+  return unread.length > 0 ? { kind: "readSpotCheck", unread } : { kind: "accept" };
+}

@@ -7,6 +7,7 @@ import {
   type ReviewPlan,
 } from "./api";
 import { calibrationNote } from "./calibration";
+import { SpotCheckForm } from "./SpotCheckForm";
 import { messageOf, useLoad } from "../components/useLoad";
 import { counted } from "../text/plural";
 
@@ -38,6 +39,21 @@ function AfterReviewNote({ after }: { after: AfterReview }) {
       {counted(after.shown_read, "shown turn")} read, annotators kept {share(after.read_kept)} of
       the labels where the confidences expected {share(after.read_expected_kept)}, so the estimated
       residual error of their gold is <strong>{share(after.estimated_residual_error)}</strong>.
+      {after.estimated_residual_error_spot_checked !== null && (
+        <>
+          {" "}
+          With the spot checks ({counted(after.spot_checked_turns, "turn")} drawn at random among
+          those left unread), it is{" "}
+          <strong>{share(after.estimated_residual_error_spot_checked)}</strong>.
+        </>
+      )}
+      {after.estimated_residual_error_spot_checked === null && after.spot_checked_documents > 0 && (
+        <>
+          {" "}
+          {counted(after.spot_checked_documents, "document")} of {after.documents} had their spot
+          check: the estimate with it waits for every one.
+        </>
+      )}
     </p>
   );
 }
@@ -225,6 +241,12 @@ export function ReviewThresholdForm({
                 Use auto
               </button>
             </form>
+            <SpotCheckForm
+              projectId={projectId}
+              iterationId={iterationId}
+              share={loaded.data.spot_check}
+              onSaved={reload}
+            />
           </>
         ))}
       {message && (

@@ -296,3 +296,10 @@ export const setReviewThreshold = (
     path: iterationIds(projectId, iterationId),
     body: { threshold },
   });
+
+/** Sets the spot check's share of the turns left unread after review; null turns it off. */
+export const setSpotCheck = (projectId: number, iterationId: number, share: number | null) =>
+  apiRequest("PUT", "projects/{project_id}/iterations/{iteration_id}/review/", {
+    path: iterationIds(projectId, iterationId),
+    body: { spot_check: share },
+  });
