@@ -183,7 +183,8 @@ export const SHORTCUTS: readonly Shortcut[] = [
   },
   {
     command: "acceptRest",
-    description: "Review mode: accept the turns not reviewed as proposed, and submit",
+    description:
+      "Review mode: accept the turns not reviewed as proposed, and submit (after the spot check, where the iteration asks for one)",
     bindings: [{ key: "A", shift: true }],
   },
   {
