@@ -598,83 +598,45 @@ def _documents_named(documents: list[Document], singular: str, plural: str) -> s
     return f"documents {names} {plural}"
 
 
-@transaction.atomic
-def iteration_review_threshold_set(
-    *, actor: User, iteration: Iteration, threshold: float | None
-) -> Iteration:
-    """Set the confidence below which the editor's review mode shows a turn (None: `auto`,
-    `backend.iterations.review`). Refused once the iteration is closed or cancelled: its
-    annotators' review is over, and the threshold is part of how its gold was made."""
-    iteration = _locked_for_review_change(iteration, "review threshold")
-    previous = iteration.review_threshold
-    iteration.review_threshold = threshold
-    iteration.save(update_fields=["review_threshold"])
-    record_event(
-        actor=actor,
-        action="iteration.review_threshold",
-        target=iteration,
-        project=iteration.project,
-        number=iteration.number,
-        previous=previous,
-        threshold=threshold,
-    )
-    return iteration
-
-
-@transaction.atomic
-def iteration_spot_check_set(
-    *, actor: User, iteration: Iteration, share: float | None
-) -> Iteration:
-    """Set the share of the turns left unread after review that the editor draws for a spot
-    check before an annotator may accept the rest (None: no spot check). Draws already made
-    keep their share: each is an annotation's own sample."""
-    if share is not None and not 0 < share <= 1:
-        raise InvalidInput(
-            f"spot_check: {share} is not a share of turns in (0, 1]; null turns the spot check "
-            "off.",
-            field="spot_check",
-        )
-    iteration = _locked_for_review_change(iteration, "spot check")
-    previous = iteration.review_spot_check
-    iteration.review_spot_check = share
-    iteration.save(update_fields=["review_spot_check"])
-    record_event(
-        actor=actor,
-        action="iteration.review_spot_check",
-        target=iteration,
-        project=iteration.project,
-        number=iteration.number,
-        previous=previous,
-        share=share,
-    )
-    return iteration
+REVIEW_SETTINGS = {"threshold": "review_threshold", "spot_check": "review_spot_check"}
+"""What a lead sets of an iteration's review (`iteration_review_set`), by the field that holds
+it: the confidence below which the editor's review mode shows a turn (None: `auto`,
+`backend.iterations.review`), and the share of the turns left unread after review drawn for a
+spot check before an annotator may accept the rest (None: none)."""
 
 
 @transaction.atomic
 def iteration_review_set(
     *, actor: User, iteration: Iteration, changes: Mapping[str, float | None]
 ) -> Iteration:
-    """Set what `changes` names of the review, in one transaction: `threshold`
-    (`iteration_review_threshold_set`) and `spot_check` (`iteration_spot_check_set`)."""
-    if "threshold" in changes:
-        iteration = iteration_review_threshold_set(
-            actor=actor, iteration=iteration, threshold=changes["threshold"]
+    """Set what `changes` names of REVIEW_SETTINGS. Refused once the iteration is closed or
+    cancelled: its annotators' review is over, and how they reviewed is part of how its gold
+    was made. Spot checks already drawn keep their share: each is an annotation's own sample."""
+    share = changes.get("spot_check")
+    if share is not None and not 0 < share <= 1:
+        raise InvalidInput(
+            f"spot_check: {share} is not a share of turns in (0, 1]; null turns the spot check "
+            "off.",
+            field="spot_check",
         )
-    if "spot_check" in changes:
-        iteration = iteration_spot_check_set(
-            actor=actor, iteration=iteration, share=changes["spot_check"]
-        )
-    return iteration
-
-
-def _locked_for_review_change(iteration: Iteration, what: str) -> Iteration:
-    """The iteration, locked; refused once it is closed or cancelled: its annotators' review is
-    over, and how they reviewed is part of how its gold was made."""
     iteration = Iteration.objects.select_for_update().get(pk=iteration.pk)
     if iteration.closed_at is not None or iteration.cancelled_at is not None:
         raise Conflict(
             f"Iteration {iteration.number} is "
-            f"{'closed' if iteration.closed_at is not None else 'cancelled'}: its {what} can no "
-            "longer change."
+            f"{'closed' if iteration.closed_at is not None else 'cancelled'}: its "
+            f"{in_words(name.replace('_', ' ') for name in changes)} can no longer change."
         )
+    previous = {name: getattr(iteration, REVIEW_SETTINGS[name]) for name in changes}
+    for name, value in changes.items():
+        setattr(iteration, REVIEW_SETTINGS[name], value)
+    iteration.save(update_fields=[REVIEW_SETTINGS[name] for name in changes])
+    record_event(
+        actor=actor,
+        action="iteration.review",
+        target=iteration,
+        project=iteration.project,
+        number=iteration.number,
+        previous=previous,
+        **changes,
+    )
     return iteration

@@ -209,13 +209,24 @@ def check_spot_check_read(*, annotation: Annotation, reviewed: Sequence[bool]) -
     """Refuses (409) accepting the rest unread while a turn drawn for the annotation's spot
     check (`backend.alignments.services.spot_check`) is unread: it would count as found right,
     and the estimate from the check would come out low."""
-    drawn = annotation.spot_check.get("drawn", [])
-    unread = [turn for turn in drawn if not reviewed[turn]]
+    check_all_read(
+        annotation.spot_check.get("drawn", []),
+        reviewed,
+        "drawn for the spot check",
+        "read them before accepting the rest. Nothing was submitted.",
+    )
+
+
+def check_all_read(
+    turns: Sequence[int], reviewed: Sequence[bool], which: str, what_to_do: str
+) -> None:
+    """Refuses (409) while one of `turns` is not `reviewed`, naming how many and the first,
+    with the turns in the answer for a client to go to."""
+    unread = [turn for turn in turns if not reviewed[turn]]
     if unread:
         raise Conflict(
-            f"{len(unread)} of the {len(drawn)} turns drawn for the spot check are not read "
-            f"yet (first: turn {unread[0]}): read them before accepting the rest. Nothing was "
-            "submitted.",
+            f"{len(unread)} of the {len(turns)} turns {which} are not read yet (first: turn "
+            f"{unread[0]}): {what_to_do}",
             turns=unread,
         )
 
@@ -318,12 +329,7 @@ def _record_reviewed(
     union commutes with any other write, so a visit in one window must not make another
     window's copy stale. None when there is no such annotation yet (the caller then writes
     version 1 as for an edit)."""
-    check_annotation_open(document=document, annotator=annotator)
-    annotation = (
-        Annotation.objects.select_for_update()
-        .filter(document=document, annotator=annotator, submitted_at__isnull=True)
-        .first()
-    )
+    annotation = open_annotation_locked(document=document, annotator=annotator)
     if annotation is None:
         return None
     annotation.reviewed = reviewed_flags(annotation, reviewed_turns, document)
@@ -337,6 +343,17 @@ def _record_reviewed(
         turns=len(reviewed_turns),
     )
     return annotation
+
+
+def open_annotation_locked(*, document: Document, annotator: User) -> Annotation | None:
+    """The caller's annotation while it is open (not submitted) and may still be written,
+    locked for the write; None when there is none."""
+    check_annotation_open(document=document, annotator=annotator)
+    return (
+        Annotation.objects.select_for_update()
+        .filter(document=document, annotator=annotator, submitted_at__isnull=True)
+        .first()
+    )
 
 
 def reviewed_flags(

@@ -14,7 +14,7 @@ from django.db import transaction
 
 from backend.alignments.models import Annotation
 from backend.alignments.selectors import turns_read
-from backend.alignments.services.annotations import check_annotation_open
+from backend.alignments.services.annotations import check_all_read, open_annotation_locked
 from backend.audit.services import record_event
 from backend.core.errors import Conflict
 from backend.documents.models import Document
@@ -33,12 +33,7 @@ def annotation_spot_check_draw(
     """Draw `share` of the turns neither reviewed nor changed in the caller's open annotation,
     once every turn of `shown_turns` (what the review mode shows) is reviewed; a check already
     drawn is returned as it is, so asking twice never draws a second, kinder sample."""
-    check_annotation_open(document=document, annotator=annotator)
-    annotation = (
-        Annotation.objects.select_for_update()
-        .filter(document=document, annotator=annotator, submitted_at__isnull=True)
-        .first()
-    )
+    annotation = open_annotation_locked(document=document, annotator=annotator)
     if annotation is None:
         raise Conflict(
             f"You have no open annotation of {document.name}: review the turns the review mode "
@@ -46,19 +41,18 @@ def annotation_spot_check_draw(
         )
     if annotation.spot_check:
         return annotation
-    read = np.asarray(turns_read(annotation), dtype=bool)
-    left = [turn for turn in shown_turns if not read[turn]]
-    if left:
-        raise Conflict(
-            f"{len(left)} of the {len(shown_turns)} turns the review mode shows are not "
-            f"reviewed yet (first: turn {left[0]}): review them before the spot check, which "
-            "draws from the turns left unread.",
-            turns=left,
-        )
-    drawn = draw_spot_checks(~read, share, rng)
+    read = turns_read(annotation)
+    check_all_read(
+        shown_turns,
+        read,
+        "the review mode shows",
+        "review them before the spot check, which draws from the turns left unread.",
+    )
+    unread = ~np.asarray(read, dtype=bool)
+    drawn = draw_spot_checks(unread, share, rng)
     annotation.spot_check = {
         "share": share,
-        "pool": np.flatnonzero(~read).tolist(),
+        "pool": np.flatnonzero(unread).tolist(),
         "drawn": np.flatnonzero(drawn).tolist(),
         "labels_before": list(annotation.assignments),
     }
