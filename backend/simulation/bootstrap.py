@@ -26,6 +26,7 @@ from django.utils import timezone
 from backend.agreement.selectors import iteration_agreement_summary
 from backend.alignments.selectors import annotation_state, current_pre_alignments
 from backend.alignments.services.annotations import annotation_apply, annotation_submit
+from backend.alignments.services.spot_check import annotation_spot_check_draw
 from backend.curation.adjudication import adjudication_apply, adjudication_complete
 from backend.curation.models import GoldState
 from backend.curation.public_meetings import (
@@ -40,7 +41,13 @@ from backend.dashboards.selectors import NO_RELIABILITY, reliability_by_iteratio
 from backend.documents.models import Document
 from backend.iterations.double_annotation import DoubleAnnotation
 from backend.iterations.models import Iteration, StartingParameters
-from backend.iterations.services import iteration_close, iteration_open, iteration_promote
+from backend.iterations.review import after_review
+from backend.iterations.services import (
+    iteration_close,
+    iteration_open,
+    iteration_promote,
+    iteration_review_set,
+)
 from backend.jobs.models import Job
 from backend.projects.models import Membership, Project, Role
 from backend.projects.services import project_create
@@ -59,8 +66,8 @@ from backend.simulation.review import (
     spot_checked_labels,
 )
 from backend.simulation.selection import batch_plan
+from workers.align.annotation.review import turns_to_review
 from workers.align.annotation.selection import SelectionPolicy
-from workers.align.annotation.spot_check import draw_spot_checks
 from workers.align.document_model import Meeting
 
 ANNOTATORS = 3
@@ -276,6 +283,15 @@ class Simulation:
             top_up=self.review_top_up,
             follow_changes=self.review_follow_changes,
         )
+        if review.threshold is not None:
+            iteration_review_set(
+                actor=self.lead,
+                iteration=iteration,
+                changes={
+                    "threshold": review.threshold,
+                    "spot_check": self.review_spot_check or None,
+                },
+            )
         adjudicated = 0
         for meeting_id, document in zip(batch, ordered, strict=True):
             for annotator in document.assignees.order_by("username"):
@@ -290,12 +306,25 @@ class Simulation:
                 reachable_gold(self._reference(meeting_id)),
                 corrected_turns(self.meetings[meeting_id]),
             )
+        app = (
+            None
+            if review.threshold is None
+            else after_review(iteration=iteration, threshold=review.threshold)
+        )
         summary = iteration_agreement_summary(iteration=iteration)
         agreement = {"adjudicated": adjudicated, **summary}
         iteration = iteration_close(actor=self.lead, iteration=iteration, tune=tune)
         outcome = self._outcome(index, batch, iteration)
         outcome.agreement = agreement
-        outcome.review = review.as_dict()
+        outcome.review = {
+            **review.as_dict(),
+            "app_estimated_residual_error_after_review": (
+                None if app is None else app.estimated_residual_error
+            ),
+            "app_estimated_residual_error_spot_checked": (
+                None if app is None else app.estimated_residual_error_spot_checked
+            ),
+        }
         self.say(f"iteration {index}: {review.summary()}")
         figures = outcome.as_dict()
         self.say(
@@ -363,42 +392,96 @@ class Simulation:
         review: ReviewTally,
         pre_aligned: PreAligned,
     ) -> None:
+        """One annotator's work on `document`, through the editor's services. In review mode
+        the turns read go with the edits (`reviewed_turns`), a spot check is drawn by the
+        app's service once the review's edits are saved, and the rest is accepted unread, as
+        the editor's review mode submits it."""
         state = annotation_state(document=document, annotator=annotator)
+        initial, version = list(state["assignments"]), int(state["version"])
         reference = reachable_gold(self._reference(meeting_id))
-        wanted = reference
-        turns_read = None
-        if review.threshold is not None:
-            wanted, read = reviewed_labels(
-                pre_aligned, reference, review.threshold, review.top_up, review.follow_changes
+        overlooking = random.Random(f"{self.seed}:{meeting_id}:{annotator.username}")
+        if review.threshold is None:
+            target = overlooking_correction(initial, reference, self.overlook, overlooking)
+            version = self._write(
+                annotator, document, initial, version, target, seconds_spent(initial, target)
             )
-            if self.review_spot_check:
-                drawing = random.Random(f"{self.seed}:{meeting_id}:spot check")
-                checked = draw_spot_checks(
-                    ~read, self.review_spot_check, np.random.default_rng(drawing.getrandbits(64))
-                )
-                review.note_spot_check(meeting_id, ~read, checked, wanted)
-                wanted, read = spot_checked_labels(
-                    pre_aligned, reference, review.threshold, read, checked, review.follow_changes
-                )
-            review.note_read(meeting_id, read)
-            turns_read = int(read.sum())
-        target = overlooking_correction(
-            state["assignments"],
-            wanted,
-            self.overlook,
-            random.Random(f"{self.seed}:{meeting_id}:{annotator.username}"),
+            annotation_submit(annotator=annotator, document=document, version=version)
+            return
+        wanted, read = reviewed_labels(
+            pre_aligned, reference, review.threshold, review.top_up, review.follow_changes
         )
-        operations = correction_operations(state["assignments"], target)
-        version = state["version"]
-        if operations:
-            version = annotation_apply(
-                annotator=annotator,
-                document=document,
-                version=version,
-                operations=operations,
-                seconds_spent=seconds_spent(state["assignments"], target, turns_read),
-            ).version
-        annotation_submit(annotator=annotator, document=document, version=version)
+        target = overlooking_correction(initial, wanted, self.overlook, overlooking)
+        if self.review_spot_check:
+            version = self._write(annotator, document, initial, version, target, 0, read)
+            checked = self._spot_check(
+                annotator, document, meeting_id, pre_aligned.confidences, review.threshold
+            )
+            review.note_spot_check(meeting_id, ~read, checked, wanted)
+            wanted, read = spot_checked_labels(
+                pre_aligned, reference, review.threshold, read, checked, review.follow_changes
+            )
+            reviewed, target = (
+                target,
+                overlooking_correction(target, wanted, self.overlook, overlooking),
+            )
+        else:
+            reviewed = initial
+        review.note_read(meeting_id, read)
+        seconds = seconds_spent(initial, target, int(read.sum()))
+        version = self._write(annotator, document, reviewed, version, target, seconds, read)
+        annotation_submit(
+            annotator=annotator, document=document, version=version, accept_unreviewed=True
+        )
+
+    def _spot_check(
+        self,
+        annotator: User,
+        document: Document,
+        meeting_id: str,
+        confidences: np.ndarray,
+        threshold: float,
+    ) -> np.ndarray:
+        """The turns the app's service draws for the annotator's spot check, from a generator
+        seeded by the run and the meeting, so that a run repeats and two annotators of one
+        document, who read the same turns, check the same ones."""
+        shown = turns_to_review(confidences, threshold)
+        drawn = annotation_spot_check_draw(
+            annotator=annotator,
+            document=document,
+            share=self.review_spot_check,
+            shown_turns=np.flatnonzero(shown).tolist(),
+            rng=np.random.default_rng(
+                random.Random(f"{self.seed}:{meeting_id}:spot check").getrandbits(64)
+            ),
+        ).spot_check["drawn"]
+        return np.isin(np.arange(len(shown)), drawn)
+
+    @staticmethod
+    def _write(
+        annotator: User,
+        document: Document,
+        current: Sequence[int],
+        version: int,
+        target: Sequence[int],
+        seconds: int,
+        read: np.ndarray | None = None,
+    ) -> int:
+        """Saves `target` over the annotation at `version`, whose labels are `current`, with
+        the turns `read` (None outside review mode, where every turn is read); the version
+        written. In review mode the annotation is written even with nothing read or changed,
+        as the editor writes it on opening: a spot check is drawn on it."""
+        operations = correction_operations(current, target)
+        if not operations and read is None:
+            return version
+        reviewed = [] if read is None else np.flatnonzero(read).tolist()
+        return annotation_apply(
+            annotator=annotator,
+            document=document,
+            version=version,
+            operations=operations,
+            seconds_spent=seconds,
+            reviewed_turns=reviewed,
+        ).version
 
     def _adjudicate_if_needed(self, document: Document, meeting_id: str) -> int:
         """The lead adjudicates a disagreement for the corpus's (reachable) alignment."""

@@ -3,10 +3,13 @@ two iterations, the second pre-aligned with what tuning on the first one's gold 
 with the diagonal kept when no tuned setting beat it on that gold; and one iteration of a loop
 started, as a new project starts, from the shipped defaults."""
 
+import math
+
 import pytest
 from rest_framework.test import APIClient
 
-from backend.alignments.models import PreAlignment
+from backend.alignments.models import Annotation, PreAlignment
+from backend.alignments.selectors import turns_read
 from backend.curation.public_meetings import source_of
 from backend.iterations.models import AccuracyRecord, Iteration, StartingParameters
 from backend.simulation.annotator import reachable_gold
@@ -23,6 +26,7 @@ from workers.align.params import AlignmentParams, load_params
 from workers.align.pipeline import align_and_decide, corpus_vectors
 
 SMALL_MEETINGS = ["686239f0", "0b9ec6f0", "2f3f95e2"]
+SPOT_CHECK = 0.05
 JOB_TIMEOUT_SECONDS = 600
 
 
@@ -123,7 +127,8 @@ def test_a_loop_started_from_the_shipped_defaults_reviews_under_the_lexical_prio
     celery_worker_process,
 ):
     """A new project's first batch: the shipped lexical defaults pre-align it, the lexical
-    prior calibrates its confidence, and review under `auto` is planned on that confidence."""
+    prior calibrates its confidence, review under `auto` is planned on that confidence, and
+    the annotator spot-checks what the review left unread."""
     (meeting,) = load_public_meetings(SMALL_MEETINGS[:1])
     simulation = Simulation(
         sizes=[1],
@@ -132,6 +137,7 @@ def test_a_loop_started_from_the_shipped_defaults_reviews_under_the_lexical_prio
         pool=[meeting.id],
         final_tuning=False,
         review_threshold=AUTO,
+        review_spot_check=SPOT_CHECK,
         starting=StartingParameters.SHIPPED,
         say=lambda _: None,
     )
@@ -160,4 +166,23 @@ def test_a_loop_started_from_the_shipped_defaults_reviews_under_the_lexical_prio
     assert review["residual_error_corrected"] == review["residual_error"]
     assert review["estimated_residual_error_corrected"] == pytest.approx(
         review["estimated_residual_error"]
+    )
+    # The annotator reviewed through the editor's services: the app holds the turns read, the
+    # spot check its service drew, and the rest accepted unread; its own estimates of what the
+    # review left are the simulation's.
+    annotation = Annotation.objects.get(document__source=source_of(meeting.id))
+    drawn = annotation.spot_check["drawn"]
+    assert len(drawn) == math.ceil(SPOT_CHECK * len(annotation.spot_check["pool"]))
+    assert all(annotation.reviewed[turn] for turn in drawn)
+    assert sum(annotation.accepted_without_review) == len(annotation.assignments) - sum(
+        turns_read(annotation)
+    )
+    assert review["reviewed_share"] == pytest.approx(
+        sum(turns_read(annotation)) / len(annotation.assignments)
+    )
+    assert review["app_estimated_residual_error_after_review"] == pytest.approx(
+        review["estimated_residual_error_after_review"]
+    )
+    assert review["app_estimated_residual_error_spot_checked"] == pytest.approx(
+        review["estimated_residual_error_spot_checked"]
     )
