@@ -171,8 +171,8 @@ class Simulation:
     .reviewed_labels`); False: the shown turns only, as the review mode first did."""
     review_spot_check: float = 0.0
     """In review mode, the share of the turns a document's review left unread that its
-    annotators then read at random, as a spot check (`workers.align.annotation.spot_check`):
-    an experiment the editor does not run; 0 for none."""
+    annotators then read at random, as a spot check the iteration asks for
+    (`backend.alignments.services.spot_check`); 0 for none."""
     starting: StartingParameters = StartingParameters.DIAGONAL
     """What pre-aligns the batches until a tuning run's set is promoted: the paper's diagonal,
     or the shipped defaults a new project starts from."""

@@ -112,8 +112,8 @@ class Command(BaseCommand):
             default=0.0,
             metavar="SHARE",
             help="With --review-threshold: once a document is reviewed, its annotators read a "
-            "random SHARE of the turns left unread (a spot check, an experiment the editor does "
-            "not run; docs/review.md), and each iteration reports the residual error estimated "
+            "random SHARE of the turns left unread (the spot check the editor's review mode "
+            "draws; docs/review.md), and each iteration reports the residual error estimated "
             "with it.",
         )
         parser.add_argument(
