@@ -277,19 +277,23 @@ export function Editor({
     };
   }, [comparison, model, state.assignments]);
 
+  /** Selects `turn` with the turn list leading. A jump lands the turn mid-list, with what
+   * comes before and after it in view, not at the edge it was scrolled in from. */
+  const goToTurn = useCallback(
+    (turn: number) => {
+      lead("turns");
+      focusAlign.current = "center";
+      dispatch({ type: "select", turn });
+    },
+    [lead],
+  );
   const goToMarked = useCallback(
     (direction: 1 | -1, test: (turn: number) => boolean, what: string) => {
       const turn = findNext(model.turns.length, state.focus, direction, test);
       if (turn === null) setFlash(`No ${what} turn.`);
-      else {
-        lead("turns");
-        // A jump lands the turn mid-list, with what comes before and after it in view, not
-        // at the edge it was scrolled in from.
-        focusAlign.current = "center";
-        dispatch({ type: "select", turn });
-      }
+      else goToTurn(turn);
     },
-    [lead, model.turns.length, state.focus],
+    [goToTurn, model.turns.length, state.focus],
   );
   const lowConfidenceTurn = useCallback(
     (turn: number) => model.turns[turn]!.lowConfidence,
@@ -323,11 +327,9 @@ export function Editor({
         );
         return;
       }
-      lead("turns");
-      focusAlign.current = "center";
-      dispatch({ type: "select", turn });
+      goToTurn(turn);
     },
-    [lead, reviewTurns, state.focus],
+    [goToTurn, reviewTurns, state.focus],
   );
   const spotCheckUnread = useMemo(
     () =>
@@ -356,9 +358,7 @@ export function Editor({
       setFlash(
         `Read the ${counted(step.unread.length, "turn")} of the spot check left (turn ${step.unread[0]! + 1} first), then accept the rest.`,
       );
-      lead("turns");
-      focusAlign.current = "center";
-      return dispatch({ type: "select", turn: step.unread[0]! });
+      return goToTurn(step.unread[0]!);
     }
     try {
       if (!(await autosave.saveNow())) return;
@@ -369,9 +369,7 @@ export function Editor({
       setFlash(
         `Spot check: ${counted(turns.length, "turn")} drawn at random among those you have not read. Read ${turns.length === 1 ? "it" : "them"} (N goes to each), correct what is wrong, then accept the rest.`,
       );
-      lead("turns");
-      focusAlign.current = "center";
-      dispatch({ type: "select", turn: turns[0]! });
+      goToTurn(turns[0]!);
     } catch (reason) {
       setFlash(reason instanceof Error ? reason.message : String(reason));
     }
@@ -379,7 +377,7 @@ export function Editor({
     autosave,
     changedTurn,
     goToReview,
-    lead,
+    goToTurn,
     payload.document,
     review,
     reviewFigures,
