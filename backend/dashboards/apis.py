@@ -153,6 +153,9 @@ class AnnotationEffortSerializer(serializers.Serializer):
     turns_reviewed = serializers.IntegerField(
         help_text="Visited, confirmed or changed in the editor."
     )
+    turns_spot_checked = serializers.IntegerField(
+        help_text="Of the turns reviewed, those drawn for the spot check after review."
+    )
     turns_accepted_without_review = serializers.IntegerField(
         help_text="Taken unread as pre-aligned when the review mode's submission accepted the rest."
     )
@@ -187,6 +190,7 @@ class EffortDashboardApi(APIView):
             turns = serializers.IntegerField(help_text="Of the annotator's documents.")
             turns_changed = serializers.IntegerField()
             turns_reviewed = serializers.IntegerField()
+            turns_spot_checked = serializers.IntegerField()
             turns_accepted_without_review = serializers.IntegerField()
             seconds_spent = serializers.IntegerField(help_text="Active time in the editor.")
             turns_changed_per_document = serializers.FloatField()

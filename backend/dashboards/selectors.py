@@ -168,6 +168,8 @@ def tuning_run_for(*, project_id: int, iteration_id: int | None) -> TuningRun:
 class Effort(TypedDict):
     turns_changed: int
     turns_reviewed: int
+    turns_spot_checked: int
+    """Of the turns reviewed, those drawn for a spot check."""
     turns_accepted_without_review: int
     seconds_spent: int
     submitted: bool
@@ -193,6 +195,7 @@ class AnnotatorEffort(AnnotatorDocuments):
     turns: int
     turns_changed: int
     turns_reviewed: int
+    turns_spot_checked: int
     turns_accepted_without_review: int
     seconds_spent: int
     turns_changed_per_document: float
@@ -201,7 +204,8 @@ class AnnotatorEffort(AnnotatorDocuments):
 
 def annotator_effort(*, project_id: int) -> list[AnnotatorEffort]:
     """Per iteration and annotator: documents, turns changed, turns reviewed (visited,
-    confirmed or changed in the editor), turns accepted without review and seconds, in total,
+    confirmed or changed in the editor; of them, those drawn for a spot check), turns accepted
+    without review and seconds, in total,
     per document and per turn, with each document's own figures for a scatter or histogram."""
     rows: dict[tuple[int, int], AnnotatorDocuments] = {}
     annotations = (
@@ -244,6 +248,7 @@ EFFORT_FIELDS = (
     "changed",
     "reviewed",
     "accepted_without_review",
+    "spot_check",
     "seconds_spent",
     "submitted_at",
     "annotator__username",
@@ -326,6 +331,7 @@ def _annotation_effort(annotation: Annotation) -> Effort:
     return {
         "turns_changed": sum(annotation.changed),
         "turns_reviewed": sum(turns_read(annotation)),
+        "turns_spot_checked": len(annotation.spot_check.get("drawn", [])),
         "turns_accepted_without_review": sum(annotation.accepted_without_review),
         "seconds_spent": annotation.seconds_spent,
         "submitted": annotation.submitted_at is not None,
@@ -338,6 +344,7 @@ def _effort_totals(row: AnnotatorDocuments) -> AnnotatorEffort:
     turns = sum(document["turns"] for document in documents)
     changed = sum(document["turns_changed"] for document in documents)
     reviewed = sum(document["turns_reviewed"] for document in documents)
+    spot_checked = sum(document["turns_spot_checked"] for document in documents)
     accepted = sum(document["turns_accepted_without_review"] for document in documents)
     seconds = sum(document["seconds_spent"] for document in documents)
     return {
@@ -347,6 +354,7 @@ def _effort_totals(row: AnnotatorDocuments) -> AnnotatorEffort:
         "turns": turns,
         "turns_changed": changed,
         "turns_reviewed": reviewed,
+        "turns_spot_checked": spot_checked,
         "turns_accepted_without_review": accepted,
         "seconds_spent": seconds,
         "turns_changed_per_document": changed / count,

@@ -147,7 +147,7 @@ def test_dashboard_shows_each_iterations_accuracy_tuning_effort_and_corpus(
         annotation = Annotation.objects.get(document=document)
         expect(rows.filter(has_text=document.name)).to_have_text(
             f"{document.name}{document.turn_count}{annotation.annotator.username}"
-            f"{sum(annotation.changed)}{moved}0{duration(60 * moved)}yes"
+            f"{sum(annotation.changed)}{moved}00{duration(60 * moved)}yes"
         )
     assert_accessible(page, "the dashboard with an iteration's documents open")
     toggle.click()

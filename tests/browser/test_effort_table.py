@@ -59,6 +59,7 @@ def figures(iteration):
     turns = sum(len(annotation.changed) for annotation in annotations)
     changed = sum(sum(annotation.changed) for annotation in annotations)
     reviewed = sum(sum(annotation.reviewed) for annotation in annotations)
+    spot_checked = sum(len(annotation.spot_check.get("drawn", [])) for annotation in annotations)
     accepted = sum(sum(annotation.accepted_without_review) for annotation in annotations)
     seconds = sum(annotation.seconds_spent for annotation in annotations)
     records = AccuracyRecord.objects.filter(iteration=iteration)
@@ -66,6 +67,7 @@ def figures(iteration):
     return (
         f"{100 * changed / turns:.1f} %",
         f"{100 * reviewed / turns:.1f} %",
+        f"{100 * spot_checked / turns:.1f} %",
         f"{100 * accepted / turns:.1f} %",
         f"{seconds / 60 / (turns / 100):.1f} min",
         f"{accuracy:.1f} %",
@@ -89,17 +91,18 @@ def test_the_effort_table_shows_each_iterations_shares_and_time_beside_accuracy(
 
     table = page.get_by_role("table", name="Effort per iteration")
     for iteration in (first, second):
-        changed, reviewed, accepted, per_100, accuracy = figures(iteration)
+        changed, reviewed, spot_checked, accepted, per_100, accuracy = figures(iteration)
         cells = table.get_by_role("row", name=re.compile(rf"^#{iteration.number} ")).get_by_role(
             "cell"
         )
         expect(cells.nth(2)).to_have_text(changed)
         expect(cells.nth(3)).to_have_text(reviewed)
-        expect(cells.nth(4)).to_have_text(accepted)
-        expect(cells.nth(5)).to_have_text(per_100)
-        expect(cells.nth(6)).to_have_text(accuracy)
-    first_changed, _, _, first_time, _ = figures(first)
-    second_changed, _, _, second_time, _ = figures(second)
+        expect(cells.nth(4)).to_have_text(spot_checked)
+        expect(cells.nth(5)).to_have_text(accepted)
+        expect(cells.nth(6)).to_have_text(per_100)
+        expect(cells.nth(7)).to_have_text(accuracy)
+    first_changed, _, _, _, first_time, _ = figures(first)
+    second_changed, _, _, _, second_time, _ = figures(second)
     expect(page.get_by_test_id("effort-trend")).to_have_text(
         f"Iteration {second.number}: {second_changed} of turns changed, {second_time} per 100 "
         f"turns, against {first_changed} and {first_time} in iteration {first.number}."

@@ -1,6 +1,9 @@
 """The lead's dashboards on iterations closed through the services, with known corrections:
 each 10-turn document has some of its turns moved by its annotator."""
 
+import math
+
+import numpy as np
 import pytest
 
 from backend.alignments.services.annotations import (
@@ -8,6 +11,7 @@ from backend.alignments.services.annotations import (
     annotation_apply,
     annotation_submit,
 )
+from backend.alignments.services.spot_check import annotation_spot_check_draw
 from backend.iterations.services import iteration_close, iteration_tune_again
 from backend.jobs.models import Job
 from backend.projects.models import Membership, Role
@@ -276,6 +280,43 @@ def test_effort_counts_the_turns_reviewed_visited_confirmed_or_changed(world):
     assert (row["turns"], row["turns_changed"], row["turns_reviewed"]) == (TURNS, 1, 5)
     assert row["documents"][0]["turns_reviewed"] == 5
     assert row["seconds_spent"] == 120
+
+
+def test_effort_counts_the_turns_a_spot_check_drew_among_those_reviewed(world):
+    document = make_document(
+        world.project, name="checked", assignees=[world.annotator], pre_alignment=evenly(TURNS, 2)
+    )
+    iteration = annotating_iteration(world.project, [document])
+    saved = annotation_apply(
+        annotator=world.annotator,
+        document=document,
+        version=0,
+        operations=[],
+        reviewed_turns=[0, 1],
+    )
+    drawn = annotation_spot_check_draw(
+        annotator=world.annotator,
+        document=document,
+        share=0.5,
+        shown_turns=[0, 1],
+        rng=np.random.default_rng(0),
+    ).spot_check["drawn"]
+    annotation_submit(
+        annotator=world.annotator,
+        document=document,
+        version=saved.version,
+        reviewed_turns=drawn,
+        accept_unreviewed=True,
+    )
+
+    (row,) = [row for row in get(world, "effort")["rows"] if row["iteration"] == iteration.pk]
+    (only,) = get(world, "effort/documents", iteration=iteration.pk)["iterations"]
+
+    assert len(drawn) == math.ceil(0.5 * (TURNS - 2))
+    assert (row["turns_reviewed"], row["turns_spot_checked"]) == (2 + len(drawn), len(drawn))
+    assert row["documents"][0]["turns_spot_checked"] == len(drawn)
+    assert only["documents"][0]["annotations"][0]["turns_spot_checked"] == len(drawn)
+    assert row["turns_accepted_without_review"] == TURNS - 2 - len(drawn)
 
 
 def test_effort_per_document_lists_each_documents_annotators_and_what_they_did(

@@ -2016,6 +2016,8 @@ export interface components {
       turns_changed: number;
       /** @description Visited, confirmed or changed in the editor. */
       turns_reviewed: number;
+      /** @description Of the turns reviewed, those drawn for the spot check after review. */
+      turns_spot_checked: number;
       /** @description Taken unread as pre-aligned when the review mode's submission accepted the rest. */
       turns_accepted_without_review: number;
       /** @description Active time in the editor. */
@@ -2255,6 +2257,7 @@ export interface components {
       turns: number;
       turns_changed: number;
       turns_reviewed: number;
+      turns_spot_checked: number;
       turns_accepted_without_review: number;
       /** @description Active time in the editor. */
       seconds_spent: number;
@@ -2271,6 +2274,8 @@ export interface components {
       turns_changed: number;
       /** @description Visited, confirmed or changed in the editor. */
       turns_reviewed: number;
+      /** @description Of the turns reviewed, those drawn for the spot check after review. */
+      turns_spot_checked: number;
       /** @description Taken unread as pre-aligned when the review mode's submission accepted the rest. */
       turns_accepted_without_review: number;
       /** @description Active time in the editor. */

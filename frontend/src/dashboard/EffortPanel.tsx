@@ -49,6 +49,7 @@ function DocumentEffortTable({
           <th scope="col">Annotator</th>
           <th scope="col">Turns changed</th>
           <th scope="col">Turns reviewed</th>
+          <th scope="col">Of them, spot-checked</th>
           <th scope="col">Accepted without review</th>
           <th scope="col">Active time</th>
           <th scope="col">Submitted</th>
@@ -71,7 +72,7 @@ function DocumentEffortTable({
             return (
               <tr key={document.document} data-testid="document-effort">
                 {heading}
-                <td colSpan={6} className="muted">
+                <td colSpan={7} className="muted">
                   not opened yet
                 </td>
               </tr>
@@ -83,6 +84,7 @@ function DocumentEffortTable({
               <td>{annotation.username}</td>
               <td className="number">{annotation.turns_changed}</td>
               <td className="number">{annotation.turns_reviewed}</td>
+              <td className="number">{annotation.turns_spot_checked}</td>
               <td className="number">{annotation.turns_accepted_without_review}</td>
               <td className="number">{duration(annotation.seconds_spent)}</td>
               <td>{annotation.submitted ? "yes" : "not yet"}</td>
@@ -94,9 +96,9 @@ function DocumentEffortTable({
   );
 }
 
-/** Turns changed, reviewed, accepted unread and time, per iteration beside the
- * pre-alignment's accuracy (each iteration's documents one click away) and per annotator:
- * fewer as tuning helps. */
+/** Turns changed, reviewed (and of them spot-checked), accepted unread and time, per
+ * iteration beside the pre-alignment's accuracy (each iteration's documents one click away)
+ * and per annotator: fewer as tuning helps. */
 export function EffortPanel({
   projectId,
   rows,
@@ -134,6 +136,7 @@ export function EffortPanel({
                 <th scope="col">Turns</th>
                 <th scope="col">Turns changed</th>
                 <th scope="col">Turns reviewed</th>
+                <th scope="col">Of them, spot-checked</th>
                 <th scope="col">Accepted without review</th>
                 <th scope="col">Active time per 100 turns</th>
                 <th scope="col">Pre-alignment accuracy (turns)</th>
@@ -155,6 +158,7 @@ export function EffortPanel({
                       <td className="number">{iteration.turns}</td>
                       <td className="number">{percentOf(iteration.changedShare)}</td>
                       <td className="number">{percentOf(iteration.reviewedShare)}</td>
+                      <td className="number">{percentOf(iteration.spotCheckedShare)}</td>
                       <td className="number">{percentOf(iteration.acceptedShare)}</td>
                       <td className="number">{minutes(iteration.minutesPer100Turns)}</td>
                       <td className="number">
@@ -177,7 +181,7 @@ export function EffortPanel({
                     </tr>
                     {open && (
                       <tr id={panel}>
-                        <td colSpan={9}>
+                        <td colSpan={10}>
                           <DocumentEffortTable
                             projectId={projectId}
                             iterationId={iteration.iteration}

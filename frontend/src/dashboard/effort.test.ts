@@ -9,6 +9,7 @@ function row(
   reviewed: number,
   seconds: number,
   accepted = 0,
+  spotChecked = 0,
 ) {
   return {
     iteration: number * 10,
@@ -21,6 +22,7 @@ function row(
     turns,
     turns_changed: changed,
     turns_reviewed: reviewed,
+    turns_spot_checked: spotChecked,
     turns_accepted_without_review: accepted,
     seconds_spent: seconds,
     turns_changed_per_document: changed,
@@ -31,9 +33,9 @@ function row(
 describe("effort per iteration", () => {
   it("sums the annotators' turns, changes, reviews and time, as shares and per 100 turns", () => {
     const figures = effortByIteration([
-      row(3, 100, 10, 30, 300, 70),
+      row(3, 100, 10, 30, 300, 70, 4),
       row(1, 300, 183, 300, 3420),
-      row(3, 100, 18, 50, 432, 30),
+      row(3, 100, 18, 50, 432, 30, 2),
     ]);
 
     expect(figures.map((figure) => [figure.iteration, figure.number])).toEqual([
@@ -41,6 +43,7 @@ describe("effort per iteration", () => {
       [30, 3],
     ]);
     expect(figures.map((figure) => figure.acceptedShare)).toEqual([0, 0.5]);
+    expect(figures.map((figure) => figure.spotCheckedShare)).toEqual([0, 0.03]);
     expect(figures[0]).toMatchObject({ turns: 300, changedShare: 0.61, reviewedShare: 1 });
     expect(figures[0]!.minutesPer100Turns).toBeCloseTo(19);
     expect(figures[1]).toMatchObject({ documents: 2, changedShare: 0.14, reviewedShare: 0.4 });

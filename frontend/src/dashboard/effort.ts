@@ -10,6 +10,8 @@ export interface IterationEffort {
   /** Fractions of `turns`; null without turns. */
   changedShare: number | null;
   reviewedShare: number | null;
+  /** Of the turns reviewed, those drawn for a spot check, as a fraction of `turns`. */
+  spotCheckedShare: number | null;
   acceptedShare: number | null;
   /** Active editor time per 100 turns; null without turns. */
   minutesPer100Turns: number | null;
@@ -33,6 +35,7 @@ export function effortByIteration(rows: readonly EffortRow[]): IterationEffort[]
       turns: number;
       changed: number;
       reviewed: number;
+      spotChecked: number;
       accepted: number;
       seconds: number;
     }
@@ -44,6 +47,7 @@ export function effortByIteration(rows: readonly EffortRow[]): IterationEffort[]
       turns: 0,
       changed: 0,
       reviewed: 0,
+      spotChecked: 0,
       accepted: 0,
       seconds: 0,
     };
@@ -51,6 +55,7 @@ export function effortByIteration(rows: readonly EffortRow[]): IterationEffort[]
     sum.turns += row.turns;
     sum.changed += row.turns_changed;
     sum.reviewed += row.turns_reviewed;
+    sum.spotChecked += row.turns_spot_checked;
     sum.accepted += row.turns_accepted_without_review;
     sum.seconds += row.seconds_spent;
     sums.set(row.number, sum);
@@ -64,6 +69,7 @@ export function effortByIteration(rows: readonly EffortRow[]): IterationEffort[]
       turns: sum.turns,
       changedShare: shareOf(sum.changed, sum.turns),
       reviewedShare: shareOf(sum.reviewed, sum.turns),
+      spotCheckedShare: shareOf(sum.spotChecked, sum.turns),
       acceptedShare: shareOf(sum.accepted, sum.turns),
       minutesPer100Turns: minutesPer100Turns(sum.seconds, sum.turns),
     }));
