@@ -166,15 +166,19 @@ def test_a_threshold_outside_0_to_1_is_refused(world):
     assert "threshold" in response.json()
 
 
-def test_a_closed_iterations_threshold_no_longer_changes(world):
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [({"threshold": 0.5}, "threshold"), ({"spot_check": 0.1}, "spot check")],
+)
+def test_a_closed_iterations_review_settings_no_longer_change(world, change, named):
     response = world.client("lead").put(
         f"/api/v1/projects/{world.project.pk}/iterations/{world.iteration.pk}/review/",
-        {"threshold": 0.5},
+        change,
         format="json",
     )
 
     assert response.status_code == 409
-    assert "closed" in response.json()["detail"]
+    assert f"closed: its {named} can no longer change" in response.json()["detail"]
 
 
 def test_the_annotator_reads_the_turns_to_review_at_the_iterations_threshold(world):

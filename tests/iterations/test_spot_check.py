@@ -113,17 +113,6 @@ def test_a_spot_check_outside_0_to_1_or_an_empty_change_is_refused(world, body, 
     assert world.open_iteration.review_spot_check is None
 
 
-def test_a_closed_iterations_spot_check_no_longer_changes(world):
-    response = world.client("lead").put(
-        f"/api/v1/projects/{world.project.pk}/iterations/{world.iteration.pk}/review/",
-        {"spot_check": 0.1},
-        format="json",
-    )
-
-    assert response.status_code == 409
-    assert "spot check can no longer change" in response.json()["detail"]
-
-
 def test_the_spot_check_is_drawn_after_the_review_from_the_turns_left_unread(checked_world):
     world = checked_world
     annotator = world.client("annotator")
