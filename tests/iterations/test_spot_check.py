@@ -174,6 +174,25 @@ def test_the_rest_is_accepted_only_once_the_drawn_turns_are_read(checked_world):
     assert Annotation.objects.get(document=world.document).submitted_at is None
     save(world, 1, reviewed_turns=turns)
     assert submit_accepting_the_rest(world, 1).status_code == 200
+    again = world.client("annotator").post(spot_check_url(world))
+    assert again.status_code == 200
+    assert again.json()["spot_check_turns"] == turns
+
+
+def test_no_spot_check_is_drawn_on_a_submission_or_before_any_review(checked_world):
+    world = checked_world
+    annotator = world.client("annotator")
+
+    before = annotator.post(spot_check_url(world))
+    save(world, 0, reviewed_turns=SHOWN)
+    submit_accepting_the_rest(world, 1)
+    after = annotator.post(spot_check_url(world))
+
+    assert before.status_code == 409
+    assert "no annotation of assigned yet" in before.json()["detail"]
+    assert after.status_code == 409
+    assert "is submitted: reopen it" in after.json()["detail"]
+    assert not Annotation.objects.get(document=world.document).spot_check
 
 
 def test_the_iterations_review_weighs_in_the_spot_checks_once_every_document_was_checked(

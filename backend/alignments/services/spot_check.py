@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from backend.alignments.models import Annotation
-from backend.alignments.selectors import turns_read
+from backend.alignments.selectors import caller_annotation, turns_read
 from backend.alignments.services.annotations import check_all_read, open_annotation_locked
 from backend.audit.services import record_event
 from backend.core.errors import Conflict
@@ -32,12 +32,18 @@ def annotation_spot_check_draw(
 ) -> Annotation:
     """Draw `share` of the turns neither reviewed nor changed in the caller's open annotation,
     once every turn of `shown_turns` (what the review mode shows) is reviewed; a check already
-    drawn is returned as it is, so asking twice never draws a second, kinder sample."""
+    drawn is returned as it is, even once submitted, so asking twice never draws a second,
+    kinder sample."""
     annotation = open_annotation_locked(document=document, annotator=annotator)
     if annotation is None:
+        submitted = caller_annotation(document=document, annotator=annotator)
+        if submitted is not None and submitted.spot_check:
+            return submitted
         raise Conflict(
-            f"You have no open annotation of {document.name}: review the turns the review mode "
-            "shows first, then ask for the spot check."
+            f"Your annotation of {document.name} is submitted: reopen it to spot-check it."
+            if submitted is not None
+            else f"You have no annotation of {document.name} yet: review the turns the review "
+            "mode shows first, then ask for the spot check."
         )
     if annotation.spot_check:
         return annotation
