@@ -19,7 +19,9 @@ of one process each, so each fault lands while a task is mid-document. Scenarios
   pre-alignment (which must answer 503, nothing started).
 
 After each outage a short job (the diagonal on one document) must succeed too: the workers
-take new work again (`next_job_s`, from its start to its end).
+take new work again (`next_job_s`, from its start to its end). A worker that exited on its
+own is replaced before the next job, as compose's restart policy replaces it, and listed in
+`workers_exited` with its exit code and its log's end.
 
 Every run checks what the issue asks: the job ends succeeded, or failed with its reason; one
 pre-alignment per document (no duplicate result); every answer during an outage is the job
@@ -405,6 +407,7 @@ def run_inside(services: dict[str, Any], args: argparse.Namespace) -> dict[str, 
             started = time.monotonic()
             report[scenario] = summary([getattr(bench, scenario)(run) for run in range(args.runs)])
             report[scenario]["wall_s"] = round(time.monotonic() - started, 1)
+        report["workers_exited"] = bench.exits
         return report
     finally:
         for worker in bench.workers:
@@ -447,6 +450,10 @@ class FaultBench:
         self.client.force_login(lead)
         self.start_worker = start_worker
         self.workers: list = []
+        self.job_id: int | None = None
+        self.exits: list[dict[str, Any]] = []
+        """Workers that exited on their own, each with its exit code, the last job watched
+        before the exit was noticed, and its log's end."""
 
     # The scenarios: each returns one run's figures and checks.
 
@@ -553,8 +560,21 @@ class FaultBench:
         return {"status": response.status_code, "retry_after": response.get("Retry-After")}
 
     def keep_two_workers(self) -> None:
-        """Replaces a killed worker, as a supervisor would, before the next job (none after
-        the last kill); two at once start in about the time of one."""
+        """Replaces a killed worker, or one that exited on its own (noted in `exits`), as a
+        supervisor would (compose restarts them), before the next job (none after the last
+        kill); two at once start in about the time of one."""
+        from backend.core.local_worker import LOG_TAIL_CHARACTERS
+
+        for worker in [worker for worker in self.workers if worker.process.poll() is not None]:
+            self.exits.append(
+                {
+                    "worker": worker.name,
+                    "exit": worker.process.returncode,
+                    "noticed_after_job": self.job_id,
+                    "log_end": worker.log()[-LOG_TAIL_CHARACTERS:],
+                }
+            )
+            self.workers.remove(worker)
         missing = 2 - len(self.workers)
         with ThreadPoolExecutor(max_workers=2) as pool:
             self.workers += pool.map(lambda _: self.start_worker(), range(missing))
@@ -621,7 +641,7 @@ class FaultBench:
             if job is not None and condition(job):
                 return time.monotonic()
             if all(worker.process.poll() is not None for worker in self.workers):
-                raise RuntimeError(f"every worker exited; their logs: {self.workers}")
+                raise RuntimeError(f"every worker exited; {self.state()}")
             time.sleep(0.2)
         raise TimeoutError(f"job {self.job_id} stuck for {JOB_DEADLINE_SECONDS} s; {self.state()}")
 

@@ -45,3 +45,13 @@ def test_worker_is_scalable_and_data_lives_in_volumes(compose):
 def test_production_needs_an_explicit_secret(compose):
     secret = compose["services"]["web"]["environment"]["DJANGO_SECRET_KEY"]
     assert secret.startswith("${DJANGO_SECRET_KEY:?"), "compose must refuse to start without one"
+
+
+@pytest.mark.parametrize(
+    ("service", "policy"),
+    [("web", "unless-stopped"), ("worker", "unless-stopped"), ("migrate", "no")],
+)
+def test_the_web_server_and_workers_come_back_after_they_exit_and_migrate_runs_once(
+    compose, service, policy
+):
+    assert compose["services"][service]["restart"] == policy

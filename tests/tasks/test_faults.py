@@ -64,10 +64,11 @@ def test_every_job_survives_a_killed_worker_and_database_and_broker_outages():
     report = run_bench(stack)
 
     assert "error" not in report, f"{report.get('error')}; its stderr ends:\n{report.get('stderr')}"
+    exited = report.get("workers_exited")
     for scenario in ("kill", "database", "broker"):
         (run,) = report[scenario]["runs"]
-        assert run["checks_pass"], (scenario, run)
-        assert run["status"] == "succeeded", (scenario, run)
+        assert run["checks_pass"], (scenario, run, exited)
+        assert run["status"] == "succeeded", (scenario, run, exited)
     assert report["kill"]["runs"][0]["requeues"] == 1
     assert report["database"]["runs"][0]["answers_during_outage"].get("503")
     assert report["broker"]["runs"][0]["start_during_outage"]["status"] == 503
