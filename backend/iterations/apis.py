@@ -573,6 +573,5 @@ class DocumentSpotCheckApi(_DocumentReviewBase):
     @extend_schema(request=None, responses=DocumentReviewSerializer)
     def post(self, request: SignedInRequest, project_id: int, document_id: int) -> Response:
         document = self._document(request, project_id, document_id)
-        document_spot_check_draw(annotator=request.user, document=document)
-        review = document_review(document=document, annotator=request.user)
+        review = document_spot_check_draw(annotator=request.user, document=document)
         return Response(DocumentReviewSerializer(review).data)

@@ -2,19 +2,21 @@
 the share, the review mode's turns at its threshold are the review that must come first, and
 the annotation keeps the draw (`backend.alignments.services.spot_check`)."""
 
+from dataclasses import replace
+
 import numpy as np
 from django.contrib.auth.models import User
 
-from backend.alignments.models import Annotation
 from backend.alignments.services.spot_check import annotation_spot_check_draw
 from backend.core.errors import Conflict
 from backend.documents.models import Document
-from backend.iterations.review import document_review
+from backend.iterations.review import DocumentReview, document_review
 
 
-def document_spot_check_draw(*, annotator: User, document: Document) -> Annotation:
+def document_spot_check_draw(*, annotator: User, document: Document) -> DocumentReview:
     """Draws the caller's spot check of `document` from fresh OS entropy, so that neither the
-    client nor a replayed seed decides which turns are checked."""
+    client nor a replayed seed decides which turns are checked; the document's review with
+    the turns drawn."""
     review = document_review(document=document, annotator=annotator)
     if review.threshold is None or review.spot_check is None:
         raise Conflict(
@@ -25,10 +27,11 @@ def document_spot_check_draw(*, annotator: User, document: Document) -> Annotati
                 else "its iteration asks for none. A lead sets one on the iteration's review panel."
             )
         )
-    return annotation_spot_check_draw(
+    annotation = annotation_spot_check_draw(
         annotator=annotator,
         document=document,
         share=review.spot_check,
         shown_turns=review.turns,
         rng=np.random.default_rng(),
     )
+    return replace(review, spot_check_turns=list(annotation.spot_check["drawn"]))

@@ -33,6 +33,7 @@ import {
   nextToReview,
   reviewCounts,
   turnsToReview,
+  unreadDrawn,
   withReviewed,
 } from "./review";
 import { ReviewBar } from "./ReviewBar";
@@ -332,9 +333,7 @@ export function Editor({
     [goToTurn, reviewTurns, state.focus],
   );
   const spotCheckUnread = useMemo(
-    () =>
-      (review?.spot_check_turns ?? []).filter((turn) => !reviewed[turn] && !changedTurn(turn))
-        .length,
+    () => unreadDrawn(review?.spot_check_turns ?? [], reviewed, changedTurn).length,
     [changedTurn, review, reviewed],
   );
   /** "Accept the rest", by way of the spot check where the iteration asks for one. */

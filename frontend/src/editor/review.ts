@@ -108,6 +108,15 @@ export function acceptRestStep(
     const left = counts.shown - counts.shownReviewed;
     return left > 0 ? { kind: "reviewFirst", left } : { kind: "draw" };
   }
-  const unread = drawn.filter((turn) => !reviewed[turn] && !changed(turn));
+  const unread = unreadDrawn(drawn, reviewed, changed);
   return unread.length > 0 ? { kind: "readSpotCheck", unread } : { kind: "accept" };
+}
+
+/** The turns drawn for the spot check that are neither reviewed nor changed. */
+export function unreadDrawn(
+  drawn: readonly number[],
+  reviewed: readonly boolean[],
+  changed: (turn: number) => boolean,
+): number[] {
+  return drawn.filter((turn) => !reviewed[turn] && !changed(turn));
 }
