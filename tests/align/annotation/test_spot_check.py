@@ -16,6 +16,7 @@ from workers.align.annotation.spot_check import (
     residual_error_spot_checked,
     sample_count_variance,
     spot_check_estimate,
+    spot_check_precision,
 )
 
 
@@ -151,3 +152,62 @@ def test_the_estimate_is_never_below_nothing_left():
 
     assert spot_check_estimate(unlucky)[0] == pytest.approx(-2.0)
     assert residual_error_spot_checked(0.0, 10, [unlucky]) == 0.0
+
+
+def test_the_precision_is_the_spread_of_the_weighed_estimate_over_random_samples():
+    """A pool of 700 unread turns of 1000 holds 20 wrong ones in runs of four; 20,000 random
+    checks of 5 % (35 turns), each followed to the end of its runs, weighed against a model
+    whose error is drawn with MODEL_ERROR_SD: the weighed estimate's error spreads as the
+    precision says, and the model's alone as MODEL_ERROR_SD."""
+    rng = np.random.default_rng(7)
+    wrong = np.zeros(1000, dtype=bool)
+    for start in range(300, 1000, 140):
+        wrong[start : start + 4] = True
+    pool = np.zeros(1000, dtype=bool)
+    pool[300:] = True
+    left = int(wrong.sum())
+    precision = spot_check_precision(turns=1000, unread=700, expected_wrong=left, share=0.05)
+    misses = []
+    for _ in range(20_000):
+        checked = draw_spot_checks(pool, 0.05, rng)
+        fixed = runs_fixed_from(checked, wrong)
+        model = left + rng.normal(0.0, MODEL_ERROR_SD * 1000)
+        check = SpotCheckedDocument(pool, checked, fixed, np.full(1000, left / 700))
+        weighed = residual_error_spot_checked(model - fixed.sum(), 1000, [check])
+        misses.append(weighed - (left - fixed.sum()) / 1000)
+
+    assert precision.turns_drawn == 35
+    assert precision.model_error_sd == MODEL_ERROR_SD
+    assert np.std(misses) == pytest.approx(precision.combined_error_sd, rel=0.1)
+    assert precision.combined_error_sd < MODEL_ERROR_SD
+
+
+def test_a_larger_check_is_more_precise_and_one_of_the_whole_pool_leaves_no_doubt():
+    sds = [
+        spot_check_precision(turns=2000, unread=1400, expected_wrong=40, share=share)
+        for share in (0.03, 0.05, 0.1, 0.3, 1.0)
+    ]
+
+    combined = [precision.combined_error_sd for precision in sds]
+    assert combined == sorted(combined, reverse=True)
+    assert len(set(combined)) == len(combined)
+    assert (sds[-1].turns_drawn, combined[-1]) == (1400, 0.0)
+
+
+def test_with_nothing_unread_the_check_draws_nothing_and_leaves_the_models_precision():
+    precision = spot_check_precision(turns=100, unread=0, expected_wrong=0.0, share=0.05)
+
+    assert (precision.turns_drawn, precision.combined_error_sd) == (0, MODEL_ERROR_SD)
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"turns": 10, "unread": 11, "expected_wrong": 1.0, "share": 0.05},
+        {"turns": 10, "unread": 5, "expected_wrong": 1.0, "share": 0.0},
+        {"turns": 10, "unread": 5, "expected_wrong": -1.0, "share": 0.05},
+    ],
+)
+def test_a_precision_of_impossible_figures_is_refused(arguments):
+    with pytest.raises(ValueError, match="need 0 <= unread"):
+        spot_check_precision(**arguments)

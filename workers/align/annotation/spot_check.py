@@ -96,6 +96,47 @@ def sample_count_variance(size: int, drawn: int, share_wrong: float) -> float:
     return size**2 * share_wrong * (1.0 - share_wrong) / drawn * (size - drawn) / (size - 1)
 
 
+@dataclass(frozen=True)
+class SpotCheckPrecision:
+    """What a spot check of `share` of a batch's unread turns would draw, and how far the
+    estimate may then miss the residual error: `model_error_sd`, the model's alone
+    (MODEL_ERROR_SD), and `combined_error_sd`, once weighed with the sample's as
+    `residual_error_spot_checked` weighs them; standard deviations, as shares of the batch's
+    turns. It is the arithmetic behind choosing a share: a check of a few percent narrows a
+    point to about 0.8, and only a large one brings it under half a point
+    (docs/review.md#how-close-it-can-come-the-sample-against-the-model)."""
+
+    share: float
+    turns_drawn: int
+    model_error_sd: float
+    combined_error_sd: float
+
+
+def spot_check_precision(
+    *, turns: int, unread: int, expected_wrong: float, share: float
+) -> SpotCheckPrecision:
+    """The precision of a spot check of `share` of the `unread` turns of a batch of `turns`
+    whose model expects `expected_wrong` wrong labels among them: the sample's variance is taken
+    at that expected share of wrong turns, as `spot_check_estimate` takes it when the sample
+    finds fewer. A check that draws nothing leaves the model's precision; one that reads the
+    whole pool leaves no doubt."""
+    if not 0 <= unread <= turns or not 0 < share <= 1 or expected_wrong < 0:
+        raise ValueError(
+            f"need 0 <= unread ({unread}) <= turns ({turns}), a share in (0, 1] ({share}) "
+            f"and expected wrong labels >= 0 ({expected_wrong})"
+        )
+    drawn = min(unread, int(np.ceil(share * unread)))
+    model_sd = MODEL_ERROR_SD if turns else 0.0
+    if drawn == 0:
+        return SpotCheckPrecision(share, 0, model_sd, model_sd)
+    rate = min(1.0, expected_wrong / unread)
+    sample_sd = np.sqrt(sample_count_variance(unread, drawn, rate)) / turns
+    combined_sd = (
+        0.0 if sample_sd == 0.0 else float(1.0 / np.sqrt(1.0 / model_sd**2 + 1.0 / sample_sd**2))
+    )
+    return SpotCheckPrecision(share, drawn, model_sd, combined_sd)
+
+
 def spot_check_estimate(document: SpotCheckedDocument) -> tuple[float, float]:
     """The expected number of wrong labels left in the document, from its spot check alone,
     and that estimate's variance: the pool's size times the sample's share of wrong turns,
