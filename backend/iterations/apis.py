@@ -402,6 +402,23 @@ class AfterReviewSerializer(serializers.Serializer):
     )
 
 
+class SpotCheckPrecisionSerializer(serializers.Serializer):
+    share = serializers.FloatField(
+        help_text="The spot check's share of the turns left unread: the one set, or the "
+        "suggested one while none is."
+    )
+    turns_drawn = serializers.IntegerField(
+        help_text="Turns it would draw of those the threshold in force leaves unread."
+    )
+    model_error_sd = serializers.FloatField(
+        help_text="How far the estimate without it typically misses the residual error "
+        "(a standard deviation, as a share of the batch's turns)."
+    )
+    combined_error_sd = serializers.FloatField(
+        help_text="The same for the estimate weighed with the spot check's sample."
+    )
+
+
 class CalibrationsSerializer(serializers.Serializer):
     learned = serializers.IntegerField(
         help_text="Pre-alignments calibrated by a decision learned on the project's gold."
@@ -480,6 +497,10 @@ class IterationReviewApi(APIView):
             allow_null=True,
             help_text="What the previewed threshold implies, or the lowest that meets the "
             "previewed target.",
+        )
+        spot_check_precision = SpotCheckPrecisionSerializer(
+            help_text="What a spot check would draw at the threshold in force, and how far the "
+            "estimate may miss with it."
         )
         after_review = AfterReviewSerializer(
             allow_null=True,

@@ -39,7 +39,13 @@ from workers.align.annotation.review import (
     threshold_for_residual_error,
     turns_to_review,
 )
-from workers.align.annotation.spot_check import SpotCheckedDocument, residual_error_spot_checked
+from workers.align.annotation.spot_check import (
+    SPOT_CHECK_SHARE,
+    SpotCheckedDocument,
+    SpotCheckPrecision,
+    residual_error_spot_checked,
+    spot_check_precision,
+)
 
 
 @dataclass(frozen=True)
@@ -104,6 +110,9 @@ class IterationReview:
     current: ReviewPlan
     automatic: ReviewPlan
     preview: ReviewPlan | None
+    spot_check_precision: SpotCheckPrecision
+    """What the spot check set (or, while none is, one of SPOT_CHECK_SHARE) would draw of the
+    turns the threshold in force leaves unread, and how far the estimate with it may miss."""
     after_review: AfterReview | None
 
 
@@ -157,7 +166,24 @@ def iteration_review(
         current=current,
         automatic=automatic,
         preview=(_plan(batch, preview) if preview is not None else None),
+        spot_check_precision=_spot_check_precision(
+            batch, current, iteration.review_spot_check or SPOT_CHECK_SHARE
+        ),
         after_review=after_review(iteration=iteration, threshold=current.threshold),
+    )
+
+
+def _spot_check_precision(
+    batch: BatchConfidences, plan: ReviewPlan, share: float
+) -> SpotCheckPrecision:
+    """The pool is the turns the plan leaves unread; following changes reads a few of them
+    too, so a real check draws a little less."""
+    unread = batch.turns - round(plan.shown_share * batch.turns)
+    return spot_check_precision(
+        turns=batch.turns,
+        unread=unread,
+        expected_wrong=plan.estimated_residual_error * batch.turns,
+        share=share,
     )
 
 

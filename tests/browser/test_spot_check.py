@@ -19,14 +19,18 @@ from backend.alignments.services.annotations import (
 from backend.alignments.services.spot_check import annotation_spot_check_draw
 from backend.iterations.models import Iteration
 from tests.browser.accessibility import assert_accessible
-from tests.browser.conftest import expect_focused_turn, open_editor, sign_in
+from tests.browser.conftest import expect_focused_turn, fit_window_to, open_editor, sign_in
 from tests.iterations.builders import annotating_iteration
 from workers.align.annotation.review import (
     ReviewedDocument,
     residual_error_after_review,
     turns_to_review,
 )
-from workers.align.annotation.spot_check import SpotCheckedDocument, residual_error_spot_checked
+from workers.align.annotation.spot_check import (
+    SPOT_CHECK_SHARE,
+    SpotCheckedDocument,
+    residual_error_spot_checked,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -120,12 +124,21 @@ def test_the_lead_sets_the_spot_check_and_reads_what_it_found(
     page.goto(f"{live_server.url}/lead/projects/{team.project.pk}/iterations/{iteration.pk}")
     form = page.get_by_role("form", name="Spot check")
     expect(form).to_contain_text("None: annotators accept the rest unread")
+    shown = turns_to_review(confidences, THRESHOLD)
+    unread = 60 - int(shown.sum())
+    suggested = math.ceil(SPOT_CHECK_SHARE * unread)
+    expect(form).to_contain_text(
+        f"A check of {100 * SPOT_CHECK_SHARE:.1f} % would draw about {suggested} turns "
+        f"({100 * suggested / 60:.1f} % of the batch). Where the estimate without it misses"
+    )
     form.get_by_role("spinbutton", name="Spot-check").fill(f"{100 * SHARE:g}")
     form.get_by_role("button", name="Set spot check").click()
     expect(form).to_contain_text("Spot check set to 10.0 % of the turns left unread.")
     assert Iteration.objects.get(pk=iteration.pk).review_spot_check == SHARE
+    expect(form).to_contain_text(
+        f"At the threshold in force, this check draws about {math.ceil(SHARE * unread)} turns"
+    )
 
-    shown = turns_to_review(confidences, THRESHOLD)
     saved = annotation_apply(
         annotator=team.annotator,
         document=small_document,
@@ -177,4 +190,5 @@ def test_the_lead_sets_the_spot_check_and_reads_what_it_found(
     )
     assert f"{100 * expected:.1f}" != f"{100 * model:.1f}"
     assert_accessible(page, "the iteration page with a spot-checked review")
-    page.screenshot(path=tmp_path / "iteration-spot-check.png", full_page=True)
+    fit_window_to(page, form)
+    page.screenshot(path=tmp_path / "iteration-spot-check.png")

@@ -14,16 +14,23 @@ from backend.iterations.models import Iteration
 from tests.iterations.test_review_threshold import (
     CONFIDENCES,
     annotation_url,
+    batch,
     batch_world,
     document_url,
     review_url,
 )
 from workers.align.annotation.review import (
     ReviewedDocument,
+    plan_review,
     residual_error_after_review,
     turns_to_review,
 )
-from workers.align.annotation.spot_check import SpotCheckedDocument, residual_error_spot_checked
+from workers.align.annotation.spot_check import (
+    SPOT_CHECK_SHARE,
+    SpotCheckedDocument,
+    residual_error_spot_checked,
+    spot_check_precision,
+)
 
 THRESHOLD = 0.5
 SHARE = 0.5
@@ -98,6 +105,33 @@ def test_the_spot_check_is_set_apart_from_the_threshold_and_turned_off_with_null
     assert (body["threshold"], body["spot_check"]) == (0.5, 0.05)
     body = lead.put(review_url(world), {"spot_check": None}, format="json").json()
     assert (body["threshold"], body["spot_check"]) == (0.5, None)
+
+
+@pytest.mark.parametrize(("share", "drawn_share"), [(None, SPOT_CHECK_SHARE), (0.5, 0.5)])
+def test_the_review_says_what_a_spot_check_would_draw_at_the_threshold_and_buy(
+    world, share, drawn_share
+):
+    """Two documents of 10 turns at THRESHOLD: the 2 shown leave 18 unread, so a check of half
+    of them draws 9 and the suggested 5 % one; the precision is the engine's on the plan."""
+    Iteration.objects.filter(pk=world.open_iteration.pk).update(
+        review_threshold=THRESHOLD, review_spot_check=share
+    )
+    plan = plan_review(batch(), THRESHOLD)
+
+    body = world.client("lead").get(review_url(world)).json()
+
+    expected = spot_check_precision(
+        turns=20, unread=18, expected_wrong=plan.estimated_residual_error * 20, share=drawn_share
+    )
+    assert round(plan.shown_share * 20) == 2
+    assert body["spot_check_precision"] == {
+        "share": drawn_share,
+        "turns_drawn": expected.turns_drawn,
+        "model_error_sd": pytest.approx(expected.model_error_sd),
+        "combined_error_sd": pytest.approx(expected.combined_error_sd),
+    }
+    assert body["spot_check_precision"]["turns_drawn"] == (9 if share else 1)
+    assert 0 < expected.combined_error_sd < expected.model_error_sd
 
 
 @pytest.mark.parametrize(

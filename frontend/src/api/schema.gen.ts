@@ -2593,6 +2593,8 @@ export interface components {
       automatic: components["schemas"]["ReviewPlan"];
       /** @description What the previewed threshold implies, or the lowest that meets the previewed target. */
       preview: components["schemas"]["ReviewPlan"] | null;
+      /** @description What a spot check would draw at the threshold in force, and how far the estimate may miss with it. */
+      spot_check_precision: components["schemas"]["SpotCheckPrecision"];
       /** @description The submitted documents' review and the residual error it leaves; null before any is submitted. */
       after_review: components["schemas"]["AfterReview"] | null;
     };
@@ -3660,6 +3662,25 @@ export interface components {
     SplitCounts: {
       meetings: number;
       pairs: number;
+    };
+    SpotCheckPrecision: {
+      /**
+       * Format: double
+       * @description The spot check's share of the turns left unread: the one set, or the suggested one while none is.
+       */
+      share: number;
+      /** @description Turns it would draw of those the threshold in force leaves unread. */
+      turns_drawn: number;
+      /**
+       * Format: double
+       * @description How far the estimate without it typically misses the residual error (a standard deviation, as a share of the batch's turns).
+       */
+      model_error_sd: number;
+      /**
+       * Format: double
+       * @description The same for the estimate weighed with the spot check's sample.
+       */
+      combined_error_sd: number;
     };
     Stage: {
       /** @description Evaluate on the first n gold documents. */

@@ -245,6 +245,8 @@ export function ReviewThresholdForm({
               projectId={projectId}
               iterationId={iterationId}
               share={loaded.data.spot_check}
+              precision={loaded.data.spot_check_precision}
+              turns={loaded.data.turns}
               onSaved={reload}
             />
           </>

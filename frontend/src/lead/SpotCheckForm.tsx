@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { setSpotCheck } from "./api";
+import { setSpotCheck, type SpotCheckPrecision } from "./api";
+import { spotCheckPrecisionNote } from "./spotCheckPrecision";
 import { messageOf } from "../components/useLoad";
 
 /**
@@ -12,12 +13,18 @@ export function SpotCheckForm({
   projectId,
   iterationId,
   share,
+  precision,
+  turns,
   onSaved,
 }: {
   projectId: number;
   iterationId: number;
   /** The share in force, or null for none. */
   share: number | null;
+  /** What that share, or the suggested one, buys at the threshold in force. */
+  precision: SpotCheckPrecision;
+  /** The batch's turns with confidences. */
+  turns: number;
   onSaved: () => void;
 }) {
   const [draft, setDraft] = useState("");
@@ -45,7 +52,7 @@ export function SpotCheckForm({
 
   return (
     <form
-      className="inline-form"
+      className="inline-form spot-check-form"
       aria-labelledby="spot-check-heading"
       onSubmit={(event) => {
         event.preventDefault();
@@ -58,6 +65,7 @@ export function SpotCheckForm({
           ? "None: annotators accept the rest unread once the shown turns are reviewed."
           : `${(share * 100).toFixed(1)} % of the turns left unread after review, drawn at random, are read before the rest is accepted; what they find measures the residual error on this batch.`}
       </p>
+      <p className="muted">{spotCheckPrecisionNote(precision, turns, share !== null)}</p>
       <label>
         Spot-check{" "}
         <input

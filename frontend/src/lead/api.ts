@@ -271,6 +271,7 @@ export function fetchCandidates(
 export type ReviewPlan = Schema<"ReviewPlan">;
 export type AfterReview = Schema<"AfterReview">;
 export type Calibrations = Schema<"Calibrations">;
+export type SpotCheckPrecision = Schema<"SpotCheckPrecision">;
 
 /** The review plans, previewing a threshold or the lowest that meets a target residual
  * error (not both). */
