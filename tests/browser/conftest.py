@@ -1,6 +1,7 @@
 """A project with real public_meetings documents assigned to an annotator, and helpers that
 drive the editor the way an annotator does."""
 
+import math
 import re
 import time
 from dataclasses import dataclass
@@ -52,6 +53,16 @@ def small_document(team) -> Document:
 
 def editor_url(live_server, document: Document) -> str:
     return f"{live_server.url}/projects/{document.project_id}/documents/{document.pk}"
+
+
+def fit_window_to(page, locator) -> None:
+    """Makes the window tall enough to show `locator` whole, for a screenshot. The app's main
+    pane scrolls under its bar, so an element taller than the pane came out cut and overlapped
+    by the bar: the pane is scrolled to its top first."""
+    page.evaluate("document.querySelector('.app > main')?.scrollTo(0, 0)")
+    box = locator.bounding_box()
+    width = page.viewport_size["width"]
+    page.set_viewport_size({"width": width, "height": math.ceil(box["y"] + box["height"]) + 32})
 
 
 def sign_in(page, live_server, username: str = "annotator") -> None:

@@ -3,8 +3,10 @@ real meetings: at 1400x900 the page scrolls inside its main area with the app ba
 the parameters in use and the proposal come first, each figure with its spread across the
 gold documents; settings the gold cannot tell apart share one row with their count; only
 the settings that differ from the parameters in use are named; promoting asks first, and the
-page's verdict says what was promoted. Saves docs/screenshots/candidates.png."""
+page's verdict says what was promoted. With TANDEM_UPDATE_SCREENSHOTS=1, saves
+docs/screenshots/candidates.png."""
 
+import os
 import re
 import statistics
 from pathlib import Path
@@ -13,7 +15,7 @@ import pytest
 
 from backend.tuning.models import TuningSlice
 from tests.browser.accessibility import assert_accessible
-from tests.browser.conftest import PASSWORD
+from tests.browser.conftest import PASSWORD, fit_window_to
 from tests.browser.lead_builders import closed_iteration, import_meetings
 from workers.align.metrics import MeetingScores
 
@@ -47,7 +49,7 @@ def segment_spread(run, index: int) -> float:
 
 
 def test_a_lead_decides_from_the_incumbent_and_the_proposal_and_promotes_after_confirming(
-    browser, live_server, celery_worker_process, team
+    browser, live_server, celery_worker_process, team, tmp_path
 ):
     from playwright.sync_api import expect
 
@@ -104,7 +106,11 @@ def test_a_lead_decides_from_the_incumbent_and_the_proposal_and_promotes_after_c
         expect(candidates).to_contain_text(
             f"aligner gapped (in use: {incumbent.params['aligner']})"
         )
-        page.locator(".candidates").screenshot(path=str(SCREENSHOT))
+        shot = tmp_path / "candidates.png"
+        fit_window_to(page, page.locator(".candidates"))
+        page.locator(".candidates").screenshot(path=shot)
+        if os.environ.get("TANDEM_UPDATE_SCREENSHOTS") == "1":
+            SCREENSHOT.write_bytes(shot.read_bytes())
         assert_accessible(page, "the candidate view")
 
         best = run.candidates.exclude(is_incumbent=True).order_by("rank", "index").first()

@@ -15,7 +15,7 @@ from backend.alignments.models import Annotation
 from backend.iterations.models import AccuracyRecord
 from backend.tuning.models import TuningCandidate
 from tests.browser.accessibility import assert_accessible
-from tests.browser.conftest import sign_in
+from tests.browser.conftest import fit_window_to, sign_in
 from tests.browser.lead_builders import TINY_GRID, closed_iteration, import_meetings
 from workers.align.learning.statistics import auroc, expected_calibration_error
 
@@ -157,8 +157,8 @@ def test_dashboard_shows_each_iterations_accuracy_tuning_effort_and_corpus(
     expect(page.get_by_role("heading", name="Running jobs")).to_be_visible()
 
     shot = tmp_path / "dashboard.png"
-    page.set_viewport_size({"width": 1280, "height": 3400})
-    page.get_by_test_id("dashboard").screenshot(path=shot)
+    fit_window_to(page, page.get_by_test_id("dashboard"))
+    page.screenshot(path=shot)
     if os.environ.get("TANDEM_UPDATE_SCREENSHOTS") == "1":
         SCREENSHOT.write_bytes(shot.read_bytes())
 
