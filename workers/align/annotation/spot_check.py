@@ -77,11 +77,17 @@ class SpotCheckedDocument:
         )
 
 
+def spot_check_size(unread: int, share: float) -> int:
+    """How many of `unread` turns a spot check of `share` draws: rounded up, so that any share
+    of a pool draws at least one turn."""
+    return min(unread, int(np.ceil(share * unread)))
+
+
 def draw_spot_checks(unread: np.ndarray, share: float, rng: np.random.Generator) -> np.ndarray:
-    """Bool mask of ceil(`share` x the unread turns) of the `unread` turns, drawn at random
-    without replacement. unread: (turns,) bool."""
+    """Bool mask of `spot_check_size` of the `unread` turns, drawn at random without
+    replacement. unread: (turns,) bool."""
     pool = np.flatnonzero(np.asarray(unread, bool))
-    count = min(len(pool), int(np.ceil(share * len(pool))))
+    count = spot_check_size(len(pool), share)
     checked = np.zeros(len(unread), dtype=bool)
     checked[rng.choice(pool, count, replace=False)] = True
     return checked
@@ -125,7 +131,7 @@ def spot_check_precision(
             f"need 0 <= unread ({unread}) <= turns ({turns}), a share in (0, 1] ({share}) "
             f"and expected wrong labels >= 0 ({expected_wrong})"
         )
-    drawn = min(unread, int(np.ceil(share * unread)))
+    drawn = spot_check_size(unread, share)
     model_sd = MODEL_ERROR_SD if turns else 0.0
     if drawn == 0:
         return SpotCheckPrecision(share, 0, model_sd, model_sd)
