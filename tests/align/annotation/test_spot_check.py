@@ -17,6 +17,7 @@ from workers.align.annotation.spot_check import (
     sample_count_variance,
     spot_check_estimate,
     spot_check_precision,
+    spot_checked_error_sd,
 )
 
 
@@ -211,3 +212,29 @@ def test_with_nothing_unread_the_check_draws_nothing_and_leaves_the_models_preci
 def test_a_precision_of_impossible_figures_is_refused(arguments):
     with pytest.raises(ValueError, match="need 0 <= unread"):
         spot_check_precision(**arguments)
+
+
+def test_the_sd_given_with_the_estimate_is_the_models_without_a_check_and_none_for_the_whole_pool():
+    unchecked = SpotCheckedDocument(
+        np.ones(10, bool), np.zeros(10, bool), np.zeros(10, bool), np.full(10, 0.1)
+    )
+
+    assert spot_checked_error_sd(1000, [unchecked]) == MODEL_ERROR_SD
+    assert spot_checked_error_sd(1000, [document(500, 500, 12, 0)]) == 0.0
+
+
+def test_a_check_that_finds_nothing_wrong_is_as_precise_as_its_share_promised():
+    """1000 turns, 800 unread at 2 % doubt each (16 wrong expected): a 5 % check that finds
+    nothing has its variance at the model's doubt, which is what the precision assumed."""
+    clean = document(800, 40, 0, 0)
+    promised = spot_check_precision(turns=1000, unread=800, expected_wrong=16.0, share=0.05)
+
+    assert promised.turns_drawn == 40
+    assert spot_checked_error_sd(1000, [clean]) == pytest.approx(promised.combined_error_sd)
+    assert spot_checked_error_sd(1000, [clean]) < MODEL_ERROR_SD
+
+
+def test_a_check_that_finds_more_wrong_than_expected_is_less_precise():
+    assert spot_checked_error_sd(1000, [document(800, 40, 6, 4)]) > spot_checked_error_sd(
+        1000, [document(800, 40, 0, 0)]
+    )

@@ -135,12 +135,9 @@ def spot_check_precision(
     model_sd = MODEL_ERROR_SD if turns else 0.0
     if drawn == 0:
         return SpotCheckPrecision(share, 0, model_sd, model_sd)
-    rate = min(1.0, expected_wrong / unread)
-    sample_sd = np.sqrt(sample_count_variance(unread, drawn, rate)) / turns
-    combined_sd = (
-        0.0 if sample_sd == 0.0 else float(1.0 / np.sqrt(1.0 / model_sd**2 + 1.0 / sample_sd**2))
-    )
-    return SpotCheckPrecision(share, drawn, model_sd, combined_sd)
+    sample_variance = sample_count_variance(unread, drawn, min(1.0, expected_wrong / unread))
+    combined_sd = float(np.sqrt(_weighed_variance(_model_variance(turns), sample_variance)))
+    return SpotCheckPrecision(share, drawn, model_sd, combined_sd / turns)
 
 
 def spot_check_estimate(document: SpotCheckedDocument) -> tuple[float, float]:
@@ -162,6 +159,24 @@ def spot_check_estimate(document: SpotCheckedDocument) -> tuple[float, float]:
     return estimate, sample_count_variance(size, drawn, rate)
 
 
+def _model_variance(turns: int) -> float:
+    return (MODEL_ERROR_SD * turns) ** 2
+
+
+def _weighed_variance(model_variance: float, sample_variance: float) -> float:
+    """The variance of the inverse-variance mean of two independent estimates."""
+    return model_variance * sample_variance / (model_variance + sample_variance)
+
+
+def _sample_figure(documents: Sequence[SpotCheckedDocument]) -> tuple[float, float] | None:
+    """The spot checks' estimate of the wrong labels left over `documents`, and its variance;
+    None where no document drew a turn."""
+    if not any(np.asarray(document.checked, bool).any() for document in documents):
+        return None
+    estimates = [spot_check_estimate(document) for document in documents]
+    return sum(estimate for estimate, _ in estimates), sum(variance for _, variance in estimates)
+
+
 def residual_error_spot_checked(
     model_expected_wrong: float, turns: int, documents: Sequence[SpotCheckedDocument]
 ) -> float:
@@ -174,15 +189,24 @@ def residual_error_spot_checked(
     read every turn has an empty pool): the two figures must count the same turns."""
     if turns == 0:
         return 0.0
-    if not any(np.asarray(document.checked, bool).any() for document in documents):
+    sample = _sample_figure(documents)
+    if sample is None:
         return model_expected_wrong / turns
-    estimates = [spot_check_estimate(document) for document in documents]
-    sample = sum(estimate for estimate, _ in estimates)
-    sample_variance = sum(variance for _, variance in estimates)
-    model_variance = (MODEL_ERROR_SD * turns) ** 2
-    if sample_variance == 0.0:
-        combined = sample
-    else:
-        weight = (1.0 / sample_variance) / (1.0 / sample_variance + 1.0 / model_variance)
-        combined = weight * sample + (1.0 - weight) * model_expected_wrong
+    estimate, sample_variance = sample
+    model_variance = _model_variance(turns)
+    weight = model_variance / (model_variance + sample_variance)
+    combined = weight * estimate + (1.0 - weight) * model_expected_wrong
     return max(combined, 0.0) / turns
+
+
+def spot_checked_error_sd(turns: int, documents: Sequence[SpotCheckedDocument]) -> float:
+    """How far `residual_error_spot_checked` may miss the share of the batch's `turns` left
+    wrong, as a standard deviation: that of the weighed mean of the model's figure and the
+    spot checks', or the model's alone (MODEL_ERROR_SD) where no document was spot checked
+    (docs/review.md, how close it can come)."""
+    if turns == 0:
+        return 0.0
+    sample = _sample_figure(documents)
+    if sample is None:
+        return MODEL_ERROR_SD
+    return float(np.sqrt(_weighed_variance(_model_variance(turns), sample[1]))) / turns
