@@ -400,6 +400,11 @@ class AfterReviewSerializer(serializers.Serializer):
         help_text="The estimate above weighed with the spot checks' own, by their variances; "
         "null unless every submitted document counts in spot_checked_documents.",
     )
+    estimated_residual_error_spot_checked_sd = serializers.FloatField(
+        allow_null=True,
+        help_text="How far that estimate may miss the residual error: a standard deviation, as "
+        "a share of the turns; null with it.",
+    )
 
 
 class SpotCheckPrecisionSerializer(serializers.Serializer):

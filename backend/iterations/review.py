@@ -45,6 +45,7 @@ from workers.align.annotation.spot_check import (
     SpotCheckPrecision,
     residual_error_spot_checked,
     spot_check_precision,
+    spot_checked_error_sd,
 )
 
 
@@ -84,6 +85,8 @@ class AfterReview:
     """Turns drawn for those spot checks."""
     estimated_residual_error_spot_checked: float | None
     """The estimate weighed with the spot checks'; None unless every document counts above."""
+    estimated_residual_error_spot_checked_sd: float | None
+    """How far that estimate may miss (a standard deviation, as a share of the turns)."""
 
 
 @dataclass(frozen=True)
@@ -231,6 +234,7 @@ def after_review(*, iteration: Iteration, threshold: float) -> AfterReview | Non
     kept = np.concatenate([d.kept for d in documents])[evidence]
     confidences = np.concatenate([d.confidences for d in documents])[evidence]
     turns = len(evidence)
+    every_checked = len(spot_checks) == len(documents)
     return AfterReview(
         documents=len(documents),
         turns=turns,
@@ -243,8 +247,11 @@ def after_review(*, iteration: Iteration, threshold: float) -> AfterReview | Non
         spot_checked_turns=int(sum(check.checked.sum() for check in spot_checks)),
         estimated_residual_error_spot_checked=(
             residual_error_spot_checked(estimated * turns, turns, spot_checks)
-            if len(spot_checks) == len(documents)
+            if every_checked
             else None
+        ),
+        estimated_residual_error_spot_checked_sd=(
+            spot_checked_error_sd(turns, spot_checks) if every_checked else None
         ),
     )
 

@@ -27,9 +27,11 @@ from workers.align.annotation.review import (
     turns_to_review,
 )
 from workers.align.annotation.spot_check import (
+    MODEL_ERROR_SD,
     SPOT_CHECK_SHARE,
     SpotCheckedDocument,
     residual_error_spot_checked,
+    spot_checked_error_sd,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -180,14 +182,17 @@ def test_the_lead_sets_the_spot_check_and_reads_what_it_found(
         confidences,
     )
     expected = residual_error_spot_checked(model * 60, 60, [check])
+    give_or_take = 100 * spot_checked_error_sd(60, [check])
 
     page.reload()
     note = page.get_by_role("note", name="After review")
     expect(note).to_contain_text(f"residual error of their gold is {100 * model:.1f} %")
     expect(note).to_contain_text(
         f"With the spot checks ({len(drawn)} turns drawn at random among those left unread), "
-        f"it is {100 * expected:.1f} %."
+        f"it is {100 * expected:.1f} %, give or take {give_or_take:.1f} "
+        f"{'point' if f'{give_or_take:.1f}' == '1.0' else 'points'} (one standard deviation)."
     )
+    assert give_or_take < 100 * MODEL_ERROR_SD
     assert f"{100 * expected:.1f}" != f"{100 * model:.1f}"
     assert_accessible(page, "the iteration page with a spot-checked review")
     fit_window_to(page, form)

@@ -26,10 +26,12 @@ from workers.align.annotation.review import (
     turns_to_review,
 )
 from workers.align.annotation.spot_check import (
+    MODEL_ERROR_SD,
     SPOT_CHECK_SHARE,
     SpotCheckedDocument,
     residual_error_spot_checked,
     spot_check_precision,
+    spot_checked_error_sd,
 )
 
 THRESHOLD = 0.5
@@ -264,6 +266,10 @@ def test_the_iterations_review_weighs_in_the_spot_checks_once_every_document_was
         residual_error_spot_checked(model * 10, 10, [check])
     )
     assert after["estimated_residual_error_spot_checked"] != pytest.approx(model)
+    assert after["estimated_residual_error_spot_checked_sd"] == pytest.approx(
+        spot_checked_error_sd(10, [check])
+    )
+    assert 0 < after["estimated_residual_error_spot_checked_sd"] < MODEL_ERROR_SD
 
 
 def test_a_document_accepted_unread_without_its_spot_check_leaves_no_spot_checked_estimate(
@@ -278,3 +284,4 @@ def test_a_document_accepted_unread_without_its_spot_check_leaves_no_spot_checke
     assert after["documents"] == 1
     assert after["spot_checked_documents"] == 0
     assert after["estimated_residual_error_spot_checked"] is None
+    assert after["estimated_residual_error_spot_checked_sd"] is None

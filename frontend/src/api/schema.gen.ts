@@ -1472,6 +1472,11 @@ export interface components {
        * @description The estimate above weighed with the spot checks' own, by their variances; null unless every submitted document counts in spot_checked_documents.
        */
       estimated_residual_error_spot_checked: number | null;
+      /**
+       * Format: double
+       * @description How far that estimate may miss the residual error: a standard deviation, as a share of the turns; null with it.
+       */
+      estimated_residual_error_spot_checked_sd: number | null;
     };
     /**
      * @description * `sum` - sum

@@ -10,6 +10,7 @@ import { calibrationNote } from "./calibration";
 import { SpotCheckForm } from "./SpotCheckForm";
 import { messageOf, useLoad } from "../components/useLoad";
 import { counted } from "../text/plural";
+import { points } from "./spotCheckPrecision";
 
 function share(value: number): string {
   return `${(value * 100).toFixed(1)} %`;
@@ -44,7 +45,10 @@ function AfterReviewNote({ after }: { after: AfterReview }) {
           {" "}
           With the spot checks ({counted(after.spot_checked_turns, "turn")} drawn at random among
           those left unread), it is{" "}
-          <strong>{share(after.estimated_residual_error_spot_checked)}</strong>.
+          <strong>{share(after.estimated_residual_error_spot_checked)}</strong>
+          {after.estimated_residual_error_spot_checked_sd !== null &&
+            `, give or take ${points(after.estimated_residual_error_spot_checked_sd)} (one standard deviation)`}
+          .
         </>
       )}
       {after.estimated_residual_error_spot_checked === null && after.spot_checked_documents > 0 && (

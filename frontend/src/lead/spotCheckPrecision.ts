@@ -1,7 +1,8 @@
 import type { SpotCheckPrecision } from "./api";
 import { counted, noun } from "../text/plural";
 
-function points(sd: number): string {
+/** A share of turns in points, "0.8 points", "1.0 point". */
+export function points(sd: number): string {
   const value = (sd * 100).toFixed(1);
   return `${value} ${noun(Number(value), "point")}`;
 }
