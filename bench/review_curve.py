@@ -24,7 +24,9 @@ measured (`loop`); and per policy's runs, for each threshold of the curve every 
 reports (CURVE_THRESHOLDS and `auto`'s), what review under it gives on that iteration's
 pre-alignments (`curve`): the threshold only decides which turns are shown, so one run's
 pre-alignments give every point, but the pre-alignments themselves come from a loop whose
-earlier gold was made under the run's own policy.
+earlier gold was made under the run's own policy. With `--spot-check`, `spread_check` counts
+over every iteration of every seed the spot-checked estimates that missed by at most one and
+two of the standard deviations given with them (`spot_checked_error_sd`).
 
 With `--offline` it runs no simulation: the 22 meetings are pre-aligned two-fold as the shipped
 defaults are measured (each fold with the parameters tuned on the other and the learned
@@ -74,6 +76,8 @@ LOOP_FIGURES = (
     "spot_checked_share",
     "estimated_residual_error_spot_checked",
     "estimated_residual_error_spot_checked_corrected",
+    "spot_checked_error_sd",
+    "spot_checked_error_sd_corrected",
     "pre_alignment_accuracy",
 )
 ESTIMATES = {
@@ -174,6 +178,36 @@ def loop_figures(reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
         }
         for rows in iterations
     ]
+
+
+SPREAD_CHECKS = {
+    "spot_checked": ("spot_checked_off_by", "spot_checked_error_sd"),
+    "spot_checked_corrected": ("spot_checked_off_by_corrected", "spot_checked_error_sd_corrected"),
+}
+"""Each spot-checked estimate's distance to the measured error, and the standard deviation the
+app gives it (`workers.align.annotation.spot_check.spot_checked_error_sd`)."""
+
+
+def spread_check(reports: list[dict[str, Any]]) -> dict[str, Any]:
+    """Over every iteration of every seed, how the spot-checked estimates' misses compare with
+    the standard deviation given with them: a normal error falls within one in 68 % of
+    iterations and within two in 95 %."""
+    result: dict[str, Any] = {}
+    for name, (off_by, sd) in SPREAD_CHECKS.items():
+        estimated, measured = ESTIMATES[off_by]
+        ratios = [
+            abs(row[estimated] - row[measured]) / row[sd]
+            for report in reports
+            for row in report["iterations"]
+            if row.get(estimated) is not None and row.get(sd)
+        ]
+        result[name] = {
+            "iterations": len(ratios),
+            "within_1_sd": sum(ratio <= 1 for ratio in ratios),
+            "within_2_sd": sum(ratio <= 2 for ratio in ratios),
+            "median_misses_in_sds": round(statistics.median(ratios), 2) if ratios else None,
+        }
+    return result
 
 
 def curve_figures(reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -341,6 +375,7 @@ def main() -> None:
         figures["policies"][policy] = {
             "loop": loop_figures(reports),
             "curve": curve_figures(reports),
+            "spread_check": spread_check(reports),
         }
     print(json.dumps(figures, indent=2))
 

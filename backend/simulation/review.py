@@ -25,7 +25,11 @@ from workers.align.annotation.review import (
     threshold_reached,
     turns_to_review,
 )
-from workers.align.annotation.spot_check import SpotCheckedDocument, residual_error_spot_checked
+from workers.align.annotation.spot_check import (
+    SpotCheckedDocument,
+    residual_error_spot_checked,
+    spot_checked_error_sd,
+)
 from workers.align.report_order import first_order_break
 
 AUTO: Literal["auto"] = "auto"
@@ -343,6 +347,16 @@ class ReviewTally:
                 after_review_trusted,
                 self.trusted_turns,
                 [d.only(t) for d, t in self._spot_checked],
+            )
+            if spot_checked
+            else None,
+            "spot_checked_error_sd": spot_checked_error_sd(
+                self.turns, [d for d, _ in self._spot_checked]
+            )
+            if spot_checked
+            else None,
+            "spot_checked_error_sd_corrected": spot_checked_error_sd(
+                self.trusted_turns, [d.only(t) for d, t in self._spot_checked]
             )
             if spot_checked
             else None,
