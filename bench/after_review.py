@@ -32,12 +32,15 @@ Per batch three figures of the wrong labels left, as a share of the batch's turn
 against the reference, estimated by the plan (`workers.align.annotation.review.expected_left`
 over the turns not shown at the batch's threshold), and estimated after review
 (`workers.align.annotation.review.residual_error_after_review`, the evidence being the turns
-shown by the end), and for `spot_check` also estimated with the spot check. Printed per size,
-reference (the full one, and the corrected one where the benchmark states its targets: there
-the review's outcome is also read on trusted turns only) and policy: the share of batches whose
-estimate is within 1 point of the measured error, the median distance and the mean signed error
-(estimated minus measured), the median shares reviewed and left wrong, the share left at
-most 3 % wrong, and the share that met the issue's target (at most 3 % wrong at most 40 % reviewed).
+shown by the end), and for `spot_check` also estimated with the spot check, with the standard
+deviation the app gives that estimate (`spot_checked_error_sd`). Printed per size, reference
+(the full one, and the corrected one where the benchmark states its targets: there the
+review's outcome is also read on trusted turns only) and policy: the share of batches whose
+estimate is within 1 point of the measured error, the median and root-mean-square distance
+and the mean signed error (estimated minus measured), the median shares reviewed and left
+wrong, the share left at most 3 % wrong, and the share that met the issue's target (at most
+3 % wrong at most 40 % reviewed); for the spot-checked estimate also the median standard
+deviation given with it and the share of batches it missed by at most one and two of it.
 """
 
 from __future__ import annotations
@@ -190,6 +193,7 @@ def batch_figures(
     from workers.align.annotation.spot_check import (
         SpotCheckedDocument,
         residual_error_spot_checked,
+        spot_checked_error_sd,
     )
 
     follows = policy in ("follow_changes", "spot_check")
@@ -245,6 +249,9 @@ def batch_figures(
             figures[reference]["spot_checked"] = residual_error_spot_checked(
                 after, int(sums["turns"]), checks
             )
+            figures[reference]["spot_checked_sd"] = spot_checked_error_sd(
+                int(sums["turns"]), checks
+            )
     return figures
 
 
@@ -265,7 +272,17 @@ def summary(batches: list[dict[str, float]]) -> dict[str, Any]:
         result[estimate] = {
             "within_1_point": round(float(np.mean(np.abs(errors) <= 0.01 + 1e-12)), 3),
             "median_off_by": round(float(np.median(np.abs(errors))), 4),
+            "rms_off_by": round(float(np.sqrt(np.mean(errors**2))), 4),
             "mean_signed_error": round(float(errors.mean()), 4),
+        }
+    if "spot_checked_sd" in batches[0]:
+        misses = np.array(
+            [abs(b["spot_checked"] - b["measured"]) / b["spot_checked_sd"] for b in batches]
+        )
+        result["spot_checked"] |= {
+            "median_sd": round(statistics.median(b["spot_checked_sd"] for b in batches), 4),
+            "within_1_sd": round(float(np.mean(misses <= 1)), 3),
+            "within_2_sd": round(float(np.mean(misses <= 2)), 3),
         }
     return result
 

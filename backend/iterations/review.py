@@ -183,6 +183,7 @@ def _spot_check_precision(
     too, so a real check draws a little less."""
     unread = batch.turns - round(plan.shown_share * batch.turns)
     return spot_check_precision(
+        documents=len(batch.confidences),
         turns=batch.turns,
         unread=unread,
         expected_wrong=plan.estimated_residual_error * batch.turns,

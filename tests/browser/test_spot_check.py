@@ -27,9 +27,9 @@ from workers.align.annotation.review import (
     turns_to_review,
 )
 from workers.align.annotation.spot_check import (
-    MODEL_ERROR_SD,
     SPOT_CHECK_SHARE,
     SpotCheckedDocument,
+    model_error_sd,
     residual_error_spot_checked,
     spot_checked_error_sd,
 )
@@ -192,7 +192,7 @@ def test_the_lead_sets_the_spot_check_and_reads_what_it_found(
         f"it is {100 * expected:.1f} %, give or take {give_or_take:.1f} "
         f"{'point' if f'{give_or_take:.1f}' == '1.0' else 'points'} (one standard deviation)."
     )
-    assert give_or_take < 100 * MODEL_ERROR_SD
+    assert give_or_take < 100 * model_error_sd(1)
     assert f"{100 * expected:.1f}" != f"{100 * model:.1f}"
     assert_accessible(page, "the iteration page with a spot-checked review")
     fit_window_to(page, form)

@@ -26,9 +26,9 @@ from workers.align.annotation.review import (
     turns_to_review,
 )
 from workers.align.annotation.spot_check import (
-    MODEL_ERROR_SD,
     SPOT_CHECK_SHARE,
     SpotCheckedDocument,
+    model_error_sd,
     residual_error_spot_checked,
     spot_check_precision,
     spot_checked_error_sd,
@@ -123,7 +123,11 @@ def test_the_review_says_what_a_spot_check_would_draw_at_the_threshold_and_buy(
     body = world.client("lead").get(review_url(world)).json()
 
     expected = spot_check_precision(
-        turns=20, unread=18, expected_wrong=plan.estimated_residual_error * 20, share=drawn_share
+        documents=2,
+        turns=20,
+        unread=18,
+        expected_wrong=plan.estimated_residual_error * 20,
+        share=drawn_share,
     )
     assert round(plan.shown_share * 20) == 2
     assert body["spot_check_precision"] == {
@@ -269,7 +273,7 @@ def test_the_iterations_review_weighs_in_the_spot_checks_once_every_document_was
     assert after["estimated_residual_error_spot_checked_sd"] == pytest.approx(
         spot_checked_error_sd(10, [check])
     )
-    assert 0 < after["estimated_residual_error_spot_checked_sd"] < MODEL_ERROR_SD
+    assert 0 < after["estimated_residual_error_spot_checked_sd"] < model_error_sd(1)
 
 
 def test_a_document_accepted_unread_without_its_spot_check_leaves_no_spot_checked_estimate(

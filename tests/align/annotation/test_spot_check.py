@@ -10,9 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workers.align.annotation.spot_check import (
+    LONE_DOCUMENT_MODEL_ERROR_SD,
     MODEL_ERROR_SD,
     SpotCheckedDocument,
     draw_spot_checks,
+    model_error_sd,
     residual_error_spot_checked,
     sample_count_variance,
     spot_check_estimate,
@@ -136,7 +138,7 @@ def test_the_estimate_lies_between_the_models_and_the_samples_by_their_variances
     them fixes 6 more: the sample says 800 x 0.1 - 10 = 70 left, the model 20."""
     checked = document(800, 40, 4, 6)
     sample, variance = spot_check_estimate(checked)
-    model_variance = (MODEL_ERROR_SD * 1000) ** 2
+    model_variance = (LONE_DOCUMENT_MODEL_ERROR_SD * 1000) ** 2
     weight = (1 / variance) / (1 / variance + 1 / model_variance)
 
     combined = residual_error_spot_checked(20.0, 1000, [checked])
@@ -155,11 +157,13 @@ def test_the_estimate_is_never_below_nothing_left():
     assert residual_error_spot_checked(0.0, 10, [unlucky]) == 0.0
 
 
-def test_the_precision_is_the_spread_of_the_weighed_estimate_over_random_samples():
-    """A pool of 700 unread turns of 1000 holds 20 wrong ones in runs of four; 20,000 random
-    checks of 5 % (35 turns), each followed to the end of its runs, weighed against a model
-    whose error is drawn with MODEL_ERROR_SD: the weighed estimate's error spreads as the
-    precision says, and the model's alone as MODEL_ERROR_SD."""
+@pytest.mark.parametrize("documents", [1, 4])
+def test_the_precision_is_the_spread_of_the_weighed_estimate_over_random_samples(documents):
+    """A pool of 700 unread turns of 1000 holds 20 wrong ones in runs of four (the batch's other
+    documents, if any, were read whole); 20,000 random checks of 5 % (35 turns), each followed
+    to the end of its runs, weighed against a model whose error is drawn with the batch's
+    standard deviation: the weighed estimate's error spreads as the precision says, or a
+    little less, since a sample that finds more wrong turns than expected leans on the model."""
     rng = np.random.default_rng(7)
     wrong = np.zeros(1000, dtype=bool)
     for start in range(300, 1000, 140):
@@ -167,25 +171,29 @@ def test_the_precision_is_the_spread_of_the_weighed_estimate_over_random_samples
     pool = np.zeros(1000, dtype=bool)
     pool[300:] = True
     left = int(wrong.sum())
-    precision = spot_check_precision(turns=1000, unread=700, expected_wrong=left, share=0.05)
+    read_whole = SpotCheckedDocument(*(np.zeros(0, bool),) * 3, np.zeros(0))
+    precision = spot_check_precision(
+        documents=documents, turns=1000, unread=700, expected_wrong=left, share=0.05
+    )
     misses = []
     for _ in range(20_000):
         checked = draw_spot_checks(pool, 0.05, rng)
         fixed = runs_fixed_from(checked, wrong)
-        model = left + rng.normal(0.0, MODEL_ERROR_SD * 1000)
+        model = left + rng.normal(0.0, model_error_sd(documents) * 1000)
         check = SpotCheckedDocument(pool, checked, fixed, np.full(1000, left / 700))
-        weighed = residual_error_spot_checked(model - fixed.sum(), 1000, [check])
+        batch = [check] + [read_whole] * (documents - 1)
+        weighed = residual_error_spot_checked(model - fixed.sum(), 1000, batch)
         misses.append(weighed - (left - fixed.sum()) / 1000)
 
     assert precision.turns_drawn == 35
-    assert precision.model_error_sd == MODEL_ERROR_SD
-    assert np.std(misses) == pytest.approx(precision.combined_error_sd, rel=0.1)
-    assert precision.combined_error_sd < MODEL_ERROR_SD
+    assert precision.model_error_sd == model_error_sd(documents)
+    assert 0.85 * precision.combined_error_sd < np.std(misses) < 1.02 * precision.combined_error_sd
+    assert precision.combined_error_sd < model_error_sd(documents)
 
 
 def test_a_larger_check_is_more_precise_and_one_of_the_whole_pool_leaves_no_doubt():
     sds = [
-        spot_check_precision(turns=2000, unread=1400, expected_wrong=40, share=share)
+        spot_check_precision(documents=6, turns=2000, unread=1400, expected_wrong=40, share=share)
         for share in (0.03, 0.05, 0.1, 0.3, 1.0)
     ]
 
@@ -196,7 +204,9 @@ def test_a_larger_check_is_more_precise_and_one_of_the_whole_pool_leaves_no_doub
 
 
 def test_with_nothing_unread_the_check_draws_nothing_and_leaves_the_models_precision():
-    precision = spot_check_precision(turns=100, unread=0, expected_wrong=0.0, share=0.05)
+    precision = spot_check_precision(
+        documents=4, turns=100, unread=0, expected_wrong=0.0, share=0.05
+    )
 
     assert (precision.turns_drawn, precision.combined_error_sd) == (0, MODEL_ERROR_SD)
 
@@ -204,9 +214,9 @@ def test_with_nothing_unread_the_check_draws_nothing_and_leaves_the_models_preci
 @pytest.mark.parametrize(
     "arguments",
     [
-        {"turns": 10, "unread": 11, "expected_wrong": 1.0, "share": 0.05},
-        {"turns": 10, "unread": 5, "expected_wrong": 1.0, "share": 0.0},
-        {"turns": 10, "unread": 5, "expected_wrong": -1.0, "share": 0.05},
+        {"documents": 1, "turns": 10, "unread": 11, "expected_wrong": 1.0, "share": 0.05},
+        {"documents": 1, "turns": 10, "unread": 5, "expected_wrong": 1.0, "share": 0.0},
+        {"documents": 1, "turns": 10, "unread": 5, "expected_wrong": -1.0, "share": 0.05},
     ],
 )
 def test_a_precision_of_impossible_figures_is_refused(arguments):
@@ -219,7 +229,8 @@ def test_the_sd_given_with_the_estimate_is_the_models_without_a_check_and_none_f
         np.ones(10, bool), np.zeros(10, bool), np.zeros(10, bool), np.full(10, 0.1)
     )
 
-    assert spot_checked_error_sd(1000, [unchecked]) == MODEL_ERROR_SD
+    assert spot_checked_error_sd(1000, [unchecked]) == LONE_DOCUMENT_MODEL_ERROR_SD
+    assert spot_checked_error_sd(1000, [unchecked] * 4) == MODEL_ERROR_SD
     assert spot_checked_error_sd(1000, [document(500, 500, 12, 0)]) == 0.0
 
 
@@ -227,14 +238,22 @@ def test_a_check_that_finds_nothing_wrong_is_as_precise_as_its_share_promised():
     """1000 turns, 800 unread at 2 % doubt each (16 wrong expected): a 5 % check that finds
     nothing has its variance at the model's doubt, which is what the precision assumed."""
     clean = document(800, 40, 0, 0)
-    promised = spot_check_precision(turns=1000, unread=800, expected_wrong=16.0, share=0.05)
+    promised = spot_check_precision(
+        documents=1, turns=1000, unread=800, expected_wrong=16.0, share=0.05
+    )
 
     assert promised.turns_drawn == 40
     assert spot_checked_error_sd(1000, [clean]) == pytest.approx(promised.combined_error_sd)
-    assert spot_checked_error_sd(1000, [clean]) < MODEL_ERROR_SD
+    assert spot_checked_error_sd(1000, [clean]) < LONE_DOCUMENT_MODEL_ERROR_SD
 
 
 def test_a_check_that_finds_more_wrong_than_expected_is_less_precise():
     assert spot_checked_error_sd(1000, [document(800, 40, 6, 4)]) > spot_checked_error_sd(
         1000, [document(800, 40, 0, 0)]
     )
+
+
+def test_the_models_error_shrinks_with_the_documents_whose_own_errors_cancel_down_to_a_point():
+    assert model_error_sd(1) == LONE_DOCUMENT_MODEL_ERROR_SD
+    assert model_error_sd(2) == pytest.approx(LONE_DOCUMENT_MODEL_ERROR_SD / 2**0.5)
+    assert model_error_sd(4) == model_error_sd(6) == model_error_sd(500) == MODEL_ERROR_SD

@@ -37,9 +37,22 @@ batches of 4 and 6, against 59.5 and 76.5 % after review; 3 % left 72.5 % of bat
 within a point, and 10 % read 7 points more."""
 MODEL_ERROR_SD = 0.01
 """How far, as a share of a batch's turns, the estimate from the calibration alone typically
-misses the error left: about a point on batches of four or six public_meetings meetings
-(docs/experiments/2026-11-28-estimate-after-review.md), set from that before the spot check
-was measured and not searched. It is the model estimate's weight against the sample's."""
+misses the error left on a batch of four documents or more: about a point on batches of four
+or six public_meetings meetings (docs/experiments/2026-11-28-estimate-after-review.md), set
+from that before the spot check was measured and not searched. It is the model estimate's
+weight against the sample's."""
+LONE_DOCUMENT_MODEL_ERROR_SD = 0.02
+"""The same for a batch of one document. A document's calibration errs on its own, and a
+batch's errors partly cancel: on fold A's meetings taken one at a time the estimate after review
+missed by 1.9 points (root mean square; 1.1 and 0.8 on batches of four and six), set from that
+and checked on fold B's (docs/review.md, is the stated spread right)."""
+
+
+def model_error_sd(documents: int) -> float:
+    """The model estimate's standard deviation on a batch of `documents` documents:
+    LONE_DOCUMENT_MODEL_ERROR_SD shrinking as errors that are each document's own cancel
+    (over the square root of their number), never below MODEL_ERROR_SD."""
+    return max(MODEL_ERROR_SD, LONE_DOCUMENT_MODEL_ERROR_SD / float(np.sqrt(max(documents, 1))))
 
 
 @dataclass(frozen=True)
@@ -105,8 +118,8 @@ def sample_count_variance(size: int, drawn: int, share_wrong: float) -> float:
 @dataclass(frozen=True)
 class SpotCheckPrecision:
     """What a spot check of `share` of a batch's unread turns would draw, and how far the
-    estimate may then miss the residual error: `model_error_sd`, the model's alone
-    (MODEL_ERROR_SD), and `combined_error_sd`, once weighed with the sample's as
+    estimate may then miss the residual error: `model_error_sd`, the model's alone (that of
+    the batch's documents), and `combined_error_sd`, once weighed with the sample's as
     `residual_error_spot_checked` weighs them; standard deviations, as shares of the batch's
     turns. It is the arithmetic behind choosing a share: a check of a few percent narrows a
     point to about 0.8, and only a large one brings it under half a point
@@ -119,24 +132,25 @@ class SpotCheckPrecision:
 
 
 def spot_check_precision(
-    *, turns: int, unread: int, expected_wrong: float, share: float
+    *, documents: int, turns: int, unread: int, expected_wrong: float, share: float
 ) -> SpotCheckPrecision:
-    """The precision of a spot check of `share` of the `unread` turns of a batch of `turns`
-    whose model expects `expected_wrong` wrong labels among them: the sample's variance is taken
-    at that expected share of wrong turns, as `spot_check_estimate` takes it when the sample
-    finds fewer. A check that draws nothing leaves the model's precision; one that reads the
-    whole pool leaves no doubt."""
+    """The precision of a spot check of `share` of the `unread` turns of a batch of `documents`
+    and `turns` whose model expects `expected_wrong` wrong labels among them: the sample's
+    variance is taken at that expected share of wrong turns, as `spot_check_estimate` takes it
+    when the sample finds fewer. A check that draws nothing leaves the model's precision; one
+    that reads the whole pool leaves no doubt."""
     if not 0 <= unread <= turns or not 0 < share <= 1 or expected_wrong < 0:
         raise ValueError(
             f"need 0 <= unread ({unread}) <= turns ({turns}), a share in (0, 1] ({share}) "
             f"and expected wrong labels >= 0 ({expected_wrong})"
         )
     drawn = spot_check_size(unread, share)
-    model_sd = MODEL_ERROR_SD if turns else 0.0
+    model_sd = model_error_sd(documents) if turns else 0.0
     if drawn == 0:
         return SpotCheckPrecision(share, 0, model_sd, model_sd)
     sample_variance = sample_count_variance(unread, drawn, min(1.0, expected_wrong / unread))
-    combined_sd = float(np.sqrt(_weighed_variance(_model_variance(turns), sample_variance)))
+    model_variance = _model_variance(documents, turns)
+    combined_sd = float(np.sqrt(_weighed_variance(model_variance, sample_variance)))
     return SpotCheckPrecision(share, drawn, model_sd, combined_sd / turns)
 
 
@@ -159,8 +173,8 @@ def spot_check_estimate(document: SpotCheckedDocument) -> tuple[float, float]:
     return estimate, sample_count_variance(size, drawn, rate)
 
 
-def _model_variance(turns: int) -> float:
-    return (MODEL_ERROR_SD * turns) ** 2
+def _model_variance(documents: int, turns: int) -> float:
+    return (model_error_sd(documents) * turns) ** 2
 
 
 def _weighed_variance(model_variance: float, sample_variance: float) -> float:
@@ -182,7 +196,7 @@ def residual_error_spot_checked(
 ) -> float:
     """Expected share of the batch's `turns` left wrong: the model's expected number of wrong
     labels (`model_expected_wrong`, after the spot check's reading) and the spot checks'
-    estimate, each weighed by the inverse of its variance (the model's: MODEL_ERROR_SD of the
+    estimate, each weighed by the inverse of its variance (the model's: `model_error_sd` of the
     turns), and never below 0. The model's figure alone when no document was spot checked.
 
     `documents` are every document of the batch, each spot-checked (a document whose review
@@ -193,7 +207,7 @@ def residual_error_spot_checked(
     if sample is None:
         return model_expected_wrong / turns
     estimate, sample_variance = sample
-    model_variance = _model_variance(turns)
+    model_variance = _model_variance(len(documents), turns)
     weight = model_variance / (model_variance + sample_variance)
     combined = weight * estimate + (1.0 - weight) * model_expected_wrong
     return max(combined, 0.0) / turns
@@ -202,11 +216,12 @@ def residual_error_spot_checked(
 def spot_checked_error_sd(turns: int, documents: Sequence[SpotCheckedDocument]) -> float:
     """How far `residual_error_spot_checked` may miss the share of the batch's `turns` left
     wrong, as a standard deviation: that of the weighed mean of the model's figure and the
-    spot checks', or the model's alone (MODEL_ERROR_SD) where no document was spot checked
+    spot checks', or the model's alone (`model_error_sd`) where no document was spot checked
     (docs/review.md, how close it can come)."""
     if turns == 0:
         return 0.0
     sample = _sample_figure(documents)
     if sample is None:
-        return MODEL_ERROR_SD
-    return float(np.sqrt(_weighed_variance(_model_variance(turns), sample[1]))) / turns
+        return model_error_sd(len(documents))
+    model_variance = _model_variance(len(documents), turns)
+    return float(np.sqrt(_weighed_variance(model_variance, sample[1]))) / turns
