@@ -390,6 +390,10 @@ class AfterReviewSerializer(serializers.Serializer):
         help_text="Expected wrong labels among the unread turns / all turns of the submitted "
         "documents, their confidences shifted by what the shown turns' review found."
     )
+    estimated_residual_error_sd = serializers.FloatField(
+        help_text="How far that estimate may miss the residual error: a standard deviation, as "
+        "a share of the turns, larger on fewer documents."
+    )
     spot_checked_documents = serializers.IntegerField(
         help_text="Submitted documents whose turns left unread were spot-checked (or that left "
         "none unread)."

@@ -43,6 +43,7 @@ from workers.align.annotation.spot_check import (
     SPOT_CHECK_SHARE,
     SpotCheckedDocument,
     SpotCheckPrecision,
+    model_error_sd,
     residual_error_spot_checked,
     spot_check_precision,
     spot_checked_error_sd,
@@ -79,6 +80,9 @@ class AfterReview:
     read_expected_kept: float
     """The same share as the confidences expected it."""
     estimated_residual_error: float
+    estimated_residual_error_sd: float
+    """How far that estimate may miss (a standard deviation, as a share of the turns): the
+    model's, larger on fewer documents."""
     spot_checked_documents: int
     """Submitted documents whose unread turns were spot-checked, or that left none unread."""
     spot_checked_turns: int
@@ -244,6 +248,7 @@ def after_review(*, iteration: Iteration, threshold: float) -> AfterReview | Non
         read_kept=float(kept.mean()) if len(kept) else 0.0,
         read_expected_kept=float(confidences.mean()) if len(kept) else 0.0,
         estimated_residual_error=estimated,
+        estimated_residual_error_sd=model_error_sd(len(documents)),
         spot_checked_documents=len(spot_checks),
         spot_checked_turns=int(sum(check.checked.sum() for check in spot_checks)),
         estimated_residual_error_spot_checked=(

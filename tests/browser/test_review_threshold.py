@@ -28,6 +28,7 @@ from workers.align.annotation.review import (
     threshold_for_residual_error,
     turns_to_review,
 )
+from workers.align.annotation.spot_check import model_error_sd
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -129,6 +130,9 @@ def test_the_lead_reads_what_a_submitted_review_found(
         f"of the {len(read)} shown turns read, annotators kept "
         f"{100 * (len(read) - 1) / len(read):.1f} % of the labels"
     )
-    expect(note).to_contain_text(f"residual error of their gold is {100 * expected:.1f} %")
+    expect(note).to_contain_text(
+        f"residual error of their gold is {100 * expected:.1f} %, give or take "
+        f"{100 * model_error_sd(1):.1f} points (one standard deviation)."
+    )
     assert_accessible(page, "the iteration page with a review's outcome")
     page.screenshot(path=tmp_path / "iteration-after-review.png", full_page=True)

@@ -190,7 +190,7 @@ def test_the_lead_sets_the_spot_check_and_reads_what_it_found(
     expect(note).to_contain_text(
         f"With the spot checks ({len(drawn)} turns drawn at random among those left unread), "
         f"it is {100 * expected:.1f} %, give or take {give_or_take:.1f} "
-        f"{'point' if f'{give_or_take:.1f}' == '1.0' else 'points'} (one standard deviation)."
+        f"{'point' if f'{give_or_take:.1f}' == '1.0' else 'points'}."
     )
     assert give_or_take < 100 * model_error_sd(1)
     assert f"{100 * expected:.1f}" != f"{100 * model:.1f}"

@@ -17,6 +17,7 @@ from workers.align.annotation.review import (
     threshold_for_residual_error,
     turns_to_review,
 )
+from workers.align.annotation.spot_check import model_error_sd
 
 CONFIDENCES = [0.99, 0.95, 0.3, 0.9, 0.97, 0.6, 0.99, 0.98, 0.85, 0.99]
 SECOND_CONFIDENCES = [0.7, 0.99, 0.99, 0.99, 0.4, 0.99, 0.99, 0.92, 0.99, 0.99]
@@ -279,6 +280,7 @@ def test_the_review_of_a_submitted_document_re_estimates_its_residual_error(worl
     assert after["read_kept"] == pytest.approx(kept[evidence].mean())
     assert after["read_expected_kept"] == pytest.approx(confidences[0][evidence].mean())
     assert after["estimated_residual_error"] == pytest.approx(expected)
+    assert after["estimated_residual_error_sd"] == model_error_sd(1) > model_error_sd(4)
     unread = ~read
     assert after["estimated_residual_error"] != pytest.approx(
         float((1 - np.asarray(CONFIDENCES)[unread]).sum()) / 10

@@ -1463,6 +1463,11 @@ export interface components {
        * @description Expected wrong labels among the unread turns / all turns of the submitted documents, their confidences shifted by what the shown turns' review found.
        */
       estimated_residual_error: number;
+      /**
+       * Format: double
+       * @description How far that estimate may miss the residual error: a standard deviation, as a share of the turns, larger on fewer documents.
+       */
+      estimated_residual_error_sd: number;
       /** @description Submitted documents whose turns left unread were spot-checked (or that left none unread). */
       spot_checked_documents: number;
       /** @description Turns drawn for those spot checks. */

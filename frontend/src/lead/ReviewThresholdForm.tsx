@@ -39,7 +39,8 @@ function AfterReviewNote({ after }: { after: AfterReview }) {
       {counted(after.turns_read, "turn")} read of {after.turns}): of the{" "}
       {counted(after.shown_read, "shown turn")} read, annotators kept {share(after.read_kept)} of
       the labels where the confidences expected {share(after.read_expected_kept)}, so the estimated
-      residual error of their gold is <strong>{share(after.estimated_residual_error)}</strong>.
+      residual error of their gold is <strong>{share(after.estimated_residual_error)}</strong>, give
+      or take {points(after.estimated_residual_error_sd)} (one standard deviation).
       {after.estimated_residual_error_spot_checked !== null && (
         <>
           {" "}
@@ -47,7 +48,7 @@ function AfterReviewNote({ after }: { after: AfterReview }) {
           those left unread), it is{" "}
           <strong>{share(after.estimated_residual_error_spot_checked)}</strong>
           {after.estimated_residual_error_spot_checked_sd !== null &&
-            `, give or take ${points(after.estimated_residual_error_spot_checked_sd)} (one standard deviation)`}
+            `, give or take ${points(after.estimated_residual_error_spot_checked_sd)}`}
           .
         </>
       )}
