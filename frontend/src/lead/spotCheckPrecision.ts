@@ -10,8 +10,8 @@ export function points(sd: number): string {
 /**
  * What a spot check of the iteration's share (or of the suggested one, while none is set)
  * buys at the threshold in force: the turns it draws, which annotators read on top of the
- * review, and how far the residual error's estimate may then miss, against about a point
- * without it (docs/review.md, how close it can come).
+ * review, and how far the residual error's estimate may then miss, against the model's own
+ * spread without it (docs/review.md, how close it can come).
  */
 export function spotCheckPrecisionNote(
   precision: SpotCheckPrecision,

@@ -217,7 +217,7 @@ def spot_checked_error_sd(turns: int, documents: Sequence[SpotCheckedDocument]) 
     """How far `residual_error_spot_checked` may miss the share of the batch's `turns` left
     wrong, as a standard deviation: that of the weighed mean of the model's figure and the
     spot checks', or the model's alone (`model_error_sd`) where no document was spot checked
-    (docs/review.md, how close it can come)."""
+    (docs/review.md, is the stated spread right)."""
     if turns == 0:
         return 0.0
     sample = _sample_figure(documents)
