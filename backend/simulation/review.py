@@ -322,7 +322,8 @@ class ReviewTally:
 
         accuracy = share(self.turns - self.pre_aligned_wrong)
         after_review, after_review_trusted = self._expected_wrong_after_review()
-        spot_checked = bool(self._spot_checked)
+        checks = [check for check, _ in self._spot_checked]
+        trusted_checks = [check.only(trusted) for check, trusted in self._spot_checked]
         return {
             "review_threshold": self.threshold,
             "reviewed_share": share(self.reviewed),
@@ -337,28 +338,22 @@ class ReviewTally:
             "estimated_residual_error_after_review_corrected": share(
                 after_review_trusted, self.trusted_turns
             ),
-            "spot_checked_share": share(sum(int(d.checked.sum()) for d, _ in self._spot_checked)),
+            "spot_checked_share": share(sum(int(d.checked.sum()) for d in checks)),
             "estimated_residual_error_spot_checked": residual_error_spot_checked(
-                after_review, self.turns, [d for d, _ in self._spot_checked]
+                after_review, self.turns, checks
             )
-            if spot_checked
+            if checks
             else None,
             "estimated_residual_error_spot_checked_corrected": residual_error_spot_checked(
-                after_review_trusted,
-                self.trusted_turns,
-                [d.only(t) for d, t in self._spot_checked],
+                after_review_trusted, self.trusted_turns, trusted_checks
             )
-            if spot_checked
+            if checks
             else None,
-            "spot_checked_error_sd": spot_checked_error_sd(
-                self.turns, [d for d, _ in self._spot_checked]
-            )
-            if spot_checked
-            else None,
+            "spot_checked_error_sd": spot_checked_error_sd(self.turns, checks) if checks else None,
             "spot_checked_error_sd_corrected": spot_checked_error_sd(
-                self.trusted_turns, [d.only(t) for d, t in self._spot_checked]
+                self.trusted_turns, trusted_checks
             )
-            if spot_checked
+            if checks
             else None,
             "pre_alignment_accuracy": accuracy,
         }
